@@ -1,0 +1,14 @@
+// The arbench subcommands. Each lives in its own bench/cmd_<name>.cpp and registers itself on
+// the CLI11 app; the callback it installs stores its exit code in `exit_code`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace arbench {
+
+void add_run_commands(CLI::App& app, int& exit_code);  // `run` (default) and `list`
+void add_compare_command(CLI::App& app, int& exit_code);
+void add_tune_command(CLI::App& app, int& exit_code);
+void add_topo_command(CLI::App& app, int& exit_code);
+
+}  // namespace arbench

@@ -1,0 +1,36 @@
+// Errors that carry their exit code (DESIGN.md "Errors and exit codes").
+// 0 ok · 1 a case failed or a regression · 2 bad usage or unreadable input · 3 environment.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace arbench {
+
+enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2, kExitEnvironment = 3 };
+
+class Error : public std::runtime_error {
+ public:
+  Error(int exit_code, const std::string& what) : std::runtime_error(what), code_(exit_code) {}
+  int exit_code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+// Bad command line or unreadable input: the user can fix it by changing what they typed.
+struct UsageError : Error {
+  explicit UsageError(const std::string& w) : Error(kExitUsage, w) {}
+};
+
+// The machine lacks something (driver, GPUs, NCCL): the user must install or move.
+struct EnvironmentError : Error {
+  explicit EnvironmentError(const std::string& w) : Error(kExitEnvironment, w) {}
+};
+
+// One case went wrong at run time (wrong result, peer timeout): fails that case only.
+struct CaseError : Error {
+  explicit CaseError(const std::string& w) : Error(kExitFailure, w) {}
+};
+
+}  // namespace arbench

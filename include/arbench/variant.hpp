@@ -1,0 +1,90 @@
+// Variant: one all-reduce (or fused all-reduce + RMSNorm) implementation, and the registry
+// that lists them. Adding a variant is one file plus one registration line
+// (kernels/register_cuda.cu for GPU fabrics, kernels/register_host.cpp for host twins).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/core/case.hpp"
+#include "arbench/fabric.hpp"
+
+namespace arbench {
+
+// ok, or a human reason why not (shown as a skip, never a crash).
+struct Support {
+  bool ok = true;
+  std::string reason;
+  static Support yes() { return {}; }
+  static Support no(std::string why) { return {false, std::move(why)}; }
+};
+
+// Buffers the harness owns, fills with oracle inputs and checks afterwards.
+// Every pointer may be null when the family does not use it.
+struct OpBuffers {
+  RankBuffers* in = nullptr;            // allreduce input / fused: x (the partial sums)
+  RankBuffers* out = nullptr;           // allreduce output (== in when in-place)
+  RankBuffers* residual = nullptr;      // fused: residual input
+  RankBuffers* weight = nullptr;        // fused: RMSNorm weight (same on every rank)
+  RankBuffers* norm_out = nullptr;      // fused: y
+  RankBuffers* residual_out = nullptr;  // fused: r = sum + residual
+};
+
+// Experiment knobs from the command line; 0 / empty = the variant's own policy.
+struct Tuning {
+  int blocks = 0;
+  std::size_t ring_chunk = 0;
+  int ring_channels = 0;
+  std::vector<int> ring_order;
+  double eps = 1e-6;
+};
+
+class Variant {
+ public:
+  virtual ~Variant() = default;
+  virtual Support supports(const Case& c, const Fabric& f) const = 0;
+  // Allocate scratch, record pointers; called once per case before any launch.
+  virtual void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) = 0;
+  // Enqueue one op of `rank` on `stream` (host fabric: run it on the calling thread).
+  virtual void launch(int rank, Stream stream) = 0;
+  // Throws CaseError naming rank/block/flag when an op recorded a timeout since prepare().
+  virtual void check_errors() {}
+  // Settings worth recording in the JSON (e.g. NCCL_ALGO), as key/value text.
+  virtual std::vector<std::pair<std::string, std::string>> settings() const { return {}; }
+};
+
+using VariantFactory = std::function<std::unique_ptr<Variant>()>;
+
+struct VariantEntry {
+  std::string name;
+  Family family = Family::allreduce;
+  std::string summary;        // one line for `arbench list` and README
+  VariantFactory gpu;         // cuda and single_gpu fabrics; empty when unavailable
+  VariantFactory host;        // host fabric (the host twin); empty when unavailable
+  std::string no_gpu_reason;  // why `gpu` is empty
+  std::string no_host_reason;
+};
+
+class Registry {
+ public:
+  void add(VariantEntry e);
+  const std::vector<VariantEntry>& entries() const { return entries_; }
+  const VariantEntry* find(const std::string& name) const;
+  // Why `name` cannot run on `backend` (empty when it can).
+  std::string unavailable_reason(const std::string& name, Backend backend) const;
+  std::unique_ptr<Variant> make(const std::string& name, Backend backend) const;
+  // The registry with every built-in variant (host twins and GPU kernels).
+  static const Registry& builtin();
+
+ private:
+  std::vector<VariantEntry> entries_;
+};
+
+// Registration hooks, one per library (kernels/register_host.cpp, kernels/register_cuda.cu).
+void register_host_variants(Registry& r);
+void register_gpu_variants(Registry& r);
+
+}  // namespace arbench
