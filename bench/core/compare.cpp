@@ -48,13 +48,14 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                              "--allow-different-machines to compare them anyway.");
     rep.notes.push_back(msg + "\n(compared anyway: --allow-different-machines)");
   }
-  for (const ResultFile* r : {&base, &next}) {
+  for (const ResultFile* r : {&base, &next})
     if (r->fingerprint.empty())
       rep.notes.push_back(r->path + " has no machine fingerprint (plain Google Benchmark "
                                     "JSON?): cannot check that both ran on the same machine");
-    if (r->timing == "cpu")
-      rep.notes.push_back(r->path + " holds CPU timings (backend " + r->backend +
-                          "), not GPU timings");
+  if (base.timing == "cpu" || next.timing == "cpu") {
+    const std::string who = base.timing == next.timing ? "both results hold" : "one result holds";
+    const std::string& backend = base.timing == "cpu" ? base.backend : next.backend;
+    rep.notes.push_back(who + " CPU timings (backend " + backend + "), not GPU timings");
   }
 
   std::unordered_map<std::string, const ResultCase*> by_name;

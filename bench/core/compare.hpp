@@ -40,7 +40,8 @@ struct CompareReport {
 };
 
 // Fingerprint fields that differ between the two files (both fingerprints known and unequal).
-std::vector<FieldDifference> fingerprint_differences(const ResultFile& base, const ResultFile& next);
+std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
+                                                     const ResultFile& next);
 
 // Throws UsageError when the fingerprints differ and !opt.allow_different_machines.
 CompareReport compare_results(const ResultFile& base, const ResultFile& next,

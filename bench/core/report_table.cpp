@@ -30,6 +30,7 @@ std::string ReportTable::text() const {
       if (c) out += "  ";
       out += right_[c] ? pad + cells[c] : (c + 1 == cells.size() ? cells[c] : cells[c] + pad);
     }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
     return out + "\n";
   };
   std::string out = line(header_);

@@ -34,7 +34,8 @@ const json& member(const json& obj, const char* key, json::value_t type, const s
                   (type == json::value_t::number_unsigned && it->is_number_integer() &&
                    it->get<std::int64_t>() >= 0);
   if (!ok) {
-    fail(label, (where.empty() ? "" : where + ".") + key + " is " + it->dump().substr(0, 40) + " (" + it->type_name() +
+    const std::string path = (where.empty() ? "" : where + ".") + key;
+    fail(label, path + " is " + it->dump().substr(0, 40) + " (" + it->type_name() +
                     "), expected " + json(type).type_name());
   }
   return *it;
@@ -139,7 +140,8 @@ void parse_plain(const json& j, ResultFile& r, const std::string& label) {
     const json& b = benchmarks[i];
     const std::string where = "benchmarks[" + std::to_string(i) + "]";
     if (!b.is_object()) fail(label, where + " is a " + b.type_name() + ", expected an object");
-    const std::string name = member(b, "name", json::value_t::string, label, where).get<std::string>();
+    const std::string name =
+        member(b, "name", json::value_t::string, label, where).get<std::string>();
     // Aggregates (_mean, _median, _stddev, _cv, BigO) summarise the repetitions we already use.
     if (opt_string(b, "run_type", label, where) == "aggregate") continue;
     std::string key = opt_string(b, "run_name", label, where);
@@ -158,7 +160,8 @@ void parse_plain(const json& j, ResultFile& r, const std::string& label) {
       rc.reason = opt_string(b, "error_message", label, where);
       continue;
     }
-    const double t = member(b, "real_time", json::value_t::number_float, label, where).get<double>();
+    const double t =
+        member(b, "real_time", json::value_t::number_float, label, where).get<double>();
     std::string unit = opt_string(b, "time_unit", label, where);
     rc.samples_us.push_back(to_microseconds(t, unit.empty() ? "ns" : unit, label, where));
   }

@@ -159,7 +159,8 @@ TEST(ResultFile, CaseNames) {
   EXPECT_EQ(c.dtype, "fp16");
   EXPECT_EQ(c.world, 4);
   EXPECT_EQ(c.bytes, 1048576u);
-  ASSERT_TRUE(parse_case_name("allreduce_rmsnorm/fused-twoshot/bf16/gpus:8/tokens:64/hidden:4096", c));
+  ASSERT_TRUE(
+      parse_case_name("allreduce_rmsnorm/fused-twoshot/bf16/gpus:8/tokens:64/hidden:4096", c));
   EXPECT_EQ(c.tokens, 64);
   EXPECT_EQ(c.hidden, 4096);
   ResultCase d;

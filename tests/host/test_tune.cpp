@@ -32,8 +32,10 @@ ResultFile synthetic() {
   cases.push_back({ar_name("oneshot-pull", 4, 1024), {}, false});
   for (int tokens : {1, 16, 256}) {
     const double t = tokens;
-    cases.push_back({fused_name("fused-oneshot", 8, tokens, 8192), jittered(10 + t, 0.01, 30, seed++)});
-    cases.push_back({fused_name("unfused-nccl", 8, tokens, 8192), jittered(40 + t / 4, 0.01, 30, seed++)});
+    cases.push_back(
+        {fused_name("fused-oneshot", 8, tokens, 8192), jittered(10 + t, 0.01, 30, seed++)});
+    cases.push_back(
+        {fused_name("unfused-nccl", 8, tokens, 8192), jittered(40 + t / 4, 0.01, 30, seed++)});
   }
   return parse_result_json(testing::make_result(cases), "synthetic.json");
 }
