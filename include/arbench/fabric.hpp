@@ -93,6 +93,9 @@ class Fabric {
   virtual void* nccl_comm(int /*rank*/) const { return nullptr; }
   // CUDA device ordinal of `rank`, or -1 on the host fabric.
   virtual int device_of(int /*rank*/) const { return -1; }
+  // How many ranks share one device (single_gpu: world). Kernels whose ranks wait on each
+  // other must fit all sharing ranks' blocks on the device at once: divide the SMs by this.
+  virtual int ranks_per_device() const { return 1; }
 };
 
 }  // namespace arbench
