@@ -30,6 +30,11 @@ def load(path, what):
         fail(f"{path}: cannot read the {what} ({e})")
 
 
+def compact(x, digits=4):
+    """Rounded so a line stays short; None stays None (JSON null)."""
+    return None if not isinstance(x, (int, float)) else float(f"{x:.{digits}g}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("result")
@@ -52,11 +57,12 @@ def main():
             "date": a.date, "revision": prov.get("arbench_revision", ""),
             "fingerprint": prov.get("fingerprint", ""), "backend": prov.get("backend", ""),
             "timing": prov.get("timing", ""), "case": c["name"],
-            "status": c.get("status", "ok"), "median_us": c.get("median_us"),
-            "p10_us": c.get("p10_us"), "p90_us": c.get("p90_us"),
+            "status": c.get("status", "ok"), "median_us": compact(c.get("median_us"), 6),
+            "p10_us": compact(c.get("p10_us"), 6), "p90_us": compact(c.get("p90_us"), 6),
             "samples": len(c.get("samples_us", [])),
-            "baseline_median_us": v.get("base_median_us"), "ratio": v.get("ratio"),
-            "p_value": v.get("p_value"), "verdict": v.get("verdict", "new"),
+            "baseline_median_us": compact(v.get("base_median_us"), 6),
+            "ratio": compact(v.get("ratio")), "p_value": compact(v.get("p_value"), 3),
+            "verdict": v.get("verdict", "new"),
         })
     os.makedirs(os.path.dirname(os.path.abspath(a.history)), exist_ok=True)
     # One write of whole lines: a crash cannot leave half a night in the file.
