@@ -90,6 +90,20 @@ TEST(AlgoReduce, FixedRankOrderMatchesSequentialFloatSum) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(ElemOps<DType::fp32>::get(s, i), (1e8f + 1.0f) - 1e8f);
 }
 
+TEST(AlgoReduce, AccumulatorMatchesReducePacksBitwise) {
+  Pack v[5];
+  const float vals[5] = {3.0e7f, 1.25f, -3.0e7f, 0.3f, 7.0f};
+  for (int r = 0; r < 5; ++r)
+    for (int i = 0; i < 8; ++i) ElemOps<DType::bf16>::set(v[r], i, vals[r] * float(i + 1));
+  for (int world = 1; world <= 5; ++world) {
+    PackAccumulator<DType::bf16> acc{};
+    for (int r = 0; r < world; ++r) acc.add(v[r], r == 0);
+    const Pack a = acc.result();
+    const Pack b = reduce_packs<DType::bf16>(v, world);
+    EXPECT_EQ(std::memcmp(a.w, b.w, 16), 0) << "world " << world;
+  }
+}
+
 TEST(AlgoReduce, OracleSumsAreExactForEveryDtype) {
   for (DType t : kAllDTypes) {
     const std::size_t n = elems_per_pack(t);

@@ -21,12 +21,12 @@ template <class Mem>
 ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch) {
   Mem::block_sync();
   for (int p = c.thread; p < a.world; p += c.threads)
-    if (p != a.rank) Mem::store_release(flag_ptr(a.scratch[p], phase, c.block, a.rank), epoch);
+    if (p != a.rank) Mem::store_release(flag_ptr(rank_scratch(a, p), phase, c.block, a.rank), epoch);
   bool ok = true;
   for (int p = c.thread; p < a.world; p += c.threads) {
     if (p == a.rank || !ok) continue;
     const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
-    ok = wait_flag<Mem>(flag_ptr(a.scratch[a.rank], phase, c.block, p), epoch, a.timeout_ns,
+    ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, a.timeout_ns,
                         &a.state->error, site);
   }
   return Mem::block_all(ok);

@@ -25,7 +25,7 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 
-  Pack* own = staging_ptr(a.scratch[a.rank], slot, a.packs);
+  Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
   for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
 
   const bool ok = block_barrier<Mem>(a, c, 0, e);

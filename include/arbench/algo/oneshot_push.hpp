@@ -47,7 +47,7 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
     const LlLine l1 = ll_encode(x.w[2], x.w[3], e);
     for (int p = 0; p < a.world; ++p) {
       if (p == a.rank) continue;
-      LlLine* dst = ll_ptr(a.scratch[p], slot, a.rank, a.world, a.packs) + k * kLinesPerPack;
+      LlLine* dst = ll_ptr(rank_scratch(a, p), slot, a.rank, a.world, a.packs) + k * kLinesPerPack;
       Mem::ll_store(dst, l0);
       Mem::ll_store(dst + 1, l1);
     }
@@ -55,21 +55,19 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
 
   bool ok = true;
   for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
-    Pack v[kLayoutMaxRanks] = {};
-    ARB_UNROLL
-    for (int p = 0; p < kLayoutMaxRanks; ++p) {
-      if (p >= a.world || !ok) break;
+    PackAccumulator<D> acc{};  // rank order 0..N-1, one rank at a time, in registers
+    for (int p = 0; p < a.world && ok; ++p) {
       if (p == a.rank) {
-        v[p] = load_pack<D>(a.in, k, a.n);
+        acc.add(load_pack<D>(a.in, k, a.n), p == 0);
         continue;
       }
-      const LlLine* src = ll_ptr(a.scratch[a.rank], slot, p, a.world, a.packs) + k * kLinesPerPack;
+      const LlLine* src = ll_ptr(rank_scratch(a, a.rank), slot, p, a.world, a.packs) + k * kLinesPerPack;
       LlLine l0{}, l1{};
       ok = ll_wait_line<Mem>(src, e, a, c, p, k * kLinesPerPack, l0) &&
            ll_wait_line<Mem>(src + 1, e, a, c, p, k * kLinesPerPack + 1, l1);
-      v[p] = Pack{{ll_data(l0, 0), ll_data(l0, 1), ll_data(l1, 0), ll_data(l1, 1)}};
+      acc.add(Pack{{ll_data(l0, 0), ll_data(l0, 1), ll_data(l1, 0), ll_data(l1, 1)}}, p == 0);
     }
-    if (ok) store_pack<D>(a.out, k, a.n, reduce_packs<D>(v, a.world));
+    if (ok) store_pack<D>(a.out, k, a.n, acc.result());
   }
   end_epoch<Mem>(a, c, e);
   return Mem::block_all(ok);

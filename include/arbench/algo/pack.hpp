@@ -96,10 +96,19 @@ template <DType D>
 ARB_HD Pack load_pack(const void* base, std::size_t k, std::size_t n) {
   const std::size_t valid = elems_in_pack(k, n, D);
   if (valid == static_cast<std::size_t>(ElemOps<D>::kPerPack)) return static_cast<const Pack*>(base)[k];
+  // Element by element, with compile-time indices into the pack so it stays in registers.
   Pack p{{0u, 0u, 0u, 0u}};
-  const auto* src = static_cast<const unsigned char*>(base) + k * kPackBytes;
-  auto* dst = reinterpret_cast<unsigned char*>(p.w);
-  for (std::size_t b = 0; b < valid * ElemOps<D>::kBytes; ++b) dst[b] = src[b];
+  if constexpr (ElemOps<D>::kBytes == 4) {
+    const auto* src = static_cast<const std::uint32_t*>(base) + k * 4;
+    ARB_UNROLL
+    for (int i = 0; i < 4; ++i)
+      if (static_cast<std::size_t>(i) < valid) p.w[i] = src[i];
+  } else {
+    const auto* src = static_cast<const std::uint16_t*>(base) + k * 8;
+    ARB_UNROLL
+    for (int i = 0; i < 8; ++i)
+      if (static_cast<std::size_t>(i) < valid) p.w[i >> 1] |= std::uint32_t{src[i]} << ((i & 1) * 16);
+  }
   return p;
 }
 
@@ -111,9 +120,17 @@ ARB_HD void store_pack(void* base, std::size_t k, std::size_t n, const Pack& p) 
     static_cast<Pack*>(base)[k] = p;
     return;
   }
-  auto* dst = static_cast<unsigned char*>(base) + k * kPackBytes;
-  const auto* src = reinterpret_cast<const unsigned char*>(p.w);
-  for (std::size_t b = 0; b < valid * ElemOps<D>::kBytes; ++b) dst[b] = src[b];
+  if constexpr (ElemOps<D>::kBytes == 4) {
+    auto* dst = static_cast<std::uint32_t*>(base) + k * 4;
+    ARB_UNROLL
+    for (int i = 0; i < 4; ++i)
+      if (static_cast<std::size_t>(i) < valid) dst[i] = p.w[i];
+  } else {
+    auto* dst = static_cast<std::uint16_t*>(base) + k * 8;
+    ARB_UNROLL
+    for (int i = 0; i < 8; ++i)
+      if (static_cast<std::size_t>(i) < valid) dst[i] = static_cast<std::uint16_t>(p.w[i >> 1] >> ((i & 1) * 16));
+  }
 }
 
 }  // namespace arbench::algo

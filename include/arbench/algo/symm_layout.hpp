@@ -75,4 +75,14 @@ struct SymmArgs {
   int world = 1;
 };
 
+// a.scratch[r] for a run-time r, written as a select so the kernel never indexes its parameter
+// array dynamically (which would copy the whole SymmArgs to local memory in every thread).
+ARB_HD void* rank_scratch(const SymmArgs& a, int r) {
+  void* s = a.scratch[0];
+  ARB_UNROLL
+  for (int p = 1; p < kLayoutMaxRanks; ++p)
+    if (p == r) s = a.scratch[p];
+  return s;
+}
+
 }  // namespace arbench::algo

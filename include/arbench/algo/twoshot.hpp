@@ -27,7 +27,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   const int slot = epoch_slot(e);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
-  Pack* own = staging_ptr(a.scratch[a.rank], slot, a.packs);
+  Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
 
   for (int p = 0; p < a.world; ++p) {
     const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
@@ -51,7 +51,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   if (ok) {
     for (int p = 0; p < a.world; ++p) {
       if (p == a.rank) continue;
-      const Pack* src = staging_ptr(a.scratch[p], slot, a.packs);
+      const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
       const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
       for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, src[k]);
     }
