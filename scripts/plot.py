@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
 from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
@@ -88,6 +89,14 @@ def size_label(b):
         if b >= scale and b % scale == 0:
             return f"{b // scale} {unit}"
     return f"{b} B"
+
+
+def bytes_axis(ax):
+    """Log2 x axis labelled 1K, 4K, 1M... (powers of 4 keep the labels apart)."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=4))
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _: size_label(int(round(x))).replace(" ", "").replace("iB", "")))
 
 
 def timing_note(timing, backend):
@@ -153,7 +162,7 @@ def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, 
                     sources.append(source)
                 ax.plot(xs, ys, ls=("--", ":", "-.")[i % 3], color="0.4", marker="x", ms=4,
                         label=f"published: {name} [{sources.index(source) + 1}]")
-        ax.set_xscale("log", base=2)
+        bytes_axis(ax)
         if log_y:
             ax.set_yscale("log")
         ax.set_title(f"{world} GPUs")
