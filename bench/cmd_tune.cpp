@@ -1,10 +1,6 @@
 // `arbench tune RESULT.json [--out TABLE.json] [--format text|markdown]`: the best variant per
 // size and its margin, crossovers, and the dispatch-table JSON (schema in core/tune_report.hpp).
 // The logic lives in core/tune.cpp (host-tested); this file is only the command line.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -13,6 +9,7 @@
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
 #include "core/compare_report.hpp"
+#include "core/report.hpp"
 #include "core/tune.hpp"
 #include "core/tune_report.hpp"
 
@@ -24,25 +21,10 @@ struct TuneArgs {
   double alpha = 0.01;
 };
 
-// Temp file + rename, so an engine polling TABLE.json never reads half a table.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!(f << text) || !f.flush())
-      throw UsageError(path + ": cannot write the dispatch table: " + std::strerror(errno) +
-                       "; check that the directory exists and is writable");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw UsageError(path + ": cannot write the dispatch table: " + why);
-  }
-}
-
 int run_tune(const TuneArgs& a) {
   const TuneReport rep = tune_results(load_result_file(a.result), a.alpha);
-  if (!a.out.empty()) write_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
+  // Atomic (temp file + rename), so an engine polling TABLE.json never reads half a table.
+  if (!a.out.empty()) write_file_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
   std::cout << format_tune(rep, *parse_report_format(a.format)) << std::flush;
   if (!a.out.empty()) std::cout << "\ndispatch table written to " << a.out << "\n";
   return kExitOk;

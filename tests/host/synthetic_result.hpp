@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result_file.hpp"
+
 namespace arbench::testing {
 
 struct SynthCase {
@@ -63,21 +65,50 @@ inline nlohmann::json make_result(const std::vector<SynthCase>& cases,
     std::vector<double> sorted = c.samples_us;
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-    benchmarks.push_back({{"name", c.name},          {"run_name", c.name},
-                          {"run_type", "iteration"}, {"repetitions", 1},
-                          {"repetition_index", 0},   {"threads", 1},
-                          {"iterations", 1},         {"real_time", median},
-                          {"cpu_time", median},      {"time_unit", "us"},
-                          {"p50_us", median},        {"samples", c.samples_us.size()}});
-    jcases.push_back({{"name", c.name},
-                      {"status", c.ok ? "ok" : "failed"},
+    const double p10 = sorted.empty() ? 0 : sorted[sorted.size() / 10];
+    const double p90 = sorted.empty() ? 0 : sorted[sorted.size() * 9 / 10];
+    const double max = sorted.empty() ? 0 : sorted.back();
+    ResultCase shape;
+    parse_case_name(c.name, shape);
+    const double algbw = median > 0 ? double(shape.bytes) / (median * 1e3) : 0;
+    const double busbw = shape.world ? algbw * 2 * (shape.world - 1) / shape.world : 0;
+    if (c.ok) {
+      benchmarks.push_back({{"name", c.name},          {"run_name", c.name},
+                            {"run_type", "iteration"}, {"repetitions", 1},
+                            {"repetition_index", 0},   {"threads", 1},
+                            {"iterations", 1},         {"real_time", median},
+                            {"cpu_time", median},      {"time_unit", "us"},
+                            {"algbw_GBps", algbw},     {"busbw_GBps", busbw},
+                            {"p10_us", p10},           {"p50_us", median},
+                            {"p90_us", p90},           {"p99_us", max},
+                            {"pipelined_us", median},  {"samples", c.samples_us.size()},
+                            {"wrong_elements", 0}});
+    } else {
+      benchmarks.push_back({{"name", c.name},          {"run_name", c.name},
+                            {"run_type", "iteration"}, {"time_unit", "us"},
+                            {"error_occurred", true},  {"error_message", "3 wrong elements"}});
+    }
+    jcases.push_back({{"name", c.name},          {"variant", shape.variant},
+                      {"family", shape.family},  {"dtype", shape.dtype},
+                      {"world", shape.world},    {"bytes", shape.bytes},
+                      {"tokens", shape.tokens},  {"hidden", shape.hidden},
+                      {"in_place", false},       {"status", c.ok ? "ok" : "failed"},
                       {"reason", c.ok ? "" : "3 wrong elements"},
                       {"samples_us", c.samples_us},
-                      {"median_us", median}});
+                      {"median_us", median},     {"p10_us", p10},
+                      {"p50_us", median},        {"p90_us", p90},
+                      {"p99_us", max},           {"pipelined_us", median},
+                      {"algbw_GBps", algbw},     {"busbw_GBps", busbw},
+                      {"wrong_elements", c.ok ? 0 : 3},
+                      {"settings", json::object()}});
   }
-  json prov = {{"arbench_version", "0.1.0"}, {"arbench_revision", "test"},
-               {"backend", "cuda"},          {"timing", "gpu"},
-               {"fingerprint", fingerprint}, {"fingerprint_fields", fields}};
+  json prov = {{"arbench_version", "0.1.0"},  {"arbench_revision", "test"},
+               {"command_line", "arbench run"}, {"backend", "cuda"},
+               {"timing", "gpu"},             {"gpus", json::array()},
+               {"driver", "580.65"},          {"cuda_runtime", "13.0"},
+               {"nccl_version", "2.28.3"},    {"nccl_env", json::object()},
+               {"host_name", "box1"},         {"cpu_model", "AMD EPYC"},
+               {"fingerprint", fingerprint},  {"fingerprint_fields", fields}};
   return {{"context", {{"date", "2026-12-02T00:00:00+00:00"}, {"host_name", "box1"},
                        {"executable", "arbench"}, {"num_cpus", 64}}},
           {"benchmarks", benchmarks},

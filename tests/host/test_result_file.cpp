@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "core/report.hpp"
 #include "core/result_file.hpp"
 #include "synthetic_result.hpp"
 
@@ -29,6 +30,14 @@ std::string load_error(const std::string& text, std::string* path_out = nullptr)
     return e.what();
   }
   return "";
+}
+
+// The synthetic files these tests use must be exactly what `arbench run` writes: the
+// writer's own validator (core/report.hpp) keeps the two in step.
+TEST(ResultFile, SyntheticResultsMatchTheWritersSchema) {
+  const json j = make_result({{ar_name("nccl", 8, 65536), {24, 25, 26}},
+                              {ar_name("ring", 8, 65536), {}, false}});
+  EXPECT_EQ(validate_result_json(j), std::vector<std::string>{});
 }
 
 TEST(ResultFile, ReadsArbenchResult) {
