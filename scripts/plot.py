@@ -31,7 +31,8 @@ from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
-    r"gpus:(?P<world>\d+)/(?:bytes:(?P<bytes>\d+)|tokens:(?P<tokens>\d+)/hidden:(?P<hidden>\d+))$")
+    r"gpus:(?P<world>\d+)/(?:bytes:(?P<bytes>\d+)|tokens:(?P<tokens>\d+)/hidden:(?P<hidden>\d+))"
+    r"(?P<inplace>/inplace)?$")
 DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results",
                                  "reference", "published-pcie-allreduce.json")
 
@@ -61,7 +62,9 @@ def load_result(path):
         if not m or c.get("status", "ok") != "ok" or not c.get("median_us"):
             continue
         g = m.groupdict()
-        case = {"name": c["name"], "family": g["family"], "variant": g["variant"],
+        # In-place runs are separate curves (and winner-map candidates).
+        variant = g["variant"] + (" (in-place)" if g["inplace"] else "")
+        case = {"name": c["name"], "family": g["family"], "variant": variant,
                 "dtype": g["dtype"], "world": int(g["world"]), "bytes": int(g["bytes"] or 0),
                 "tokens": int(g["tokens"] or 0), "hidden": int(g["hidden"] or 0),
                 "median_us": float(c["median_us"])}

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/core/case.hpp"
 #include "arbench/core/errors.hpp"
 #include "core/verdict.hpp"
 
@@ -108,6 +109,8 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
   rc.bytes = opt_number(c, "bytes", rc.bytes, label, where);
   rc.tokens = opt_number(c, "tokens", rc.tokens, label, where);
   rc.hidden = opt_number(c, "hidden", rc.hidden, label, where);
+  if (c.contains("in_place") && c.at("in_place").is_boolean())
+    rc.in_place = c.at("in_place").get<bool>();
   return rc;
 }
 
@@ -174,47 +177,16 @@ void parse_plain(const json& j, ResultFile& r, const std::string& label) {
 }  // namespace
 
 bool parse_case_name(const std::string& name, ResultCase& c) {
-  // Split on '/' outside brackets.
-  std::vector<std::string> parts;
-  std::string cur;
-  int depth = 0;
-  for (char ch : name) {
-    if (ch == '[') ++depth;
-    if (ch == ']') --depth;
-    if (ch == '/' && depth == 0) {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  parts.push_back(cur);
-  auto number = [](const std::string& part, const std::string& prefix, auto& out) {
-    if (part.rfind(prefix, 0) != 0 || part.size() == prefix.size()) return false;
-    std::uint64_t v = 0;
-    for (std::size_t i = prefix.size(); i < part.size(); ++i) {
-      if (part[i] < '0' || part[i] > '9') return false;
-      v = v * 10 + std::uint64_t(part[i] - '0');
-    }
-    out = static_cast<std::remove_reference_t<decltype(out)>>(v);
-    return true;
-  };
-  ResultCase t;
-  if (parts.size() == 5 && parts[0] == "allreduce" && number(parts[3], "gpus:", t.world) &&
-      number(parts[4], "bytes:", t.bytes)) {
-  } else if (parts.size() == 6 && parts[0] == "allreduce_rmsnorm" &&
-             number(parts[3], "gpus:", t.world) && number(parts[4], "tokens:", t.tokens) &&
-             number(parts[5], "hidden:", t.hidden)) {
-  } else {
-    return false;
-  }
-  c.family = parts[0];
-  c.variant = parts[1];
-  c.dtype = parts[2];
-  c.world = t.world;
-  c.bytes = t.bytes;
-  c.tokens = t.tokens;
-  c.hidden = t.hidden;
+  const std::optional<Case> parsed = Case::parse(name);
+  if (!parsed) return false;
+  c.family = family_name(parsed->family);
+  c.variant = parsed->variant;
+  c.dtype = dtype_name(parsed->dtype);
+  c.world = parsed->world;
+  c.bytes = parsed->bytes;
+  c.tokens = parsed->tokens;
+  c.hidden = parsed->hidden;
+  c.in_place = parsed->in_place;
   return true;
 }
 

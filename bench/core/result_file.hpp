@@ -27,6 +27,7 @@ struct ResultCase {
   int world = 0;
   std::uint64_t bytes = 0;
   int tokens = 0, hidden = 0;
+  bool in_place = false;
   bool ok = true;           // false: the case failed (wrong result, timeout, error_occurred)
   std::string reason;       // why it failed
   std::vector<double> samples_us;
@@ -49,9 +50,8 @@ ResultFile load_result_file(const std::string& path);
 // Same, from parsed JSON; `label` names the source in messages.
 ResultFile parse_result_json(const nlohmann::json& j, const std::string& label);
 
-// Splits an arbench case name (`allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>` or
-// `allreduce_rmsnorm/<variant>/<dtype>/gpus:<N>/tokens:<T>/hidden:<H>`; the variant may hold
-// '/' inside brackets) into `c`'s shape fields. False when the name is not of that form.
+// Fills `c`'s shape fields from an arbench case name (Case::parse: e.g.
+// `allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>[/inplace]`). False when it is not one.
 bool parse_case_name(const std::string& name, ResultCase& c);
 
 }  // namespace arbench

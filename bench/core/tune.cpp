@@ -12,7 +12,8 @@
 namespace arbench {
 namespace {
 
-using TableKey = std::tuple<std::string, std::string, int, int>;  // family, dtype, world, hidden
+// family, dtype, world, hidden, in_place
+using TableKey = std::tuple<std::string, std::string, int, int, bool>;
 
 TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha) {
   // Lowest median first; the name breaks exact ties so the output is deterministic.
@@ -67,7 +68,7 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
       continue;
     }
     const bool fused = c.family == "allreduce_rmsnorm";
-    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0}]
+    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place}]
           [fused ? std::uint64_t(c.tokens) : c.bytes]
               .push_back(&c);
   }
@@ -78,7 +79,7 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
 
   for (const auto& [key, sizes] : groups) {
     TuneTable t;
-    std::tie(t.family, t.dtype, t.world, t.hidden) = key;
+    std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place) = key;
     t.axis = t.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
     for (const auto& [size, cands] : sizes) t.points.push_back(rank_point(size, cands, alpha));
     derive_crossovers_and_rules(t);

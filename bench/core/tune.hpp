@@ -1,8 +1,9 @@
 // tune: from one result, the fastest variant at every measured size (or token count), by how much
 // it beats the runner-up, whether that margin is statistically real, where the winner changes,
 // and a dispatch table an inference engine can load (schema in docs/readme-reports.md).
-// Tables are per (family, dtype, world size[, hidden]): the axis is bytes for allreduce and
-// tokens for allreduce_rmsnorm (one table per hidden size), so crossovers lie on one line.
+// Tables are per (family, dtype, world size[, hidden], in-place): the axis is bytes for
+// allreduce and tokens for allreduce_rmsnorm (one table per hidden size), so crossovers lie on
+// one line; in-place and out-of-place runs of a variant are different candidates.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,7 @@ struct TuneTable {
   std::string family, dtype, axis;  // axis: "bytes" | "tokens"
   int world = 0;
   int hidden = 0;  // allreduce_rmsnorm only
+  bool in_place = false;
   std::vector<TunePoint> points;
   std::vector<Crossover> crossovers;
   std::vector<DispatchRule> rules;
@@ -49,7 +51,7 @@ struct TuneTable {
 struct TuneReport {
   std::string source_path, fingerprint, backend, timing, revision;
   double alpha = 0.01;
-  std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden
+  std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place
   std::vector<std::string> ignored;  // failed cases, names without a shape
 };
 

@@ -2,7 +2,8 @@
 // Dispatch table (schema_version 1; documented in docs/readme-reports.md):
 //   { "schema": "arbench-dispatch-table", "schema_version": 1,
 //     "source": { "result", "fingerprint", "backend", "timing", "arbench_revision", "alpha" },
-//     "tables": [ { "family", "dtype", "world", "axis": "bytes"|"tokens", "hidden" (fused only),
+//     "tables": [ { "family", "dtype", "world", "axis": "bytes"|"tokens", "in_place",
+//                   "hidden" (fused only),
 //                   "rules": [ { "max": <size or null>, "variant" } ],   // first rule with
 //                                                                        // size <= max wins
 //                   "points": [ { "size", "best", "best_us", "runner_up", "runner_up_us",

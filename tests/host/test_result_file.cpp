@@ -172,6 +172,8 @@ TEST(ResultFile, CaseNames) {
       parse_case_name("allreduce_rmsnorm/fused-twoshot/bf16/gpus:8/tokens:64/hidden:4096", c));
   EXPECT_EQ(c.tokens, 64);
   EXPECT_EQ(c.hidden, 4096);
+  ASSERT_TRUE(parse_case_name("allreduce/twoshot/bf16/gpus:8/bytes:4096/inplace", c));
+  EXPECT_TRUE(c.in_place);
   ResultCase d;
   EXPECT_FALSE(parse_case_name("BM_Copy/64", d));
   EXPECT_FALSE(parse_case_name("allreduce/nccl/bf16/gpus:x/bytes:1", d));

@@ -30,6 +30,8 @@ ResultFile synthetic() {
     cases.push_back({ar_name("nccl", 4, b), jittered(30, 0.05, 30, 8)});
   }
   cases.push_back({ar_name("oneshot-pull", 4, 1024), {}, false});
+  // In-place runs are their own table, even where the variant also ran out of place.
+  cases.push_back({ar_name("twoshot", 8, 1024) + "/inplace", jittered(4, 0.01, 30, 99)});
   for (int tokens : {1, 16, 256}) {
     const double t = tokens;
     cases.push_back(
@@ -40,16 +42,18 @@ ResultFile synthetic() {
   return parse_result_json(testing::make_result(cases), "synthetic.json");
 }
 
-const TuneTable& find(const TuneReport& r, const std::string& family, int world) {
+const TuneTable& find(const TuneReport& r, const std::string& family, int world,
+                      bool in_place = false) {
   for (const TuneTable& t : r.tables)
-    if (t.family == family && t.world == world) return t;
+    if (t.family == family && t.world == world && t.in_place == in_place) return t;
   throw std::runtime_error("no table");
 }
 
 TEST(Tune, WinnersAndCrossovers) {
   const TuneReport rep = tune_results(synthetic(), 0.01);
-  ASSERT_EQ(rep.tables.size(), 3u);
+  ASSERT_EQ(rep.tables.size(), 4u);
   const TuneTable& t = find(rep, "allreduce", 8);
+  EXPECT_FALSE(t.in_place);
   EXPECT_EQ(t.axis, "bytes");
   ASSERT_EQ(t.points.size(), 11u);
   EXPECT_EQ(t.points[0].best, "oneshot-push");     // 1 KiB
@@ -86,6 +90,16 @@ TEST(Tune, TossUpIsNotSignificantAndFailuresAreIgnored) {
   EXPECT_NE(rep.ignored[0].find("oneshot-pull"), std::string::npos);
 }
 
+TEST(Tune, InPlaceIsASeparateTable) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  const TuneTable& t = find(rep, "allreduce", 8, true);
+  ASSERT_EQ(t.points.size(), 1u);
+  EXPECT_EQ(t.points[0].best, "twoshot");
+  EXPECT_EQ(t.points[0].candidates, 1);
+  EXPECT_NE(format_tune(rep, ReportFormat::text).find("allreduce bf16, 8 GPUs, in-place"),
+            std::string::npos);
+}
+
 TEST(Tune, FusedTablesUseTokens) {
   const TuneReport rep = tune_results(synthetic(), 0.01);
   const TuneTable& t = find(rep, "allreduce_rmsnorm", 8);
@@ -105,7 +119,7 @@ TEST(Tune, DispatchTableJson) {
   EXPECT_EQ(j["source"]["fingerprint"], "0123456789abcdef");
   const json* t8 = nullptr;
   for (const json& t : j["tables"])
-    if (t["family"] == "allreduce" && t["world"] == 8) t8 = &t;
+    if (t["family"] == "allreduce" && t["world"] == 8 && !t["in_place"].get<bool>()) t8 = &t;
   ASSERT_NE(t8, nullptr);
   EXPECT_EQ((*t8)["rules"][0], json({{"max", 4096}, {"variant", "oneshot-push"}}));
   EXPECT_TRUE((*t8)["rules"][2]["max"].is_null());
