@@ -1,0 +1,32 @@
+// The host-only part of `arbench topo`: GPU list, PCIe tree, relation matrix, legend and
+// ring order, as text and as JSON. The CUDA part (names, P2P, measurements) is added by
+// bench/cmd_topo.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arbench/topo/topology.hpp"
+
+namespace arbench::topo {
+
+// Which GPUs to show and what to call them: gpus are indices into Topology::gpus in display
+// order (e.g. CUDA device order), labels name them ("cuda:0"). Empty: every placed GPU in
+// bus order, named GPU0, GPU1, ... like nvidia-smi.
+struct Selection {
+  std::vector<int> gpus;
+  std::vector<std::string> labels;
+};
+
+Selection default_selection(const Topology& topo);
+
+std::string render_topology(const Topology& topo, const Selection& sel = {});
+
+// {"sysfs_root", "gpus":[...], "unplaced":[...], "tree":[...], "relations":{labels, matrix,
+// legend}, "ring_order":{"gpus":[...], "labels":[...], "crossings":{...}}, "warnings":[...]}.
+// Unknown values are null.
+nlohmann::json topology_to_json(const Topology& topo, const Selection& sel = {});
+
+}  // namespace arbench::topo
