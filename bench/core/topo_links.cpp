@@ -1,6 +1,9 @@
 // Reading and writing the measured link matrices, and the slowest link an algorithm uses.
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "arbench/core/errors.hpp"
 #include "arbench/topo/links.hpp"
@@ -18,6 +21,7 @@ nlohmann::json matrix_json(const LinkMatrix& m) {
   nlohmann::json j{{"method", m.method}, {"unit", m.unit}, {"bytes", m.bytes}, {"repetitions", m.repetitions},
                    {"values", values}};
   if (m.skipped) j["skipped"] = *m.skipped;
+  if (!m.notes.empty()) j["notes"] = m.notes;
   return j;
 }
 
@@ -28,6 +32,7 @@ LinkMatrix matrix_from_json(const nlohmann::json& j, std::size_t n, const std::s
   m.bytes = j.value("bytes", std::uint64_t{0});
   m.repetitions = j.value("repetitions", 0);
   if (j.contains("skipped") && j["skipped"].is_string()) m.skipped = j["skipped"].get<std::string>();
+  if (j.contains("notes")) m.notes = j["notes"].get<std::vector<std::string>>();
   const auto& values = j.at("values");
   if (!values.is_array() || (values.size() != n && !(values.empty() && m.skipped)))
     throw UsageError(where + ": 'values' must be a " + std::to_string(n) + "x" + std::to_string(n) +
@@ -118,6 +123,35 @@ std::optional<double> slowest_link_gbps(const Links& links, std::span<const int>
     }
   }
   return slowest;
+}
+
+std::string render_link_matrix(std::string_view name, const LinkMatrix& m, const std::vector<std::string>& labels) {
+  std::ostringstream os;
+  os << name << ": " << m.method;
+  if (m.bytes) os << "; " << m.bytes << " bytes";
+  if (m.repetitions) os << " x " << m.repetitions << " repetitions";
+  os << "; " << m.unit << "; row = source, column = destination\n";
+  if (m.skipped) {
+    os << "  skipped: " << *m.skipped << "\n";
+    if (m.values.empty()) return os.str();
+  }
+  std::size_t w = 9;
+  for (const auto& l : labels) w = std::max(w, l.size() + 2);
+  auto cell = [w](const std::string& s) { return std::string(w > s.size() ? w - s.size() : 1, ' ') + s; };
+  os << std::string(w, ' ');
+  for (const auto& l : labels) os << cell(l);
+  os << "\n";
+  for (std::size_t i = 0; i < m.values.size(); ++i) {
+    os << cell(i < labels.size() ? labels[i] : std::to_string(i));
+    for (const auto& v : m.values[i]) {
+      char buf[32];
+      if (v) std::snprintf(buf, sizeof buf, "%.2f", *v);
+      os << cell(v ? buf : "-");
+    }
+    os << "\n";
+  }
+  for (const auto& note : m.notes) os << "  note: " << note << "\n";
+  return os.str();
 }
 
 std::optional<double> link_efficiency(double busbw_gbps, std::optional<double> slowest_gbps) {

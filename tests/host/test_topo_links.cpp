@@ -16,13 +16,13 @@ namespace {
 Links sample() {
   Links l;
   l.bus_ids = {"0000:03:00.0", "0000:04:00.0", "0000:83:00.0", "0000:84:00.0"};
-  LinkMatrix m{"cudaMemcpyPeerAsync", "GB/s", 64u << 20, 20, {}, std::nullopt};
+  LinkMatrix m{"cudaMemcpyPeerAsync", "GB/s", 64u << 20, 20, {}, std::nullopt, {}};
   m.values = {{std::nullopt, 50.0, 30.0, 30.0},
               {50.0, std::nullopt, 30.0, 30.0},
               {30.0, 30.0, std::nullopt, 50.0},
               {20.0, 30.0, 50.0, std::nullopt}};
   l.matrices[std::string(kCeUnidir)] = m;
-  LinkMatrix skipped{"SM stores", "GB/s", 0, 0, {}, std::string("no P2P access between any pair")};
+  LinkMatrix skipped{"SM stores", "GB/s", 0, 0, {}, std::string("no P2P access between any pair"), {}};
   l.matrices[std::string(kPushUnidir)] = skipped;
   return l;
 }
@@ -113,6 +113,29 @@ TEST(TopoLinks, BadFilesAreUsageErrors) {
     EXPECT_EQ(e.exit_code(), kExitUsage);
     EXPECT_NE(std::string(e.what()).find("links file x.json"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace arbench::topo
+
+namespace arbench::topo {
+namespace {
+
+TEST(TopoLinks, RenderedMatrixStatesMethodSizeAndRepetitions) {
+  Links l = sample();
+  l.matrices[std::string(kCeUnidir)].notes = {"0->0: diagonal not measured"};
+  std::string text = render_link_matrix(kCeUnidir, l.matrices.at(std::string(kCeUnidir)), {"cuda:0", "cuda:1", "cuda:2", "cuda:3"});
+  EXPECT_EQ(text,
+            "ce_unidir_gbps: cudaMemcpyPeerAsync; 67108864 bytes x 20 repetitions; GB/s; row = source, column = "
+            "destination\n"
+            "            cuda:0   cuda:1   cuda:2   cuda:3\n"
+            "   cuda:0        -    50.00    30.00    30.00\n"
+            "   cuda:1    50.00        -    30.00    30.00\n"
+            "   cuda:2    30.00    30.00        -    50.00\n"
+            "   cuda:3    20.00    30.00    50.00        -\n"
+            "  note: 0->0: diagonal not measured\n");
+  std::string skipped = render_link_matrix(kPushUnidir, l.matrices.at(std::string(kPushUnidir)), {});
+  EXPECT_NE(skipped.find("  skipped: no P2P access between any pair\n"), std::string::npos) << skipped;
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ struct LinkMatrix {
   int repetitions = 0;
   std::vector<std::vector<std::optional<double>>> values;  // null: not measured (diagonal, no P2P)
   std::optional<std::string> skipped;                      // why the whole matrix is empty
+  std::vector<std::string> notes;                          // why single cells are null
 };
 
 struct Links {
@@ -63,6 +64,10 @@ Links read_links_file(const std::filesystem::path& file);
 std::optional<double> slowest_link_gbps(const Links& links, std::span<const int> ranks, LinkPattern pattern,
                                         std::string_view matrix = kDefaultEfficiencyMatrix,
                                         std::string* why = nullptr);
+
+// The matrix as a table with a title line stating name, method, size, repetitions and unit;
+// labels name the devices (rows = source, columns = destination); null cells print "-".
+std::string render_link_matrix(std::string_view name, const LinkMatrix& m, const std::vector<std::string>& labels);
 
 // busbw / slowest link, or nullopt when the slowest link is unknown or not positive.
 std::optional<double> link_efficiency(double busbw_gbps, std::optional<double> slowest_gbps);
