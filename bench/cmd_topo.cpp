@@ -148,7 +148,7 @@ int topo_from_machine(const TopoArgs& args) {
                     {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
                     {"bus_id", g.bus_id}, {"memory_bytes", g.memory_bytes}, {"sm_count", g.sm_count},
                     {"numa_node", numa ? json(*numa) : json()}, {"link_source", link_source},
-                    {"link", topo::format_link(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}});
+                    {"link", topo::link_to_json(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}});
   }
   std::cout << head.str() << "\n";
   if (!sel.gpus.empty()) std::cout << topo::render_topology(t, sel) << "\n";

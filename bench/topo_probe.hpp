@@ -21,6 +21,17 @@ struct ProbeOptions {
   bool latency = true;
 };
 
+// A short probe for the start of `arbench run` (efficiency denominator when no --links file
+// is given): copy-engine bandwidth only, 16 MiB x 5 per direction, about 10 ms per pair.
+inline ProbeOptions quick_probe_options() {
+  ProbeOptions o;
+  o.bytes = std::size_t{16} << 20;
+  o.repetitions = 5;
+  o.sm = false;
+  o.latency = false;
+  return o;
+}
+
 // All matrices over `gpus` (index = position in gpus, normally the CUDA ordinal). The diagonal
 // holds copies within one GPU (a reference, never used as a link). With fewer than 2 GPUs
 // every matrix says the pairwise part was skipped, and why; pairs without P2P access get a

@@ -7,6 +7,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/topo/links.hpp"
+#include "arbench/topo/topology.hpp"
 
 namespace arbench::topo {
 namespace {
@@ -85,6 +86,18 @@ Links read_links_file(const std::filesystem::path& file) {
     throw UsageError("links file " + file.string() + " is not valid JSON: " + e.what());
   }
   return links_from_json(j, "links file " + file.string());
+}
+
+std::vector<int> link_indices_for_bus_ids(const Links& links, const std::vector<std::string>& bus_ids) {
+  std::vector<int> out;
+  for (const auto& id : bus_ids) {
+    auto want = normalize_bus_id(id);
+    int at = -1;
+    for (std::size_t k = 0; want && k < links.bus_ids.size(); ++k)
+      if (normalize_bus_id(links.bus_ids[k]) == want) at = static_cast<int>(k);
+    out.push_back(at);
+  }
+  return out;
 }
 
 std::optional<double> slowest_link_gbps(const Links& links, std::span<const int> ranks, LinkPattern pattern,

@@ -56,6 +56,18 @@ std::string edges_text(const RingCost& c) {
 
 }  // namespace
 
+Selection selection_for_bus_ids(const Topology& topo, const std::vector<std::string>& bus_ids,
+                                const std::string& prefix) {
+  Selection s;
+  for (std::size_t i = 0; i < bus_ids.size(); ++i) {
+    int g = topo.find_gpu(bus_ids[i]);
+    if (g < 0) continue;
+    s.gpus.push_back(g);
+    s.labels.push_back(prefix + std::to_string(i));
+  }
+  return s;
+}
+
 Selection default_selection(const Topology& topo) {
   Selection s;
   for (std::size_t i = 0; i < topo.gpus.size(); ++i) {
@@ -101,10 +113,6 @@ nlohmann::json topology_to_json(const Topology& topo, const Selection& sel) {
   j["gpus"] = nlohmann::json::array();
   for (std::size_t k = 0; k < s.gpus.size(); ++k) {
     const GpuInfo& g = topo.gpus[s.gpus[k]];
-    auto side = [](const LinkState& l) {
-      return nlohmann::json{{"speed_gts", opt_json(l.speed_gts)}, {"generation", opt_json(l.generation())},
-                            {"width", opt_json(l.width)}};
-    };
     j["gpus"].push_back({{"label", s.labels[k]},
                          {"bus_id", g.bus_id},
                          {"device_id", opt_json(g.device_id)},
@@ -112,7 +120,7 @@ nlohmann::json topology_to_json(const Topology& topo, const Selection& sel) {
                          {"numa_node", opt_json(g.path.numa_node)},
                          {"host_bridge", g.path.host_bridge},
                          {"bridges", g.path.bridges},
-                         {"link", {{"current", side(g.link.current)}, {"max", side(g.link.max)}}}});
+                         {"link", link_to_json(g.link)}});
   }
   j["unplaced"] = nlohmann::json::array();
   for (const auto& u : topo.unplaced) j["unplaced"].push_back({{"bus_id", u.bus_id}, {"reason", u.reason}});

@@ -62,17 +62,6 @@ void draw(const Topology& topo, const std::vector<std::string>& labels, const Tr
   for (const auto& c : n.children) draw(topo, labels, c, n.kind == K::kRoot ? 0 : depth + 1, os);
 }
 
-nlohmann::json link_json(const PcieLink& l) {
-  auto one = [](const LinkState& s) {
-    nlohmann::json j;
-    j["speed_gts"] = s.speed_gts ? nlohmann::json(*s.speed_gts) : nlohmann::json();
-    j["generation"] = s.generation() ? nlohmann::json(*s.generation()) : nlohmann::json();
-    j["width"] = s.width ? nlohmann::json(*s.width) : nlohmann::json();
-    return j;
-  };
-  return {{"current", one(l.current)}, {"max", one(l.max)}};
-}
-
 nlohmann::json node_json(const Topology& topo, const std::vector<std::string>& labels, const TreeNode& n) {
   nlohmann::json j;
   j["kind"] = tree_kind_name(n.kind);
@@ -80,9 +69,9 @@ nlohmann::json node_json(const Topology& topo, const std::vector<std::string>& l
   if (n.kind == TreeNode::Kind::kGpu) {
     j["gpu"] = n.gpu;
     j["label"] = label_of(labels, n.gpu);
-    j["link"] = link_json(topo.gpus[n.gpu].link);
+    j["link"] = link_to_json(topo.gpus[n.gpu].link);
   } else if (auto it = topo.bridges.find(n.name); it != topo.bridges.end()) {
-    j["link"] = link_json(it->second.link);
+    j["link"] = link_to_json(it->second.link);
   }
   if (!n.children.empty()) {
     j["children"] = nlohmann::json::array();
@@ -121,6 +110,14 @@ TreeNode build_tree(const Topology& topo) {
     at->children.push_back(TreeNode{TreeNode::Kind::kGpu, topo.gpus[g].bus_id, g, {}});
   }
   return root;
+}
+
+nlohmann::json link_to_json(const PcieLink& l) {
+  auto one = [](const LinkState& s) {
+    auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+    return nlohmann::json{{"speed_gts", opt(s.speed_gts)}, {"generation", opt(s.generation())}, {"width", opt(s.width)}};
+  };
+  return {{"current", one(l.current)}, {"max", one(l.max)}};
 }
 
 std::string format_link(const PcieLink& link) {

@@ -140,3 +140,21 @@ TEST(TopoLinks, RenderedMatrixStatesMethodSizeAndRepetitions) {
 
 }  // namespace
 }  // namespace arbench::topo
+
+namespace arbench::topo {
+namespace {
+
+TEST(TopoLinks, RanksMapToLinkIndicesByBusId) {
+  Links l = sample();
+  // A run that sees only two of the four GPUs, in another order, with NVML-style bus ids.
+  auto idx = link_indices_for_bus_ids(l, {"00000000:84:00.0", "0000:04:00.0", "0000:99:00.0"});
+  EXPECT_EQ(idx, (std::vector<int>{3, 1, -1}));
+  std::vector<int> ring{3, 1};
+  EXPECT_EQ(slowest_link_gbps(l, ring, LinkPattern::kRing), 30.0);
+  std::string why;
+  EXPECT_FALSE(slowest_link_gbps(l, idx, LinkPattern::kRing, kCeUnidir, &why));
+  EXPECT_NE(why.find("device -1 is not in the links file"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace arbench::topo

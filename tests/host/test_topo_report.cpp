@@ -133,5 +133,23 @@ TEST(TopoReport, SelectionRelabelsAndReorders) {
   EXPECT_TRUE(has(text, "       cuda:0 cuda:1\ncuda:0 X      PIX\n"));
 }
 
+TEST(TopoReport, SelectionForBusIdsSkipsUnplaced) {
+  Topology t = load("four_switches_two_sockets");
+  Selection s = selection_for_bus_ids(t, {"0000:c4:00.0", "0000:ee:00.0", "0000:03:00.0"});
+  EXPECT_EQ(s.gpus, (std::vector<int>{7, 0}));
+  EXPECT_EQ(s.labels, (std::vector<std::string>{"cuda:0", "cuda:2"}));
+}
+
+TEST(TopoReport, LinkJson) {
+  PcieLink l;
+  l.current.speed_gts = 2.5;
+  l.max.width = 16;
+  nlohmann::json j = link_to_json(l);
+  EXPECT_EQ(j["current"]["generation"], 1);
+  EXPECT_TRUE(j["current"]["width"].is_null());
+  EXPECT_EQ(j["max"]["width"], 16);
+  EXPECT_TRUE(j["max"]["speed_gts"].is_null());
+}
+
 }  // namespace
 }  // namespace arbench::topo

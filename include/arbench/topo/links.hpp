@@ -58,6 +58,10 @@ nlohmann::json links_to_json(const Links& links);
 Links links_from_json(const nlohmann::json& j, const std::string& where = "links JSON");
 Links read_links_file(const std::filesystem::path& file);
 
+// Positions in the links file of the GPUs with these bus ids (e.g. the run's ranks), so a
+// file measured under another CUDA_VISIBLE_DEVICES still applies; -1 where a GPU is absent.
+std::vector<int> link_indices_for_bus_ids(const Links& links, const std::vector<std::string>& bus_ids);
+
 // Smallest value of `matrix` over the links `pattern` uses between `ranks` (device ordinals).
 // nullopt, with the reason in *why, when fewer than 2 ranks, an unknown matrix, a rank out of
 // range, or a link that was not measured.

@@ -22,6 +22,11 @@ struct Selection {
 
 Selection default_selection(const Topology& topo);
 
+// The GPUs with these bus ids (e.g. CUDA devices 0..N-1, or the ranks of a run), labelled
+// prefix + position ("cuda:0"); ids not placed in the topology are left out.
+Selection selection_for_bus_ids(const Topology& topo, const std::vector<std::string>& bus_ids,
+                                const std::string& prefix = "cuda:");
+
 std::string render_topology(const Topology& topo, const Selection& sel = {});
 
 // {"sysfs_root", "gpus":[...], "unplaced":[...], "tree":[...], "relations":{labels, matrix,

@@ -28,6 +28,9 @@ TreeNode build_tree(const Topology& topo);
 // "Gen5 x16 (max Gen5 x16)", "unknown", "Gen1 x16 (max Gen5 x16)".
 std::string format_link(const PcieLink& link);
 
+// {"current": {"speed_gts", "generation", "width"}, "max": {...}}; unknown values are null.
+nlohmann::json link_to_json(const PcieLink& link);
+
 // Indented drawing. labels[i] names topo.gpus[i] (e.g. "GPU0", "cuda:3"); empty -> "GPU<i>".
 std::string render_tree(const Topology& topo, const std::vector<std::string>& labels = {});
 
