@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "arbench/topo/topology.hpp"
 #include "topo_cuda.hpp"
 #include "topo_probe.hpp"
