@@ -144,4 +144,12 @@ nlohmann::json topology_to_json(const Topology& topo, const Selection& sel) {
   return j;
 }
 
+nlohmann::json topology_provenance(const std::vector<std::string>& bus_ids, const std::filesystem::path& sysfs_root) {
+  Topology t = read_sysfs_topology(sysfs_root);
+  Selection s = selection_for_bus_ids(t, bus_ids, "rank:");
+  nlohmann::json topo = s.gpus.empty() && !bus_ids.empty() ? nlohmann::json() : topology_to_json(t, s);
+  if (topo.is_null()) topo = {{"sysfs_root", t.sysfs_root}, {"warnings", t.warnings}, {"note", "no rank's GPU found in sysfs"}};
+  return {{"topology", topo}, {"ring_order", ring_order_for_bus_ids(t, bus_ids)}};
+}
+
 }  // namespace arbench::topo

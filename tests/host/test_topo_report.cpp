@@ -140,6 +140,18 @@ TEST(TopoReport, SelectionForBusIdsSkipsUnplaced) {
   EXPECT_EQ(s.labels, (std::vector<std::string>{"cuda:0", "cuda:2"}));
 }
 
+TEST(TopoReport, ProvenanceForARun) {
+  // Ranks on GPUs of both sockets, interleaved: the ring order groups them by socket.
+  nlohmann::json j = topology_provenance({"0000:03:00.0", "0000:83:00.0", "0000:04:00.0", "0000:84:00.0"},
+                                         test::sysfs_fixture("four_switches_two_sockets"));
+  EXPECT_EQ(j["ring_order"], nlohmann::json({0, 2, 1, 3}));
+  EXPECT_EQ(j["topology"]["relations"]["labels"], nlohmann::json({"rank:0", "rank:1", "rank:2", "rank:3"}));
+  EXPECT_EQ(j["topology"]["relations"]["matrix"][0][2], "PIX");
+  nlohmann::json none = topology_provenance({"0000:03:00.0"}, "/nonexistent");
+  EXPECT_EQ(none["ring_order"], nlohmann::json({0}));
+  EXPECT_FALSE(none["topology"]["warnings"].empty());
+}
+
 TEST(TopoReport, LinkJson) {
   PcieLink l;
   l.current.speed_gts = 2.5;

@@ -3,6 +3,7 @@
 // bench/cmd_topo.cpp.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,11 @@ std::string render_topology(const Topology& topo, const Selection& sel = {});
 // legend}, "ring_order":{"gpus":[...], "labels":[...], "crossings":{...}}, "warnings":[...]}.
 // Unknown values are null.
 nlohmann::json topology_to_json(const Topology& topo, const Selection& sel = {});
+
+// For a run's provenance: reads the PCIe tree under `sysfs_root` and describes the run's GPUs
+// (rank r = bus_ids[r], labelled "rank:r"): {"topology": topology_to_json(...), "ring_order":
+// [ranks in topology-aware order]}. Never throws for sysfs trouble (it shows as warnings).
+nlohmann::json topology_provenance(const std::vector<std::string>& bus_ids,
+                                   const std::filesystem::path& sysfs_root = "/");
 
 }  // namespace arbench::topo
