@@ -167,6 +167,24 @@ std::string render_link_matrix(std::string_view name, const LinkMatrix& m, const
   return os.str();
 }
 
+std::optional<double> slowest_link_for_bus_ids(const Links& links, const std::vector<std::string>& bus_ids,
+                                               LinkPattern pattern, std::string_view matrix, std::string* why) {
+  std::vector<int> idx = link_indices_for_bus_ids(links, bus_ids);
+  for (std::size_t r = 0; r < idx.size(); ++r)
+    if (idx[r] < 0) {
+      if (why) *why = "GPU " + bus_ids[r] + " is not in the links file (measured on other GPUs?)";
+      return std::nullopt;
+    }
+  return slowest_link_gbps(links, idx, pattern, matrix, why);
+}
+
+LinkPattern link_pattern_for_variant(std::string_view variant) {
+  // A configured name such as `nccl[ring/ll]` keeps its base name before '['.
+  std::string_view base = variant.substr(0, variant.find('['));
+  if (base == "ring" || base == "nccl" || base == "nccl-symm" || base == "unfused-nccl") return LinkPattern::kRing;
+  return LinkPattern::kAllPairs;
+}
+
 std::optional<double> link_efficiency(double busbw_gbps, std::optional<double> slowest_gbps) {
   if (!slowest_gbps || !(*slowest_gbps > 0)) return std::nullopt;
   return busbw_gbps / *slowest_gbps;

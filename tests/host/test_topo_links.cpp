@@ -158,3 +158,28 @@ TEST(TopoLinks, RanksMapToLinkIndicesByBusId) {
 
 }  // namespace
 }  // namespace arbench::topo
+
+namespace arbench::topo {
+namespace {
+
+TEST(TopoLinks, SlowestLinkForBusIds) {
+  Links l = sample();
+  std::string why;
+  EXPECT_EQ(slowest_link_for_bus_ids(l, {"0000:03:00.0", "0000:04:00.0"}, LinkPattern::kRing), 50.0);
+  EXPECT_EQ(slowest_link_for_bus_ids(l, {"0000:84:00.0", "0000:03:00.0", "0000:04:00.0"}, LinkPattern::kAllPairs),
+            20.0);
+  EXPECT_FALSE(slowest_link_for_bus_ids(l, {"0000:03:00.0", "0000:99:00.0"}, LinkPattern::kRing, kCeUnidir, &why));
+  EXPECT_NE(why.find("0000:99:00.0 is not in the links file"), std::string::npos) << why;
+  l.matrices[std::string(kCeUnidir)].values[0][0] = 900.0;  // virtual ranks on one GPU: the diagonal
+  EXPECT_EQ(slowest_link_for_bus_ids(l, {"0000:03:00.0", "0000:03:00.0"}, LinkPattern::kRing), 900.0);
+}
+
+TEST(TopoLinks, PatternOfEachVariant) {
+  for (const char* v : {"ring", "nccl", "nccl-symm", "unfused-nccl", "nccl[ring/ll]"})
+    EXPECT_EQ(link_pattern_for_variant(v), LinkPattern::kRing) << v;
+  for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "unfused-oneshot", "fused-oneshot", "fused-twoshot"})
+    EXPECT_EQ(link_pattern_for_variant(v), LinkPattern::kAllPairs) << v;
+}
+
+}  // namespace
+}  // namespace arbench::topo

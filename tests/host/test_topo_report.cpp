@@ -148,7 +148,7 @@ TEST(TopoReport, ProvenanceForARun) {
   EXPECT_EQ(j["topology"]["relations"]["labels"], nlohmann::json({"rank:0", "rank:1", "rank:2", "rank:3"}));
   EXPECT_EQ(j["topology"]["relations"]["matrix"][0][2], "PIX");
   nlohmann::json none = topology_provenance({"0000:03:00.0"}, "/nonexistent");
-  EXPECT_EQ(none["ring_order"], nlohmann::json({0}));
+  EXPECT_EQ(none["ring_order"], nlohmann::json::array({0}));
   EXPECT_FALSE(none["topology"]["warnings"].empty());
 }
 

@@ -73,6 +73,18 @@ std::optional<double> slowest_link_gbps(const Links& links, std::span<const int>
 // labels name the devices (rows = source, columns = destination); null cells print "-".
 std::string render_link_matrix(std::string_view name, const LinkMatrix& m, const std::vector<std::string>& labels);
 
+// Convenience for a run: the slowest link among GPUs given by bus id, in the order the
+// algorithm walks them (ring order for kRing). Virtual ranks sharing one GPU use the diagonal
+// (a copy within that GPU).
+std::optional<double> slowest_link_for_bus_ids(const Links& links, const std::vector<std::string>& bus_ids,
+                                               LinkPattern pattern, std::string_view matrix = kDefaultEfficiencyMatrix,
+                                               std::string* why = nullptr);
+
+// Which links a variant uses: `ring`, `nccl`, `nccl-symm` and `unfused-nccl` pass data to the
+// next rank (NCCL's single-node all-reduce is ring-based on PCIe); every one-shot and two-shot
+// variant exchanges with every peer.
+LinkPattern link_pattern_for_variant(std::string_view variant);
+
 // busbw / slowest link, or nullopt when the slowest link is unknown or not positive.
 std::optional<double> link_efficiency(double busbw_gbps, std::optional<double> slowest_gbps);
 
