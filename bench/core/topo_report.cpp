@@ -81,7 +81,8 @@ std::string render_topology(const Topology& topo, const Selection& sel) {
   Selection s = resolve(topo, sel);
   std::ostringstream os;
   os << "PCIe topology from " << (std::filesystem::path(topo.sysfs_root) / "sys").string() << ": " << topo.gpus.size()
-     << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n\n";
+     << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n";
+  if (!s.gpus.empty() || !topo.unplaced.empty()) os << "\n";
   for (std::size_t k = 0; k < s.gpus.size(); ++k) {
     const GpuInfo& g = topo.gpus[s.gpus[k]];
     os << "  " << s.labels[k] << "  " << g.bus_id << "  NUMA " << opt_int(g.path.numa_node) << "  link "
