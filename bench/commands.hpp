@@ -4,9 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace arbench {
 
-void add_run_commands(CLI::App& app, int& exit_code);  // `run` (default) and `list`
+// `run` (the default) and `list`; `command_line` is recorded in the results' provenance.
+void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code);

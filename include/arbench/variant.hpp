@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -54,6 +55,12 @@ class Variant {
   virtual void check_errors() {}
   // Settings worth recording in the JSON (e.g. NCCL_ALGO), as key/value text.
   virtual std::vector<std::pair<std::string, std::string>> settings() const { return {}; }
+  // Where the harness puts OpBuffers: symmetric (peers read/write them) or plain local
+  // memory (e.g. plain `nccl`, so NCCL does not switch to its symmetric kernels).
+  virtual Placement buffer_placement() const { return Placement::symmetric; }
+  // Environment the fabric must be created with (NCCL reads NCCL_ALGO/NCCL_PROTO at
+  // communicator creation): variants with different envs get different fabrics.
+  virtual std::map<std::string, std::string> fabric_env() const { return {}; }
 };
 
 using VariantFactory = std::function<std::unique_ptr<Variant>()>;
@@ -66,6 +73,9 @@ struct VariantEntry {
   VariantFactory host;        // host fabric (the host twin); empty when unavailable
   std::string no_gpu_reason;  // why `gpu` is empty
   std::string no_host_reason;
+  // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
+  std::vector<std::string> configs;
+  std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;
 };
 
 class Registry {

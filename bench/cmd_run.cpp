@@ -1,0 +1,128 @@
+// CLI of `arbench run` (the default subcommand) and `arbench list`: every option, its default
+// and its validation. The work itself is in run_command.cpp.
+#include <memory>
+#include <string>
+
+#include "arbench/core/errors.hpp"
+#include "commands.hpp"
+#include "core/models.hpp"
+#include "core/sizes.hpp"
+#include "run_command.hpp"
+
+namespace arbench {
+namespace {
+
+// Sizes as nccl-tests takes them (64, 1K, 16M, 2G; binary multiples). CLI11's AsSizeValue
+// would do, but its message does not name the bad value; parse_size's does (and is tested).
+const CLI::Validator size_text(
+    [](std::string& s) -> std::string {
+      auto v = parse_size(s);
+      if (!v) return "invalid size '" + s + "': use a byte count with an optional K, M or G suffix, e.g. 64K";
+      s = std::to_string(*v);
+      return {};
+    },
+    "SIZE");
+
+void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& dtypes,
+                       std::vector<std::string>& families) {
+  cmd.add_option("--backend", cfg.backend,
+                 "auto: cuda when a GPU is present, else host. cuda: one rank per GPU with NCCL. "
+                 "single-gpu: N virtual ranks on GPU 0 (custom kernels only). host: CPU threads run "
+                 "the host twins (CPU timings)")
+      ->check(CLI::IsMember({"auto", "cuda", "single-gpu", "host"}))
+      ->capture_default_str();
+  cmd.add_option("--gpus", cfg.gpus,
+                 "world sizes, comma-separated (default: cuda: every power of two up to the GPUs present, "
+                 "and the total; single-gpu and host: 2,4,8)")
+      ->delimiter(',');
+  cmd.add_option("-b,--min-bytes", cfg.min_bytes, "smallest message, K/M/G suffixes (default 1K)")
+      ->transform(size_text);
+  cmd.add_option("-e,--max-bytes", cfg.max_bytes,
+                 "largest message, K/M/G suffixes (default: 64M on GPUs, 1M on the host backend)")
+      ->transform(size_text);
+  cmd.add_option("-f,--step-factor", cfg.step_factor, "multiply the size by this between steps (> 1)")
+      ->capture_default_str();
+  cmd.add_option("--dtype", dtypes, "element types, comma-separated: bf16, fp16, fp32 (default bf16)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
+  cmd.add_option("--variants", cfg.variants,
+                 "variant names or globs, comma-separated, e.g. 'oneshot-*,nccl' or 'nccl[ring/ll]' "
+                 "(default: every variant of the selected families; `arbench list` shows them)")
+      ->delimiter(',');
+  cmd.add_option("--family", families, "families to sweep: allreduce, allreduce_rmsnorm, all (default all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"allreduce", "allreduce_rmsnorm", "all"}));
+  cmd.add_option("--tokens", cfg.tokens, "fused family: token counts (default 1,2,4,...,256)")->delimiter(',');
+  cmd.add_option("--hidden", cfg.hidden, "fused family: hidden size (default 8192, or --model's)");
+  std::string models;
+  for (const auto& m : kModelPresets) models += std::string(models.empty() ? "" : ", ") + std::string(m.name);
+  cmd.add_option("--model", cfg.model, "fused family: hidden size of a model preset: " + models);
+  cmd.add_option("--eps", cfg.tuning.eps, "fused family: RMSNorm epsilon")->capture_default_str();
+  cmd.add_option("--warmup", cfg.warmup, "untimed ops per case before the first check (default: 5; host 2)");
+  cmd.add_option("--samples", cfg.samples, "timed isolated samples per case (default: 50; host 10)");
+  cmd.add_option("--pipelined-ops", cfg.pipelined_ops,
+                 "ops back to back (one CUDA graph) per pipelined sample; 0 skips the pipelined regime "
+                 "(default: 20; host 4)");
+  cmd.add_flag("!--no-check", cfg.check, "skip the correctness checks (results are then unverified)");
+  cmd.add_flag("--in-place", cfg.in_place, "allreduce output overwrites its input");
+  cmd.add_option("--seed", cfg.seed, "seed of the oracle inputs")->capture_default_str();
+  cmd.add_option("--timeout", cfg.timeout_s, "bound in seconds on any wait for a peer")->capture_default_str();
+  cmd.add_option("--blocks", cfg.tuning.blocks, "custom kernels: blocks per rank (default: the variant's policy)");
+  cmd.add_option("--ring-chunk", cfg.tuning.ring_chunk, "ring: chunk size in bytes (default: policy)")
+      ->transform(size_text);
+  cmd.add_option("--ring-channels", cfg.tuning.ring_channels, "ring: independent rings (default: policy)");
+  cmd.add_option("--ring-order", cfg.tuning.ring_order, "ring: rank order, e.g. 0,1,3,2 (default: PCI bus order)")
+      ->delimiter(',');
+}
+
+void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std::vector<std::string>& families) {
+  if (!dtypes.empty()) {
+    cfg.dtypes.clear();
+    for (const auto& d : dtypes) cfg.dtypes.push_back(*parse_dtype(d));
+  }
+  if (!families.empty()) {
+    cfg.families.clear();
+    for (const auto& f : families) {
+      if (f == "all") {
+        cfg.families = {Family::allreduce, Family::allreduce_rmsnorm};
+        break;
+      }
+      cfg.families.push_back(*parse_family(f));
+    }
+  }
+}
+
+}  // namespace
+
+void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line) {
+  // Parsed values, shared by both subcommands (only one runs per invocation) and kept alive
+  // by the callbacks that read them.
+  struct Parsed {
+    RunConfig cfg;
+    std::vector<std::string> dtypes, families;
+  };
+  auto parsed = std::make_shared<Parsed>();
+  parsed->cfg.command_line = command_line;
+  RunConfig& cfg = parsed->cfg;
+  auto& dtypes = parsed->dtypes;
+  auto& families = parsed->families;
+
+  auto* run = app.add_subcommand("run", "run the sweep (the default subcommand): console table, JSON, CSV");
+  add_sweep_options(*run, cfg, dtypes, families);
+  run->add_option("--out", cfg.out_json, "write the results JSON here (atomically)");
+  run->add_option("--csv", cfg.out_csv, "write one CSV line per case here");
+  run->add_flag("-q,--quiet", cfg.quiet, "no console table; errors and the footer only");
+  run->callback([&exit_code, parsed] {
+    to_config(parsed->cfg, parsed->dtypes, parsed->families);
+    exit_code = run_sweep(parsed->cfg, false);
+  });
+
+  auto* list = app.add_subcommand("list", "print the cases a run would execute, one a line, and why any is skipped");
+  add_sweep_options(*list, cfg, dtypes, families);
+  list->callback([&exit_code, parsed] {
+    to_config(parsed->cfg, parsed->dtypes, parsed->families);
+    exit_code = run_sweep(parsed->cfg, true);
+  });
+}
+
+}  // namespace arbench

@@ -1,0 +1,71 @@
+// Registry of variants: names, families, and per-backend factories.
+#include <algorithm>
+
+#include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
+
+namespace arbench {
+
+namespace {
+// `nccl[ring/ll]` → `nccl`: configurations share their base variant's entry.
+std::string base_name(const std::string& name) {
+  auto b = name.find('[');
+  return b == std::string::npos ? name : name.substr(0, b);
+}
+}  // namespace
+
+void Registry::add(VariantEntry e) {
+  // The host and GPU registration files each add their half of a variant; merge them.
+  for (auto& have : entries_) {
+    if (have.name != e.name) continue;
+    if (!have.gpu) { have.gpu = std::move(e.gpu); have.no_gpu_reason = e.no_gpu_reason; }
+    if (!have.host) { have.host = std::move(e.host); have.no_host_reason = e.no_host_reason; }
+    if (have.summary.empty()) have.summary = e.summary;
+    if (have.configs.empty()) have.configs = e.configs;
+    return;
+  }
+  entries_.push_back(std::move(e));
+}
+
+const VariantEntry* Registry::find(const std::string& name) const {
+  const std::string base = base_name(name);
+  for (const auto& e : entries_)
+    if (e.name == base) {
+      if (base != name) {
+        const std::string cfg = name.substr(base.size() + 1, name.size() - base.size() - 2);
+        if (name.back() != ']' || !e.make_configured ||
+            std::find(e.configs.begin(), e.configs.end(), cfg) == e.configs.end())
+          return nullptr;
+      }
+      return &e;
+    }
+  return nullptr;
+}
+
+std::string Registry::unavailable_reason(const std::string& name, Backend backend) const {
+  const VariantEntry* e = find(name);
+  if (!e) return "unknown variant '" + name + "'";
+  if (backend == Backend::host) {
+    if (base_name(name) != name) return "configurations run on GPU fabrics only";
+    if (!e->host) return e->no_host_reason.empty() ? "no host twin" : e->no_host_reason;
+  } else if (!e->gpu && !(e->make_configured && base_name(name) != name)) {
+    return e->no_gpu_reason.empty() ? "no GPU implementation" : e->no_gpu_reason;
+  }
+  return {};
+}
+
+std::unique_ptr<Variant> Registry::make(const std::string& name, Backend backend) const {
+  const VariantEntry* e = find(name);
+  if (!e) throw UsageError("unknown variant '" + name + "'; `arbench list` shows the variants");
+  if (auto why = unavailable_reason(name, backend); !why.empty())
+    throw UsageError("variant '" + name + "' cannot run on the " + std::string(backend_name(backend)) +
+                     " backend: " + why);
+  if (base_name(name) != name) {
+    auto cfg = name.substr(name.find('[') + 1);
+    cfg.pop_back();  // drop ']'
+    return e->make_configured(cfg);
+  }
+  return backend == Backend::host ? e->host() : e->gpu();
+}
+
+}  // namespace arbench

@@ -1,0 +1,38 @@
+// TeeReporter: hands every Google Benchmark report to several reporters (the console table
+// and the JSON reporter whose text we extend), so both come from Google Benchmark's own
+// reporters and `--out` needs no `--benchmark_out`. It also keeps benchmark names the stable
+// case keys of DESIGN.md: Iterations(1) and UseManualTime() would otherwise append
+// "/iterations:1/manual_time" to every name.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+namespace arbench {
+
+class TeeReporter final : public benchmark::BenchmarkReporter {
+ public:
+  explicit TeeReporter(std::vector<benchmark::BenchmarkReporter*> to) : to_(std::move(to)) {}
+  bool ReportContext(const Context& context) override {
+    bool ok = true;
+    for (auto* r : to_) ok = r->ReportContext(context) && ok;
+    return ok;
+  }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> named = runs;
+    for (auto& run : named) {
+      run.run_name.iterations.clear();
+      run.run_name.time_type.clear();
+    }
+    for (auto* r : to_) r->ReportRuns(named);
+  }
+  void Finalize() override {
+    for (auto* r : to_) r->Finalize();
+  }
+
+ private:
+  std::vector<benchmark::BenchmarkReporter*> to_;
+};
+
+}  // namespace arbench

@@ -1,0 +1,56 @@
+// NcclApi: NCCL loaded at run time (dlopen), never linked. A machine without NCCL can still
+// run the host and single-gpu backends, and the cuda backend says what to install (exit 3)
+// instead of failing to start. The header's types are used as they are; only the entry points
+// are looked up. Search order: $ARBENCH_NCCL_LIBRARY, libnccl.so.2 on the loader path, the
+// library found at configure time.
+#pragma once
+
+#include <nccl.h>
+#include <nccl_device.h>
+
+#include <string>
+
+namespace arbench {
+
+struct NcclApi {
+  decltype(&::ncclGetVersion) GetVersion = nullptr;
+  decltype(&::ncclGetErrorString) GetErrorString = nullptr;
+  decltype(&::ncclGetLastError) GetLastError = nullptr;
+  decltype(&::ncclCommInitAll) CommInitAll = nullptr;
+  decltype(&::ncclCommDestroy) CommDestroy = nullptr;
+  decltype(&::ncclGroupStart) GroupStart = nullptr;
+  decltype(&::ncclGroupEnd) GroupEnd = nullptr;
+  decltype(&::ncclAllReduce) AllReduce = nullptr;
+  decltype(&::ncclMemAlloc) MemAlloc = nullptr;
+  decltype(&::ncclMemFree) MemFree = nullptr;
+  decltype(&::ncclCommWindowRegister) CommWindowRegister = nullptr;
+  decltype(&::ncclCommWindowDeregister) CommWindowDeregister = nullptr;
+  // The symmetric-memory capability probe (nccl_device/core.h).
+  decltype(&::ncclDevCommCreate) DevCommCreate = nullptr;
+  decltype(&::ncclDevCommDestroy) DevCommDestroy = nullptr;
+
+  int version = 0;      // e.g. 22809
+  std::string path;     // the library that was loaded
+
+  // The loaded API; throws EnvironmentError (exit 3) saying what to install when NCCL is
+  // missing or older than 2.28.
+  static const NcclApi& get();
+  // "2.28.9" or the reason NCCL is unavailable; never throws.
+  static std::string version_or_reason();
+  // NCCL >= 2.28 could be loaded; never throws.
+  static bool available();
+};
+
+}  // namespace arbench
+
+// Checks an NCCL call; the message carries the call text, file:line, NCCL's error string and
+// ncclGetLastError's detail.
+#define ARB_NCCL_CHECK(api, call)                                                          \
+  do {                                                                                     \
+    ncclResult_t arb_r_ = (api).call;                                                      \
+    if (arb_r_ != ncclSuccess) ::arbench::throw_nccl(api, arb_r_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+namespace arbench {
+[[noreturn]] void throw_nccl(const NcclApi& api, ncclResult_t r, const char* call, const char* file, int line);
+}

@@ -1,0 +1,45 @@
+// NcclFabric: one rank per GPU, driven by one host thread, with one NCCL communicator per
+// rank (ncclCommInitAll). Symmetric memory comes from NCCL 2.28's own API: ncclMemAlloc +
+// ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC); peer pointers from ncclGetLsaPointer;
+// ncclDevCommCreate is the capability probe (it fails when the GPUs lack P2P).
+//
+// NCCL reads NCCL_ALGO / NCCL_PROTO when a communicator is created, so each NCCL
+// configuration (`nccl[ring/ll]`) gets its own fabric, created with those variables set.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/fabric/cuda_fabric.hpp"
+#include "kernels/fabric/nccl_api.hpp"
+
+namespace arbench {
+
+class NcclFabric final : public CudaFabric {
+ public:
+  // `env`: NCCL_* variables set while the communicators are created (then restored).
+  NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env = {});
+  ~NcclFabric() override;
+  Backend backend() const override { return Backend::cuda; }
+  std::string describe() const override;
+  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
+  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
+  void* nccl_comm(int rank) const override { return comms_.at(rank); }
+  const std::map<std::string, std::string>& env() const { return env_; }
+
+ protected:
+  void begin_op_group() override;
+  void end_op_group() override;
+
+ private:
+  void probe_symmetric();
+
+  const NcclApi& api_;
+  std::vector<ncclComm_t> comms_;
+  std::map<std::string, std::string> env_;
+  std::string symmetric_reason_;
+};
+
+}  // namespace arbench

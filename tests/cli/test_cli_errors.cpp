@@ -1,0 +1,46 @@
+// Each bad input gets a one-line message naming the value, and its exit code (README "Errors").
+#include <gtest/gtest.h>
+
+#include "cli_util.hpp"
+
+namespace {
+
+void expect_exit(const std::string& args, int code, const std::string& needle) {
+  CliResult r = run_arbench(args);
+  EXPECT_EQ(r.exit_code, code) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(needle), std::string::npos) << args << "\nwanted: " << needle << "\ngot:\n" << r.output;
+}
+
+const std::string kHost = "run --backend host --samples 1 --warmup 0 --pipelined-ops 0 ";
+
+}  // namespace
+
+TEST(CliErrors, UnknownVariant) { expect_exit(kHost + "--variants warp-speed", 2, "unknown variant 'warp-speed'"); }
+TEST(CliErrors, UnknownDtype) { expect_exit(kHost + "--dtype int8", 2, "int8"); }
+TEST(CliErrors, UnknownSubcommand) { expect_exit("frobnicate", 2, "frobnicate"); }
+TEST(CliErrors, MinLargerThanMax) { expect_exit(kHost + "-b 64K -e 1K", 2, "--min-bytes 64K is larger than --max-bytes 1K"); }
+TEST(CliErrors, SizeNotMultipleOfElement) {
+  expect_exit(kHost + "--dtype fp32 -b 1026 -e 4K", 2, "1026 bytes is not a multiple of the fp32 element size");
+}
+TEST(CliErrors, StepFactorNotAboveOne) { expect_exit(kHost + "-f 1", 2, "--step-factor must be > 1"); }
+TEST(CliErrors, TooManyRanks) { expect_exit(kHost + "--gpus 16", 2, "--gpus 16"); }
+TEST(CliErrors, EmptySweep) {
+  expect_exit(kHost + "--family allreduce_rmsnorm --variants reference", 2, "the sweep is empty");
+}
+TEST(CliErrors, NothingRunnable) { expect_exit(kHost + "--variants nccl", 2, "nothing to run"); }
+TEST(CliErrors, UnwritableOut) {
+  expect_exit(kHost + "--variants reference --gpus 2 -b 1K -e 1K --out /nonexistent-dir/r.json", 2,
+              "/nonexistent-dir/r.json");
+}
+TEST(CliErrors, BadSizeText) { expect_exit(kHost + "-b 12Q", 2, "12Q"); }
+
+TEST(CliErrors, CudaBackendWithoutGpuIsAnEnvironmentError) {
+  if (has_gpu_driver_and_device()) GTEST_SKIP() << "a GPU is present: this test is for machines without one";
+  expect_exit("run --backend cuda", 3, "--backend host");
+  expect_exit("run --backend single-gpu", 3, "no usable CUDA device");
+}
+
+TEST(CliErrors, MoreGpusThanPresent) {
+  if (!has_gpu_driver_and_device()) GTEST_SKIP() << "no GPU: the cuda backend exits 3 before counting";
+  expect_exit("run --backend cuda --gpus 64", 2, "more GPUs than");
+}

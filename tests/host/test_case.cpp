@@ -1,0 +1,54 @@
+// Case names round-trip through the parser; bandwidth formulas match nccl-tests.
+#include <gtest/gtest.h>
+
+#include "arbench/core/case.hpp"
+
+using namespace arbench;
+
+TEST(CaseName, AllreduceFormat) {
+  Case c{"oneshot-push", Family::allreduce, DType::bf16, 8, 65536, 0, 0, false};
+  EXPECT_EQ(c.name(), "allreduce/oneshot-push/bf16/gpus:8/bytes:65536");
+}
+
+TEST(CaseName, FusedFormat) {
+  Case c{"fused-oneshot", Family::allreduce_rmsnorm, DType::bf16, 8, 16 * 8192 * 2, 16, 8192, false};
+  EXPECT_EQ(c.name(), "allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192");
+}
+
+TEST(CaseName, RoundTrips) {
+  const Case cases[] = {
+      {"nccl", Family::allreduce, DType::fp32, 2, 1024, 0, 0, false},
+      {"nccl[ring/ll]", Family::allreduce, DType::fp16, 4, 4096, 0, 0, false},
+      {"twoshot", Family::allreduce, DType::bf16, 8, 6, 0, 0, true},
+      {"unfused-nccl", Family::allreduce_rmsnorm, DType::fp16, 3, 7176 * 2 * 5, 5, 7176, false},
+  };
+  for (const Case& c : cases) {
+    std::string why;
+    auto back = Case::parse(c.name(), &why);
+    ASSERT_TRUE(back.has_value()) << c.name() << ": " << why;
+    EXPECT_EQ(*back, c) << c.name();
+    EXPECT_EQ(back->name(), c.name());
+  }
+}
+
+TEST(CaseName, RejectsMalformed) {
+  for (const char* bad : {"", "allreduce/nccl", "allgather/nccl/bf16/gpus:8/bytes:1",
+                          "allreduce/nccl/int8/gpus:8/bytes:1", "allreduce/nccl/bf16/gpus:x/bytes:1",
+                          "allreduce/nccl/bf16/gpus:8/bytes:", "allreduce/nccl/bf16/gpus:8/bytes:64/extra",
+                          "allreduce_rmsnorm/f/bf16/gpus:8/tokens:1"}) {
+    std::string why;
+    EXPECT_FALSE(Case::parse(bad, &why).has_value()) << bad;
+    EXPECT_FALSE(why.empty()) << bad;
+  }
+}
+
+TEST(Bandwidth, MatchesNcclTestsFormulas) {
+  // nccl-tests: algbw = S / t; busbw = algbw * 2 (n - 1) / n for all-reduce.
+  const std::size_t bytes = 1 << 30;
+  const double t = 0.01;
+  EXPECT_DOUBLE_EQ(algbw_gbps(bytes, t), double(bytes) / t / 1e9);
+  EXPECT_DOUBLE_EQ(busbw_gbps(bytes, t, 8), double(bytes) / t / 1e9 * 14.0 / 8.0);
+  EXPECT_DOUBLE_EQ(busbw_gbps(bytes, t, 2), algbw_gbps(bytes, t));
+  EXPECT_DOUBLE_EQ(busbw_gbps(bytes, t, 1), 0.0);
+  EXPECT_DOUBLE_EQ(algbw_gbps(bytes, 0.0), 0.0);
+}
