@@ -97,6 +97,38 @@ int topo_from_sysfs(const TopoArgs& args) {
   return kExitOk;
 }
 
+// One CUDA device: its line of text (appended to `os`) and its JSON. The PCIe link comes from
+// sysfs, or from NVML when sysfs knows nothing about it (containers that mask /sys).
+json describe_gpu(const topo::CudaGpu& g, const topo::Topology& t, const topo::Nvml* nvml, std::ostream& os) {
+  const std::string label = "cuda:" + std::to_string(g.ordinal);
+  const int at = t.find_gpu(g.bus_id);
+  topo::PcieLink link;
+  std::optional<int> numa;
+  std::string link_source = "sysfs", place;
+  if (at >= 0) {
+    link = t.gpus[at].link;
+    numa = t.gpus[at].path.numa_node;
+  } else {
+    place = "no PCI path in sysfs: " + g.bus_id + " is not under /sys/bus/pci/devices";
+    for (const auto& u : t.unplaced)
+      if (u.bus_id == g.bus_id) place = "no PCI path in sysfs: " + u.reason;
+  }
+  if (nvml && topo::format_link(link) == "unknown") {
+    if (auto l = nvml->pcie_link(g.bus_id)) {
+      link = *l;
+      link_source = "NVML";
+    }
+  }
+  os << "  " << label << "  " << g.name << "  CC " << g.cc_major << "." << g.cc_minor << "  " << g.bus_id
+     << "  NUMA " << (numa ? std::to_string(*numa) : "unknown") << "  link " << topo::format_link(link)
+     << (link_source == "NVML" ? " (NVML)" : "") << (place.empty() ? "" : "  " + place) << "\n";
+  return {{"ordinal", g.ordinal}, {"label", label}, {"name", g.name},
+          {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+          {"bus_id", g.bus_id}, {"memory_bytes", g.memory_bytes}, {"sm_count", g.sm_count},
+          {"numa_node", numa ? json(*numa) : json()}, {"link_source", link_source},
+          {"link", topo::link_to_json(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}};
+}
+
 int topo_from_machine(const TopoArgs& args) {
   topo::ProbeOptions opt;
   opt.bytes = parse_bytes(args.bytes);
@@ -111,9 +143,6 @@ int topo_from_machine(const TopoArgs& args) {
   topo::Topology t = topo::read_sysfs_topology("/");
   std::string nvml_why;
   auto nvml = topo::Nvml::load(&nvml_why);
-  topo::Selection sel;
-  std::vector<std::string> labels, bus_ids;
-  json cuda = json::array();
   std::ostringstream head;
   head << "CUDA devices: " << gpus.size();
   if (nvml)
@@ -121,35 +150,14 @@ int topo_from_machine(const TopoArgs& args) {
   else
     head << " (" << nvml_why << ")";
   head << "\n";
+  std::vector<std::string> labels, bus_ids;
   for (const auto& g : gpus) {
-    std::string label = "cuda:" + std::to_string(g.ordinal);
-    labels.push_back(label);
+    labels.push_back("cuda:" + std::to_string(g.ordinal));
     bus_ids.push_back(g.bus_id);
-    int at = t.find_gpu(g.bus_id);
-    topo::PcieLink link;
-    std::string link_source = "sysfs", place;
-    std::optional<int> numa;
-    if (at >= 0) {
-      sel.gpus.push_back(at);
-      sel.labels.push_back(label);
-      link = t.gpus[at].link;
-      numa = t.gpus[at].path.numa_node;
-    } else {
-      place = "no PCI path in sysfs: " + g.bus_id + " is not under /sys/bus/pci/devices";
-      for (const auto& u : t.unplaced)
-        if (u.bus_id == g.bus_id) place = "no PCI path in sysfs: " + u.reason;
-    }
-    if (nvml && topo::format_link(link) == "unknown")
-      if (auto l = nvml->pcie_link(g.bus_id)) link = *l, link_source = "NVML";
-    head << "  " << label << "  " << g.name << "  CC " << g.cc_major << "." << g.cc_minor << "  " << g.bus_id
-         << "  NUMA " << (numa ? std::to_string(*numa) : "unknown") << "  link " << topo::format_link(link)
-         << (link_source == "NVML" ? " (NVML)" : "") << (place.empty() ? "" : "  " + place) << "\n";
-    cuda.push_back({{"ordinal", g.ordinal}, {"label", label}, {"name", g.name},
-                    {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
-                    {"bus_id", g.bus_id}, {"memory_bytes", g.memory_bytes}, {"sm_count", g.sm_count},
-                    {"numa_node", numa ? json(*numa) : json()}, {"link_source", link_source},
-                    {"link", topo::link_to_json(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}});
   }
+  topo::Selection sel = topo::selection_for_bus_ids(t, bus_ids);
+  json cuda = json::array();
+  for (const auto& g : gpus) cuda.push_back(describe_gpu(g, t, nvml.get(), head));
   std::cout << head.str() << "\n";
   if (!sel.gpus.empty()) std::cout << topo::render_topology(t, sel) << "\n";
   const int n = static_cast<int>(gpus.size());
