@@ -1,6 +1,7 @@
 // CUDA's view of the GPUs for `arbench topo`: device properties and P2P attributes.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include "arbench/core/cuda_check.hpp"
@@ -16,11 +17,15 @@ std::vector<CudaGpu> list_cuda_gpus() {
   if (e != cudaSuccess || count == 0) {
     std::string why = e != cudaSuccess ? std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e)
                                        : std::string("the driver reports 0 devices");
-    throw EnvironmentError(
-        "no CUDA device is usable (cudaGetDeviceCount: " + why +
-        "). Measuring links needs an NVIDIA GPU and its driver; check nvidia-smi and "
-        "CUDA_VISIBLE_DEVICES. To see a PCIe tree without a GPU, pass --sysfs-root / (this "
-        "machine) or --sysfs-root DIR (a saved or fixture sysfs tree).");
+    // Say which of the usual causes it is: no driver at all reads as "insufficient driver".
+    std::string hint = e == cudaErrorInsufficientDriver
+                           ? "the NVIDIA driver is missing or older than this CUDA runtime (CUDA 13 needs driver 580 "
+                             "or newer); check nvidia-smi"
+                           : "no NVIDIA GPU is visible; check nvidia-smi";
+    if (const char* vis = std::getenv("CUDA_VISIBLE_DEVICES")) hint += " and CUDA_VISIBLE_DEVICES=" + std::string(vis);
+    throw EnvironmentError("no CUDA device is usable (cudaGetDeviceCount: " + why + "): " + hint +
+                           ". Measuring links needs a GPU. To see a PCIe tree without one, pass --sysfs-root / "
+                           "(this machine) or --sysfs-root DIR (a saved or fixture sysfs tree).");
   }
   std::vector<CudaGpu> gpus;
   for (int d = 0; d < count; ++d) {
