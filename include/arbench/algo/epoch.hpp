@@ -1,0 +1,44 @@
+// Epochs: the monotonic 32-bit op counter every symmetric-memory protocol stamps its flags with.
+//
+// Purpose: a flag written at op `e` must never be mistaken for one written at another op, also
+// after 2^32 ops (the counter wraps) and across CUDA-graph replays (the counter lives in device
+// or twin memory, never in a kernel argument).
+// Rules (DESIGN.md "Kernel rules"):
+//   - Each rank keeps one counter per block: "the last epoch this block completed". An op reads
+//     it, runs epoch e = next_epoch(last) and stores e back at its end. Blocks are independent
+//     (no grid-wide sync), so per-block counters need no cross-block coordination.
+//   - Barrier-style flags are compared with epoch_reached(): a peer may already be one op ahead.
+//   - In-band (LL) flags are compared for equality: a slot holds epoch e, e-2 (its previous use,
+//     see epoch_slot) or its initial fill, never anything newer than e.
+//   - Flag memory starts at flag_fill(start) = start - 1, "just before" the first epoch. With the
+//     production start (kEpochStart = 1) that is 0, so zero-filled allocations need no fill.
+#pragma once
+
+#include <cstdint>
+
+#include "arbench/core/hd.hpp"
+
+namespace arbench::algo {
+
+// The epoch of the first op. Tests start near the wrap-around instead.
+inline constexpr std::uint32_t kEpochStart = 1;
+
+// Scratch regions double-buffered by epoch: op e uses slot epoch_slot(e).
+inline constexpr int kEpochSlots = 2;
+
+ARB_HD_CONSTEXPR std::uint32_t next_epoch(std::uint32_t last) { return last + 1u; }  // wraps mod 2^32
+
+// Wrap-safe "seen is e or later": true while seen is within 2^31 ahead of want.
+ARB_HD_CONSTEXPR bool epoch_reached(std::uint32_t seen, std::uint32_t want) {
+  return static_cast<std::int32_t>(seen - want) >= 0;
+}
+
+// Double-buffered scratch: op e may overwrite what op e-2 wrote, never what op e-1 wrote, because
+// a rank starts op e+1 only after every peer has finished reading its op-e data (each protocol
+// documents the step that guarantees it).
+ARB_HD_CONSTEXPR int epoch_slot(std::uint32_t epoch) { return static_cast<int>(epoch & 1u); }
+
+// Initial value of every flag and of every per-block counter ("last completed epoch").
+ARB_HD_CONSTEXPR std::uint32_t flag_fill(std::uint32_t start) { return start - 1u; }
+
+}  // namespace arbench::algo

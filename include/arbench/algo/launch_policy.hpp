@@ -1,0 +1,37 @@
+// Grid choice of the symmetric-memory kernels, as a constexpr policy testable on the host.
+//
+// Rules: one pack per thread per block when the message is small (latency: more blocks means
+// more PCIe requests in flight but also more flag traffic, since every block runs its own
+// barrier); never more blocks than kMaxBlocks (the flag layout) nor than fit on the device at
+// once divided by the ranks sharing it (single_gpu runs N virtual ranks on one GPU: their blocks
+// wait for each other, so all of them must be resident together, or the wait would time out).
+// --blocks (Tuning::blocks) overrides the size rule, within the same residency cap.
+#pragma once
+
+#include <cstddef>
+
+#include "arbench/algo/symm_layout.hpp"
+
+namespace arbench::algo {
+
+struct SymmLaunchPolicy {
+  static constexpr int kThreads = 512;
+  static constexpr std::size_t kPacksPerBlock = kThreads;  // 8 KB of message per block
+  static constexpr int kHostSms = 4;  // the twins' stand-in SM count (keeps multi-block paths tested)
+
+  // Blocks that may run at once for one rank: SMs shared by the ranks of one device.
+  static constexpr int max_blocks(int sms, int ranks_per_device) {
+    const int per_rank = sms / (ranks_per_device > 0 ? ranks_per_device : 1);
+    return per_rank < 1 ? 1 : (per_rank > kMaxBlocks ? kMaxBlocks : per_rank);
+  }
+
+  static constexpr int blocks(std::size_t packs, int sms, int ranks_per_device, int requested) {
+    const int cap = max_blocks(sms, ranks_per_device);
+    if (requested > 0) return requested < cap ? requested : cap;
+    const std::size_t want = (packs + kPacksPerBlock - 1) / kPacksPerBlock;
+    if (want < 1) return 1;
+    return want < static_cast<std::size_t>(cap) ? static_cast<int>(want) : cap;
+  }
+};
+
+}  // namespace arbench::algo

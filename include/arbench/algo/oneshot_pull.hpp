@@ -1,0 +1,45 @@
+// oneshot-pull protocol (kernel: kernels/oneshot_pull.cu; twin: kernels/symm_twins.cpp).
+//
+// Block b of rank r, op epoch e, slot s = epoch_slot(e), packs P_b = block_range(packs, B, b):
+//   1. copy own input packs P_b into own staging[s]          (local writes)
+//   2. barrier phase 0 with block b of every peer            (staging[s] P_b is now readable)
+//   3. for k in P_b: read staging[s][k] of ranks 0..N-1 over the fabric (pull), reduce in rank
+//      order, store to own output
+// No closing barrier: staging is double-buffered by epoch, and op e+2 (the next writer of slot
+// s) starts only after op e+1's barrier, which every peer reaches after finishing its op-e reads.
+// Why pull: one flag round trip, then only reads; good when reads from N-1 peers are served in
+// parallel. Reads over PCIe are non-posted (request + completion), so it is latency-bound.
+#pragma once
+
+#include "arbench/algo/barrier.hpp"
+#include "arbench/algo/partition.hpp"
+#include "arbench/algo/reduce.hpp"
+
+namespace arbench::algo {
+
+template <class Mem, DType D>
+ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
+  const std::uint32_t e = begin_epoch<Mem>(a, c);
+  const int slot = epoch_slot(e);
+  const Range mine = block_range(a.packs, c.blocks, c.block);
+  const std::size_t t0 = static_cast<std::size_t>(c.thread);
+  const std::size_t nt = static_cast<std::size_t>(c.threads);
+
+  Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
+  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
+
+  const bool ok = block_barrier<Mem>(a, c, 0, e);
+  if (ok) {
+    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
+      Pack v[kLayoutMaxRanks] = {};
+      ARB_UNROLL
+      for (int p = 0; p < kLayoutMaxRanks; ++p)
+        if (p < a.world) v[p] = staging_ptr(a.scratch[p], slot, a.packs)[k];
+      store_pack<D>(a.out, k, a.n, reduce_packs<D>(v, a.world));
+    }
+  }
+  end_epoch<Mem>(a, c, e);
+  return ok;
+}
+
+}  // namespace arbench::algo

@@ -1,0 +1,63 @@
+// twoshot protocol (kernel: kernels/twoshot.cu; twin: kernels/symm_twins.cpp).
+//
+// Rank r owns O_r = owned_range(packs, N, r); block b handles the sub-range O_r,b of every owned
+// range (owned_block_range). Block b of rank r, op epoch e, slot s = epoch_slot(e):
+//   1. copy own input packs of O_p,b for every p into own staging[s]   (what peers will read)
+//   2. barrier phase 0 with block b of every peer
+//   3. reduce-scatter: for k in O_r,b read staging[s][k] of ranks 0..N-1, reduce in rank order,
+//      store the sum into own staging[s][k] (nobody else reads our O_r in step 3) and own output
+//   4. barrier phase 1 with block b of every peer
+//   5. all-gather: for p != r, for k in O_p,b copy p's staging[s][k] (its sums) to own output
+// No closing barrier: as in oneshot-pull, op e+2 rewrites slot s only after op e+1's phase-0
+// barrier, which every peer reaches after its op-e reads. In-place is safe: step 1 reads all the
+// input block b will ever need before any output write of block b.
+// Why twoshot: each rank moves 2(N-1)/N of the message instead of (N-1) of it, so it wins once
+// bandwidth matters; the price is a second flag round trip.
+#pragma once
+
+#include "arbench/algo/barrier.hpp"
+#include "arbench/algo/partition.hpp"
+#include "arbench/algo/reduce.hpp"
+
+namespace arbench::algo {
+
+template <class Mem, DType D>
+ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
+  const std::uint32_t e = begin_epoch<Mem>(a, c);
+  const int slot = epoch_slot(e);
+  const std::size_t t0 = static_cast<std::size_t>(c.thread);
+  const std::size_t nt = static_cast<std::size_t>(c.threads);
+  Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
+
+  for (int p = 0; p < a.world; ++p) {
+    const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
+  }
+
+  bool ok = block_barrier<Mem>(a, c, 0, e);
+  if (ok) {
+    const Range r = owned_block_range(a.packs, a.world, a.rank, c.blocks, c.block);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
+      Pack v[kLayoutMaxRanks] = {};
+      ARB_UNROLL
+      for (int p = 0; p < kLayoutMaxRanks; ++p)
+        if (p < a.world) v[p] = staging_ptr(a.scratch[p], slot, a.packs)[k];
+      const Pack sum = reduce_packs<D>(v, a.world);
+      own[k] = sum;
+      store_pack<D>(a.out, k, a.n, sum);
+    }
+    ok = block_barrier<Mem>(a, c, 1, e);
+  }
+  if (ok) {
+    for (int p = 0; p < a.world; ++p) {
+      if (p == a.rank) continue;
+      const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
+      const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
+      for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, src[k]);
+    }
+  }
+  end_epoch<Mem>(a, c, e);
+  return ok;
+}
+
+}  // namespace arbench::algo

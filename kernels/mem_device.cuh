@@ -1,0 +1,95 @@
+// DeviceMem: the memory policy of the CUDA kernels (see include/arbench/algo/mem_policy.hpp).
+//
+// Flags use st.release.sys / ld.acquire.sys: system scope because the peer is another GPU
+// across PCIe (gpu scope only orders within one device). LL lines use 16-byte volatile vector
+// accesses: each 8-byte half is stored and loaded whole (what the LL protocol relies on), and
+// volatile keeps the poll from being served by a stale cached copy. Waits always poll the
+// waiter's own memory; only stores cross the fabric. The only atomic (claim) is on the rank's
+// own error record, never on peer memory.
+// Members are __host__ __device__ so the ARB_HD protocol templates instantiate cleanly; the
+// host side is never called (the twins use HostMem) and traps if it is.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "arbench/algo/ll.hpp"
+#include "arbench/core/hd.hpp"
+
+namespace arbench {
+
+struct DeviceMem {
+  ARB_HD static void store_release(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+    (void)p, (void)v;
+    std::abort();
+#endif
+  }
+  ARB_HD static std::uint32_t load_acquire(const std::uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+    std::uint32_t v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+#else
+    (void)p;
+    std::abort();
+#endif
+  }
+  ARB_HD static void ll_store(algo::LlLine* dst, const algo::LlLine& l) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(dst), "l"(l.h[0]), "l"(l.h[1])
+                 : "memory");
+#else
+    (void)dst, (void)l;
+    std::abort();
+#endif
+  }
+  ARB_HD static algo::LlLine ll_load(const algo::LlLine* src) {
+#if defined(__CUDA_ARCH__)
+    algo::LlLine l;
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(l.h[0]), "=l"(l.h[1])
+                 : "l"(src)
+                 : "memory");
+    return l;
+#else
+    (void)src;
+    std::abort();
+#endif
+  }
+  ARB_HD static std::uint64_t now_ns() {
+#if defined(__CUDA_ARCH__)
+    std::uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#else
+    std::abort();
+#endif
+  }
+  // Polls are on local memory and cheap; sleeping would only add latency.
+  ARB_HD static void pause() {}
+  ARB_HD static bool claim(std::uint32_t* word) {
+#if defined(__CUDA_ARCH__)
+    return atomicCAS(word, 0u, 1u) == 0u;
+#else
+    (void)word;
+    std::abort();
+#endif
+  }
+  ARB_HD static void block_sync() {
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+#endif
+  }
+  ARB_HD static bool block_all(bool ok) {
+#if defined(__CUDA_ARCH__)
+    return __syncthreads_and(ok ? 1 : 0) != 0;
+#else
+    return ok;
+#endif
+  }
+};
+
+}  // namespace arbench

@@ -1,0 +1,48 @@
+// HostMem: the memory policy of the host twins (see include/arbench/algo/mem_policy.hpp).
+//
+// C++ atomics stand in for the PTX ones: release/acquire on flags, relaxed 8-byte atomics for LL
+// words (data and flag share the word, so the word itself is the synchronisation). Data packs use
+// plain accesses, ordered by those flags exactly as in the kernel; ThreadSanitizer checks that.
+// A "block" is one CPU thread, so block_sync is a no-op. pause() yields: the twins often run
+// 8 ranks on 2 cores, and a spinning rank must let the rank it waits for run.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+#include "arbench/algo/ll.hpp"
+
+namespace arbench {
+
+struct HostMem {
+  static void store_release(std::uint32_t* p, std::uint32_t v) {
+    std::atomic_ref<std::uint32_t>(*p).store(v, std::memory_order_release);
+  }
+  static std::uint32_t load_acquire(const std::uint32_t* p) {
+    return std::atomic_ref<std::uint32_t>(*const_cast<std::uint32_t*>(p)).load(std::memory_order_acquire);
+  }
+  static void ll_store(algo::LlLine* dst, const algo::LlLine& l) {
+    std::atomic_ref<std::uint64_t>(dst->h[0]).store(l.h[0], std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(dst->h[1]).store(l.h[1], std::memory_order_relaxed);
+  }
+  static algo::LlLine ll_load(const algo::LlLine* src) {
+    auto* s = const_cast<algo::LlLine*>(src);
+    return algo::LlLine{{std::atomic_ref<std::uint64_t>(s->h[0]).load(std::memory_order_relaxed),
+                         std::atomic_ref<std::uint64_t>(s->h[1]).load(std::memory_order_relaxed)}};
+  }
+  static std::uint64_t now_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+  }
+  static void pause() { std::this_thread::yield(); }
+  static bool claim(std::uint32_t* word) {
+    return std::atomic_ref<std::uint32_t>(*word).exchange(1u, std::memory_order_acq_rel) == 0u;
+  }
+  static void block_sync() {}
+  static bool block_all(bool ok) { return ok; }
+};
+
+}  // namespace arbench

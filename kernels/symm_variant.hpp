@@ -1,0 +1,149 @@
+// SymmVariant: the host-side half shared by oneshot-pull, oneshot-push and twoshot, on every
+// fabric (host twins and CUDA kernels alike): checks support, allocates the symmetric scratch and
+// the per-rank state, builds each rank's SymmArgs, and turns a recorded timeout into a CaseError.
+// Subclasses only choose the grid and run one op (launch). Header-only so both the plain-C++
+// twin library and the CUDA kernel library can use it.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/algo/launch_policy.hpp"
+#include "arbench/algo/symm_layout.hpp"
+#include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
+
+namespace arbench {
+
+enum class SymmAlgo { oneshot_pull, oneshot_push, twoshot };
+
+inline const char* symm_algo_name(SymmAlgo a) {
+  switch (a) {
+    case SymmAlgo::oneshot_pull: return "oneshot-pull";
+    case SymmAlgo::oneshot_push: return "oneshot-push";
+    case SymmAlgo::twoshot: return "twoshot";
+  }
+  return "?";
+}
+
+// Knobs for tests; production uses the defaults.
+struct SymmOptions {
+  std::uint32_t start_epoch = algo::kEpochStart;  // tests start near the 2^32 wrap-around
+};
+
+class SymmVariant : public Variant {
+ public:
+  SymmVariant(SymmAlgo algo, SymmOptions opt) : algo_(algo), opt_(opt) {}
+
+  Support supports(const Case& c, const Fabric& f) const override {
+    if (c.family != Family::allreduce)
+      return Support::no(std::string(symm_algo_name(algo_)) + " is an all-reduce, not a fused op");
+    if (c.world < 1 || c.world > algo::kLayoutMaxRanks)
+      return Support::no("world size " + std::to_string(c.world) + " outside 1.." +
+                         std::to_string(algo::kLayoutMaxRanks));
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
+    return Support::yes();
+  }
+
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    if (b.in == nullptr) throw CaseError(std::string(symm_algo_name(algo_)) + ": no input buffer");
+    fabric_ = &f;
+    dtype_ = c.dtype;
+    world_ = f.world();
+    n_ = c.elements();
+    packs_ = algo::pack_count(n_, c.dtype);
+    blocks_ = choose_blocks(f, t, packs_);
+    timeout_s_ = f.timeout_s();
+    in_ = b.in;
+    out_ = b.out != nullptr ? b.out : b.in;
+    for (int r = 0; r < world_; ++r)
+      if (!algo::is_pack_aligned(in_->local(r)) || !algo::is_pack_aligned(out_->local(r)))
+        throw CaseError(std::string(symm_algo_name(algo_)) + ": rank " + std::to_string(r) +
+                        "'s input or output is not 16-byte aligned; allocate it with Fabric::alloc");
+    scratch_bytes_ = algo_ == SymmAlgo::oneshot_push ? algo::ll_scratch_bytes(packs_, world_)
+                                                      : algo::staging_scratch_bytes(packs_);
+    scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
+    state_ = f.alloc(sizeof(algo::RankState), Placement::local);
+    init_state(f);
+  }
+
+  // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
+  void check_errors() override {
+    if (!state_) return;
+    for (int r = 0; r < world_; ++r) {
+      algo::RankState st{};
+      fabric_->download(r, &st, state_->local(r), sizeof st);
+      if (st.error.claimed != 0u)
+        throw CaseError(algo::describe_timeout(st.error, symm_algo_name(algo_), timeout_s_));
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const override {
+    return {{"blocks", std::to_string(blocks_)},
+            {"threads", std::to_string(threads())},
+            {"scratch_bytes_per_rank", std::to_string(scratch_bytes_)}};
+  }
+
+  int blocks() const { return blocks_; }
+
+ protected:
+  virtual int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const = 0;
+  virtual int threads() const = 0;
+
+  algo::SymmArgs args_for(int rank) const {
+    algo::SymmArgs a;
+    a.in = in_->local(rank);
+    a.out = out_->local(rank);
+    a.n = n_;
+    a.packs = packs_;
+    for (int p = 0; p < world_; ++p) a.scratch[p] = scratch_->peer(rank, p);
+    a.scratch[rank] = scratch_->local(rank);
+    a.state = static_cast<algo::RankState*>(state_->local(rank));
+    a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.rank = rank;
+    a.world = world_;
+    return a;
+  }
+
+  SymmAlgo algo_;
+  SymmOptions opt_;
+  DType dtype_ = DType::bf16;
+
+ private:
+  // Epoch counters start "just before" start_epoch; flags too (zero-filled memory already is,
+  // for the production start). Uploaded through the fabric, so it works for device memory.
+  void init_state(Fabric& f) {
+    const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
+    algo::RankState st{};
+    for (auto& e : st.epoch) e = fill;
+    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    if (fill == 0u) return;
+    std::vector<unsigned char> img(scratch_bytes_, 0);
+    auto* flags = reinterpret_cast<std::uint32_t*>(img.data());
+    for (std::size_t i = 0; i < algo::kFlagWords; ++i) flags[i] = fill;
+    if (algo_ == SymmAlgo::oneshot_push) {
+      const algo::LlLine line = algo::ll_fill(fill);
+      const std::size_t lines = (scratch_bytes_ - algo::kDataOffset) / sizeof(algo::LlLine);
+      for (std::size_t i = 0; i < lines; ++i)
+        std::memcpy(img.data() + algo::kDataOffset + i * sizeof line, &line, sizeof line);
+    }
+    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), img.data(), img.size());
+  }
+
+  Fabric* fabric_ = nullptr;
+  int world_ = 1;
+  std::size_t n_ = 0;
+  std::size_t packs_ = 0;
+  int blocks_ = 1;
+  double timeout_s_ = 10.0;
+  std::size_t scratch_bytes_ = 0;
+  RankBuffers* in_ = nullptr;
+  RankBuffers* out_ = nullptr;
+  std::unique_ptr<RankBuffers> scratch_;
+  std::unique_ptr<RankBuffers> state_;
+};
+
+}  // namespace arbench

@@ -1,0 +1,90 @@
+// A miniature harness for the twin tests: one HostFabric, oracle inputs, N ops, bitwise check.
+// (The real harness lives in bench/; these tests must not depend on it.)
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arbench/core/oracle.hpp"
+#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/symm_twins.hpp"
+
+namespace arbench::testing {
+
+// True when built with ThreadSanitizer: the same tests then run on smaller sizes.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kTsan = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kTsan = true;
+#else
+inline constexpr bool kTsan = false;
+#endif
+#else
+inline constexpr bool kTsan = false;
+#endif
+
+struct TwinRun {
+  SymmAlgo algo = SymmAlgo::oneshot_pull;
+  DType dtype = DType::bf16;
+  int world = 2;
+  std::size_t elems = 8;
+  int ops = 1;
+  bool in_place = false;
+  int blocks = 0;  // 0: the policy's choice
+  SymmOptions opt{};
+};
+
+inline std::string describe(const TwinRun& r) {
+  return std::string(symm_algo_name(r.algo)) + "/" + std::string(dtype_name(r.dtype)) +
+         "/world " + std::to_string(r.world) + "/elems " + std::to_string(r.elems) + "/ops " +
+         std::to_string(r.ops) + (r.in_place ? "/in-place" : "") + "/blocks " +
+         std::to_string(r.blocks) + "/start " + std::to_string(r.opt.start_epoch);
+}
+
+// Runs r.ops ops on `fabric` (world must match), each with fresh oracle inputs, and checks every
+// rank's output bitwise after each op. Returns the number of wrong elements over everything.
+inline std::size_t run_twin_case(HostFabric& fabric, const TwinRun& r) {
+  Case c;
+  c.variant = symm_algo_name(r.algo);
+  c.dtype = r.dtype;
+  c.world = r.world;
+  c.bytes = r.elems * dtype_size(r.dtype);
+  c.in_place = r.in_place;
+  auto v = make_symm_twin(r.algo, r.opt);
+  const Support s = v->supports(c, fabric);
+  EXPECT_TRUE(s.ok) << s.reason;
+  const std::size_t bytes = c.bytes;
+  auto in = fabric.alloc(bytes, Placement::local);
+  auto out = r.in_place ? nullptr : fabric.alloc(bytes, Placement::local);
+  OpBuffers b;
+  b.in = in.get();
+  b.out = r.in_place ? in.get() : out.get();
+  Tuning t;
+  t.blocks = r.blocks;
+  v->prepare(c, fabric, b, t);
+  std::size_t wrong = 0;
+  std::vector<std::uint8_t> host(bytes);
+  for (int op = 0; op < r.ops; ++op) {
+    const std::uint64_t seed = 1000u + static_cast<std::uint64_t>(op);
+    for (int rank = 0; rank < r.world; ++rank) {
+      fill_oracle(host.data(), r.dtype, r.elems, seed, rank);
+      fabric.upload(rank, in->local(rank), host.data(), bytes);
+    }
+    fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+    v->check_errors();
+    const auto want = oracle_sum(r.dtype, r.elems, seed, r.world);
+    for (int rank = 0; rank < r.world; ++rank) {
+      fabric.download(rank, host.data(), b.out->local(rank), bytes);
+      const std::size_t w = count_wrong(host.data(), want.data(), r.dtype, r.elems);
+      if (w != 0) ADD_FAILURE() << describe(r) << ": op " << op << " rank " << rank << ": " << w << " wrong";
+      wrong += w;
+    }
+  }
+  return wrong;
+}
+
+}  // namespace arbench::testing
