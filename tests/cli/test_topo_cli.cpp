@@ -87,6 +87,14 @@ TEST(TopoCli, BadInputIsUsageError) {
   r = run_arbench("topo --bytes 12Q");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_TRUE(has(r.output, "--bytes '12Q' is not a size")) << r.output;
+  r = run_arbench("topo --bytes 8");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "--bytes 8 is out of range")) << r.output;
+  r = run_arbench("topo --bytes 64MiB --reps 0");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(has(r.output, "--reps 0 must be at least 1")) << r.output;
+  r = run_arbench("topo --wait-timeout -1");
+  EXPECT_EQ(r.code, 2) << r.output;
 }
 
 TEST(TopoCli, NoGpuExitsThreeWithAClearMessage) {
