@@ -226,10 +226,15 @@ Links run_link_probes(const std::vector<CudaGpu>& gpus, const ProbeOptions& opt)
         const bool push_ok = peers.ok[i][j], pull_ok = peers.ok[j][i], both_ok = push_ok && pull_ok;
         const std::string no_access = pair_name(i, j) + ": no P2P access (cudaDeviceCanAccessPeer)";
         if (opt.sm) {
-          if (push_ok) push_uni.values[i][j] = gbps(time_work(s, s, opt.repetitions, sm_copy(d.b, s.a, packs), nullptr), 1);
-          else push_uni.notes.push_back(no_access);
-          if (pull_ok) pull_uni.values[i][j] = gbps(time_work(d, d, opt.repetitions, sm_copy(d.b, s.a, packs), nullptr), 1);
-          else pull_uni.notes.push_back(no_access);
+          // Push runs on the source GPU, pull on the destination; same buffers, same bytes.
+          if (push_ok)
+            push_uni.values[i][j] = gbps(time_work(s, s, opt.repetitions, sm_copy(d.b, s.a, packs), nullptr), 1);
+          else
+            push_uni.notes.push_back(no_access);
+          if (pull_ok)
+            pull_uni.values[i][j] = gbps(time_work(d, d, opt.repetitions, sm_copy(d.b, s.a, packs), nullptr), 1);
+          else
+            pull_uni.notes.push_back(no_access);
           if (first && both_ok) {
             push_bi.values[i][j] = push_bi.values[j][i] =
                 gbps(time_work(s, d, opt.repetitions, sm_copy(d.b, s.a, packs), sm_copy(s.b, d.a, packs)), 2);

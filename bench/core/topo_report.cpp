@@ -148,8 +148,11 @@ nlohmann::json topology_to_json(const Topology& topo, const Selection& sel) {
 nlohmann::json topology_provenance(const std::vector<std::string>& bus_ids, const std::filesystem::path& sysfs_root) {
   Topology t = read_sysfs_topology(sysfs_root);
   Selection s = selection_for_bus_ids(t, bus_ids, "rank:");
-  nlohmann::json topo = s.gpus.empty() && !bus_ids.empty() ? nlohmann::json() : topology_to_json(t, s);
-  if (topo.is_null()) topo = {{"sysfs_root", t.sysfs_root}, {"warnings", t.warnings}, {"note", "no rank's GPU found in sysfs"}};
+  // An empty selection would mean "every GPU"; a run whose GPUs sysfs cannot place gets a note.
+  nlohmann::json topo = s.gpus.empty() && !bus_ids.empty()
+                            ? nlohmann::json{{"sysfs_root", t.sysfs_root}, {"warnings", t.warnings},
+                                             {"note", "no rank's GPU found in sysfs"}}
+                            : topology_to_json(t, s);
   return {{"topology", topo}, {"ring_order", ring_order_for_bus_ids(t, bus_ids)}};
 }
 

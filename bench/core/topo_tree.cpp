@@ -115,7 +115,8 @@ TreeNode build_tree(const Topology& topo) {
 nlohmann::json link_to_json(const PcieLink& l) {
   auto one = [](const LinkState& s) {
     auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-    return nlohmann::json{{"speed_gts", opt(s.speed_gts)}, {"generation", opt(s.generation())}, {"width", opt(s.width)}};
+    return nlohmann::json{
+        {"speed_gts", opt(s.speed_gts)}, {"generation", opt(s.generation())}, {"width", opt(s.width)}};
   };
   return {{"current", one(l.current)}, {"max", one(l.max)}};
 }
