@@ -11,6 +11,11 @@
 // shared with the host twin (kernels/ring_twin.cpp).
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "arbench/algo/ring.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/mem_device.cuh"
@@ -59,6 +64,23 @@ class RingGpu final : public RingVariant {
     return per_rank < 1 ? 1 : per_rank;
   }
   int threads() const override { return algo::RingPolicy::kThreads; }
+
+  // PCI bus order (domain:bus:device.function) of the ranks' GPUs: neighbours in bus order tend
+  // to share a switch, so more ring hops stay below one switch. Ties (single_gpu: one device)
+  // keep rank order. The topology work replaces this with a PCIe-tree-aware order.
+  std::vector<int> default_order(const Fabric& f) const override {
+    std::vector<std::pair<std::string, int>> bus;
+    for (int r = 0; r < f.world(); ++r) {
+      char id[32] = {};
+      ARB_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, f.device_of(r)));
+      bus.emplace_back(id, r);
+    }
+    std::stable_sort(bus.begin(), bus.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<int> order;
+    for (const auto& b : bus) order.push_back(b.second);
+    return order;
+  }
+  std::string default_order_source() const override { return "PCI bus order"; }
 };
 
 }  // namespace

@@ -73,7 +73,8 @@ class RingVariant : public Variant {
     if (!t.ring_order.empty())
       if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
         throw CaseError("ring: " + why);
-    order_ = algo::ring_order_or_default(t.ring_order, world_);
+    order_ = t.ring_order.empty() ? default_order(f) : t.ring_order;
+    order_source_ = t.ring_order.empty() ? default_order_source() : "--ring-order";
     n_ = c.elements();
     g_.packs = algo::pack_count(n_, c.dtype);
     g_.world = world_;
@@ -118,6 +119,7 @@ class RingVariant : public Variant {
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
     return {{"ring_order", algo::ring_order_text(order_)},
+            {"ring_order_source", order_source_},
             {"ring_channels", std::to_string(g_.channels)},
             {"ring_chunk", std::to_string(g_.chunk_packs * algo::kPackBytes)},
             {"ring_slots", std::to_string(algo::RingPolicy::kSlots)},
@@ -128,6 +130,11 @@ class RingVariant : public Variant {
   const algo::RingGeometry& geometry() const { return g_; }
 
  protected:
+  // The ring order without --ring-order: ranks 0..N-1 here; the GPU variant sorts by PCI bus.
+  virtual std::vector<int> default_order(const Fabric& /*f*/) const {
+    return algo::ring_order_or_default({}, world_);
+  }
+  virtual std::string default_order_source() const { return "rank order"; }
   // Most channels that can run at once on this fabric.
   virtual int channel_cap(const Fabric& f) const = 0;
   virtual int threads() const = 0;
@@ -156,6 +163,7 @@ class RingVariant : public Variant {
 
   RingOptions opt_;
   DType dtype_ = DType::bf16;
+  int world_ = 1;
 
  private:
   // Counters, credits and flags start "just before" start_seq (zero-filled memory already is,
@@ -171,10 +179,10 @@ class RingVariant : public Variant {
   }
 
   Fabric* fabric_ = nullptr;
-  int world_ = 1;
   std::size_t n_ = 0;
   algo::RingGeometry g_{};
   std::vector<int> order_;
+  std::string order_source_;
   double timeout_s_ = 10.0;
   std::size_t scratch_bytes_ = 0;
   RankBuffers* in_ = nullptr;

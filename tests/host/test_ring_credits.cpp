@@ -42,9 +42,9 @@ TEST(RingCredits, SkippingTheCreditWaitIsDetected) {
     detected = e.what();
   }
   EXPECT_TRUE(!detected.empty() || wrong > 0) << "skipping credits went unnoticed: " << describe(r);
+  // Usually rank 5 (the slow one) catches it; on a loaded machine any rank may be lapped first.
   if (!detected.empty()) {
     EXPECT_NE(detected.find("overwritten"), std::string::npos) << detected;
-    EXPECT_NE(detected.find("rank 5"), std::string::npos) << detected;
   }
 }
 
