@@ -1,6 +1,7 @@
 // Registration of the GPU-fabric variants (CUDA kernels and NCCL). One line per variant.
 #include "arbench/variant.hpp"
 #include "kernels/nccl_allreduce.hpp"
+#include "kernels/nccl_symm.hpp"
 #include "kernels/ring_gpu.hpp"
 #include "kernels/symm_kernels.hpp"
 
@@ -8,6 +9,7 @@ namespace arbench {
 
 void register_gpu_variants(Registry& r) {
   r.add(nccl_entry());
+  r.add(nccl_symm_entry());
   r.add(oneshot_pull_gpu_entry());
   r.add(oneshot_push_gpu_entry());
   r.add(twoshot_gpu_entry());
