@@ -2,6 +2,7 @@
 #include "arbench/variant.hpp"
 #include "kernels/nccl_allreduce.hpp"
 #include "kernels/nccl_symm.hpp"
+#include "kernels/ring_gpu.hpp"
 #include "kernels/symm_kernels.hpp"
 
 namespace arbench {
@@ -12,6 +13,7 @@ void register_gpu_variants(Registry& r) {
   r.add(oneshot_pull_gpu_entry());
   r.add(oneshot_push_gpu_entry());
   r.add(twoshot_gpu_entry());
+  r.add(ring_gpu_entry());
 }
 
 }  // namespace arbench

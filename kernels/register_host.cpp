@@ -1,6 +1,7 @@
 // Registration of the host-fabric variants (host twins). One line per variant.
 #include "arbench/variant.hpp"
 #include "kernels/reference_twin.hpp"
+#include "kernels/ring_twin.hpp"
 #include "kernels/symm_twins.hpp"
 
 namespace arbench {
@@ -10,6 +11,7 @@ void register_host_variants(Registry& r) {
   r.add(oneshot_pull_host_entry());
   r.add(oneshot_push_host_entry());
   r.add(twoshot_host_entry());
+  r.add(ring_host_entry());
 }
 
 }  // namespace arbench
