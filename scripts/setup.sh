@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what Debian provides (compiler, CMake, Ninja, Google Benchmark, GoogleTest, CLI11,
+# nlohmann_json, matplotlib) and checks what it cannot install: CUDA 13 and NCCL >= 2.28.
+# Idempotent: does nothing when everything is already there.
+set -euo pipefail
+
+die() { echo "setup: $*" >&2; exit 3; }
+
+packages=(g++ cmake ninja-build git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
+          python3 python3-matplotlib python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# CUDA 13: nvcc on the PATH or in /usr/local/cuda.
+if ! command -v nvcc >/dev/null 2>&1; then
+  [ -x /usr/local/cuda/bin/nvcc ] || die "nvcc not found: install the CUDA Toolkit 13 and put its bin/ on PATH"
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+cuda_version=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
+[ "${cuda_version%%.*}" -ge 13 ] 2>/dev/null || die "CUDA ${cuda_version:-?} found; arbench needs the CUDA Toolkit 13"
+
+# NCCL >= 2.28: headers (and library) in NCCL_ROOT or the CUDA toolkit.
+cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
+nccl_h=""
+for d in ${NCCL_ROOT:+$NCCL_ROOT/include} "$cuda_root/include" /usr/include /usr/local/include; do
+  [ -f "$d/nccl.h" ] && { nccl_h="$d/nccl.h"; break; }
+done
+[ -n "$nccl_h" ] || die "nccl.h not found: install NCCL 2.28 (libnccl-dev) or set NCCL_ROOT"
+major=$(sed -n 's/^#define NCCL_MAJOR *\([0-9]*\).*/\1/p' "$nccl_h")
+minor=$(sed -n 's/^#define NCCL_MINOR *\([0-9]*\).*/\1/p' "$nccl_h")
+if [ "$major" -lt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -lt 28 ]; }; then
+  die "NCCL $major.$minor at $nccl_h is too old: arbench needs NCCL >= 2.28 (set NCCL_ROOT to a newer one)"
+fi
+echo "setup: ok (CUDA $cuda_version, NCCL $major.$minor from $nccl_h)"
