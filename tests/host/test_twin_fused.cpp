@@ -5,6 +5,7 @@
 // Under ThreadSanitizer (ctest label tsan) the same cases run on smaller shapes.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -68,6 +69,53 @@ TEST(TwinFused, ManyBlocksFewRows) {
       r.blocks = blocks;
       ASSERT_EQ(run_fused_case(fabric, r).wrong_elements, 0u) << describe(r);
     }
+}
+
+TEST(TwinFused, VariantsAndRanksAgreeBitwiseOnRandomInputs) {
+  // Inputs that are not exact (normal random values), so every rounding step matters: the
+  // rounding points of rmsnorm.hpp make unfused and fused outputs identical, bit for bit.
+  constexpr int kWorld = 5;
+  HostFabric fabric(kWorld);
+  for (DType t : kAllDTypes) {
+    const FusedRun shape{FusedAlgo::fused_oneshot, t, kWorld, 7, kTsan ? 520 : 2056, 1};
+    const Case c = fused_case(shape);
+    const std::size_t n = c.bytes / dtype_size(t);
+    std::mt19937 gen(11);
+    std::normal_distribution<float> dist(0.0f, 2.0f);
+    auto random_bytes = [&](std::size_t count, float offset) {
+      std::vector<std::uint8_t> b(count * dtype_size(t));
+      for (std::size_t i = 0; i < count; ++i) store_from_f32(b.data(), i, t, offset + dist(gen));
+      return b;
+    };
+    std::vector<std::vector<std::uint8_t>> x;
+    for (int r = 0; r < kWorld; ++r) x.push_back(random_bytes(n, 0.0f));
+    const auto residual = random_bytes(n, 0.0f);
+    const auto weight = random_bytes(static_cast<std::size_t>(c.hidden), 1.0f);
+    std::vector<std::uint8_t> first_y, first_r, y(c.bytes), r(c.bytes);
+    for (FusedAlgo a : kTwins) {
+      auto v = make_fused_twin(a, shape.opt);
+      auto work = make_rmsnorm_workload(c, fabric, v->buffer_placement(), 7, 1e-6);
+      const OpBuffers& b = work->buffers();
+      for (int rank = 0; rank < kWorld; ++rank) {
+        fabric.upload(rank, b.in->local(rank), x[rank].data(), c.bytes);
+        fabric.upload(rank, b.residual->local(rank), residual.data(), c.bytes);
+        fabric.upload(rank, b.weight->local(rank), weight.data(), weight.size());
+      }
+      v->prepare(c, fabric, b, Tuning{});
+      fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+      v->check_errors();
+      for (int rank = 0; rank < kWorld; ++rank) {
+        fabric.download(rank, y.data(), b.norm_out->local(rank), c.bytes);
+        fabric.download(rank, r.data(), b.residual_out->local(rank), c.bytes);
+        if (first_y.empty()) {
+          first_y = y;
+          first_r = r;
+        }
+        ASSERT_EQ(y, first_y) << fused_algo_name(a) << " rank " << rank << " " << dtype_name(t);
+        ASSERT_EQ(r, first_r) << fused_algo_name(a) << " rank " << rank << " " << dtype_name(t);
+      }
+    }
+  }
 }
 
 TEST(TwinFused, MissingRankIsAnErrorNotAHang) {
