@@ -28,10 +28,16 @@ build_dir=${ARBENCH_BUILD_DIR:-$repo/build/nightly}
 python=${ARBENCH_PYTHON:-/usr/bin/python3}
 alpha=${ARBENCH_ALPHA:-0.01}
 threshold=${ARBENCH_THRESHOLD:-}
-read -r -a run_args <<<"${ARBENCH_NIGHTLY_ARGS:---backend host --gpus 2,4 --min-bytes 1K --max-bytes 64K --family allreduce}"
+default_sweep="--backend host --gpus 2,4 --min-bytes 1K --max-bytes 64K --family allreduce"
+read -r -a run_args <<<"${ARBENCH_NIGHTLY_ARGS:-$default_sweep}"
 update_baseline=0 plots=1 reference=()
 
 die() { echo "nightly: $2" >&2; exit "$1"; }
+provenance() {  # provenance KEY: arbench.provenance.KEY of tonight's result ("" when absent)
+  "$python" -c 'import json, sys
+print(json.load(open(sys.argv[1]))["arbench"]["provenance"].get(sys.argv[2], ""))' \
+    "$night/result.json" "$1"
+}
 
 while (($#)); do
   case $1 in
@@ -74,8 +80,8 @@ esac
 [[ -s $night/result.json ]] || die 2 "arbench run wrote no $night/result.json"
 
 # 3. Find this machine's baseline (created from tonight's run the first time).
-fingerprint=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["arbench"]["provenance"]["fingerprint"])' "$night/result.json") ||
-  die 2 "$night/result.json has no arbench.provenance.fingerprint"
+fingerprint=$(provenance fingerprint 2>/dev/null)
+[[ -n $fingerprint ]] || die 2 "$night/result.json has no arbench.provenance.fingerprint"
 baseline=$results/baselines/$fingerprint.json
 history=$results/history/$fingerprint.jsonl
 if [[ ! -e $baseline ]]; then
@@ -85,11 +91,10 @@ fi
 
 # 4. Compare (text to the log, markdown for a CI summary, JSON for the history).
 if [[ -z $threshold ]]; then
-  timing=$("$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["arbench"]["provenance"].get("timing",""))' "$night/result.json")
   threshold=5
-  if [[ $timing == cpu ]]; then
+  if [[ $(provenance timing) == cpu ]]; then
     threshold=25
-    echo "nightly: CPU timing (host backend): regression threshold 25% (set ARBENCH_THRESHOLD to change)"
+    echo "nightly: CPU timing (host backend): threshold 25% (ARBENCH_THRESHOLD overrides)"
   fi
 fi
 cmp=(compare "$baseline" "$night/result.json" --alpha "$alpha" --threshold "$threshold")

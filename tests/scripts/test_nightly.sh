@@ -34,7 +34,9 @@ latest() { find "$tmp/results/nightly" -mindepth 1 -maxdepth 1 -type d | sort | 
 
 night 0 night1
 baselines=("$tmp"/results/baselines/*.json)
-if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then fail "night1 created no baseline"; fi
+if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then
+  fail "night1 created no baseline"
+fi
 history=$(echo "$tmp"/results/history/*.jsonl)
 [[ -s $history ]] || fail "night1 wrote no history"
 cases=$(wc -l <"$history")

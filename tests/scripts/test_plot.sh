@@ -37,7 +37,10 @@ PY
     --reference >"$out/written.txt"
 
   expected=(latency busbw winners history)
-  if "$py" -c 'import json,sys; cs=json.load(open(sys.argv[1]))["arbench"]["cases"]; sys.exit(0 if any(c["name"].startswith("allreduce_rmsnorm/unfused-nccl/") for c in cs) else 1)' "$result"; then
+  if "$py" -c 'import json, sys
+cases = json.load(open(sys.argv[1]))["arbench"]["cases"]
+sys.exit(not any(c["name"].startswith("allreduce_rmsnorm/unfused-nccl/") for c in cases))' \
+    "$result"; then
     expected+=(fused_speedup)
   fi
   [[ $result == "$tmp/synthetic.json" ]] && [[ ! " ${expected[*]} " =~ " fused_speedup " ]] &&
@@ -50,8 +53,10 @@ PY
       fi
     done
   done
-  head -c 8 "$out/plots/latency.png" | grep -q PNG || { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
-  grep -q "<svg" "$out/plots/latency.svg" || { echo "FAIL: $name: latency.svg is not an SVG"; status=1; }
+  head -c 8 "$out/plots/latency.png" | grep -q PNG ||
+    { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
+  grep -q "<svg" "$out/plots/latency.svg" ||
+    { echo "FAIL: $name: latency.svg is not an SVG"; status=1; }
   echo "$name: $(wc -l <"$out/written.txt") files"
 done
 exit "$status"
