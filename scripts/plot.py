@@ -207,6 +207,7 @@ def plot_fused(cases, colours, args, written):
                     label=f"{variant}, hidden {hidden}")
         ax.axhline(1.0, color="0.3", lw=0.8)
         ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{int(round(x))}"))
         ax.set_title(f"{world} GPUs")
         ax.set_xlabel("tokens")
         ax.set_ylabel("speedup over the best unfused variant (x)")
