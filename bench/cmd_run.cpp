@@ -71,8 +71,14 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cmd.add_option("--ring-chunk", cfg.tuning.ring_chunk, "ring: chunk size in bytes (default: policy)")
       ->transform(size_text);
   cmd.add_option("--ring-channels", cfg.tuning.ring_channels, "ring: independent rings (default: policy)");
-  cmd.add_option("--ring-order", cfg.tuning.ring_order, "ring: rank order, e.g. 0,1,3,2 (default: PCI bus order)")
+  cmd.add_option("--ring-order", cfg.tuning.ring_order,
+                 "ring: rank order, e.g. 0,1,3,2 (default: follow the PCIe tree on the cuda backend, else rank order)")
       ->delimiter(',');
+  cmd.add_option("--links", cfg.links_file,
+                 "link bandwidths from `arbench topo --out FILE.json`, the denominator of the efficiency counter "
+                 "(default: a short copy-engine probe at start on the cuda backend)")
+      ->check(CLI::ExistingFile);
+  cmd.add_flag("!--no-link-probe", cfg.link_probe, "no link probe at start (no efficiency counter without --links)");
 }
 
 void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std::vector<std::string>& families) {

@@ -18,6 +18,7 @@
 #include "fabric_factory.hpp"
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
+#include "run_links.hpp"
 #include "tee_reporter.hpp"
 
 namespace arbench {
@@ -54,10 +55,12 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
-void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, std::size_t n_cases, std::size_t n_skipped) {
+void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const std::string& links_source,
+                  std::size_t n_cases, std::size_t n_skipped) {
   std::cout << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
             << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
   for (const Fabric* f : fabrics.created()) std::cout << "  fabric: " << f->describe() << "\n";
+  if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
   std::string dts;
   for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
   std::cout << "  sweep: gpus " << join_ints(cfg.gpus) << " | sizes " << format_size(*cfg.min_bytes) << ".."
@@ -93,6 +96,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
 
   const Registry& reg = Registry::builtin();
   Sweep sweep = expand_sweep(cfg, reg, b);
+  const RunLinks links(cfg, b);
+  cfg.tuning.topology_ring_orders = links.ring_orders(cfg.gpus);
   const double timeout = cfg.timeout_s;
   FabricCache fabrics([timeout](Backend bk, int world, const FabricEnv& env) {
     return make_fabric(bk, world, env, timeout);
@@ -123,15 +128,16 @@ int run_sweep(RunConfig cfg, bool list_only) {
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
 
-  if (!cfg.quiet) print_banner(cfg, b, fabrics, runnable.size(), skipped.size());
+  if (!cfg.quiet) print_banner(cfg, b, fabrics, links.source(), runnable.size(), skipped.size());
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
   for (const auto& c : runnable) {
-    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, c](benchmark::State& state) {
+    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, &links, c](benchmark::State& state) {
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
+        links.annotate(r);
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
@@ -176,7 +182,9 @@ int run_sweep(RunConfig cfg, bool list_only) {
   for (int g : cfg.gpus) max_world = std::max(max_world, g);
   add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
   if (!cfg.out_json.empty()) {
-    auto doc = merge_result_json(json_text.str(), arbench_object(prov, cfg, results, skipped));
+    auto arb = arbench_object(prov, cfg, results, skipped);
+    arb["provenance"]["topology"] = links.provenance(max_world);
+    auto doc = merge_result_json(json_text.str(), arb);
     write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
     std::cout << "arbench: wrote " << cfg.out_json << "\n";
   }

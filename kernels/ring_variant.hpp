@@ -73,8 +73,17 @@ class RingVariant : public Variant {
     if (!t.ring_order.empty())
       if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
         throw CaseError("ring: " + why);
-    order_ = t.ring_order.empty() ? default_order(f) : t.ring_order;
-    order_source_ = t.ring_order.empty() ? default_order_source() : "--ring-order";
+    const auto topo = t.topology_ring_orders.find(world_);
+    if (!t.ring_order.empty()) {
+      order_ = t.ring_order;
+      order_source_ = "--ring-order";
+    } else if (topo != t.topology_ring_orders.end() && algo::ring_order_problem(topo->second, world_).empty()) {
+      order_ = topo->second;
+      order_source_ = "PCIe topology (fewest switch and socket crossings)";
+    } else {
+      order_ = default_order(f);
+      order_source_ = default_order_source();
+    }
     n_ = c.elements();
     g_.packs = algo::pack_count(n_, c.dtype);
     g_.world = world_;

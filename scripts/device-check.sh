@@ -51,6 +51,7 @@ run() {
   set +e
   timeout 150 "$dest/arbench_gpu_tests" --gtest_brief=1 2>&1 | tee "$out/gpu_tests.log" | tail -40
   tests_rc=${PIPESTATUS[0]}
+  timeout 60 "$dest/arbench" topo --out "$out/topo.json" 2>&1 | tail -25
   timeout 60 "$dest/arbench" run --backend cuda --gpus 1 -b 1K -e 64M -f 4 --samples 30 --quiet \
     --out "$out/cuda.json" 2>&1 | tail -15
   timeout 150 "$dest/arbench" run --backend single-gpu --gpus 2,4,8 -b 1K -e 16M -f 4 --samples 30 --quiet \

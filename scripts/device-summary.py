@@ -9,14 +9,13 @@ with torch, when torch and a GPU are available (the device machine has both).
 import json
 import sys
 
-# Bytes read + written by all N ranks for one all-reduce of B bytes (ideal, no re-reads).
+# Bytes read + written by all N ranks for one all-reduce of B bytes, as the kernels move them
+# (per rank, times N): the one-shots and twoshot first copy the input into double-buffered
+# scratch; push sends LL lines (8 data bytes per 16).
 TRAFFIC = {
-    # every rank reads N inputs and writes its output
-    "oneshot-pull": lambda n, b: n * (n * b + b),
-    # every rank writes its input into N slots, reads N slots, writes its output
-    "oneshot-push": lambda n, b: n * (b + n * b + n * b + b),
-    # reduce-scatter (read N slices of B/N, write B/N) then all-gather (read B, write B)
-    "twoshot": lambda n, b: n * (b + b / n + b + b),
+    "oneshot-pull": lambda n, b: n * (n + 3) * b,
+    "oneshot-push": lambda n, b: n * (4 * n - 1) * b,
+    "twoshot": lambda n, b: n * 5 * b,
     # 2(N-1) steps of B/N: read local + received chunk, write the next rank's slot
     "ring": lambda n, b: n * (2 * (n - 1) * (b / n) * 3),
 }

@@ -33,6 +33,8 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"in_place", cfg.in_place},
           {"seed", cfg.seed},
           {"timeout_s", cfg.timeout_s},
+          {"links_file", cfg.links_file},
+          {"link_probe", cfg.link_probe},
           {"blocks", cfg.tuning.blocks},
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},

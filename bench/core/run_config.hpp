@@ -32,6 +32,8 @@ struct RunConfig {
   bool quiet = false;
   std::string out_json, out_csv;
   double timeout_s = 10.0;
+  std::string links_file;  // --links: link bandwidths from `arbench topo --out`
+  bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   Tuning tuning;
   std::string command_line;
 };

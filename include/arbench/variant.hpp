@@ -40,6 +40,9 @@ struct Tuning {
   std::size_t ring_chunk = 0;
   int ring_channels = 0;
   std::vector<int> ring_order;
+  // Per world size, the ring order that follows the PCIe tree (fewest switch and socket
+  // crossings), filled by `arbench run` on the cuda backend; used when ring_order is empty.
+  std::map<int, std::vector<int>> topology_ring_orders;
   double eps = 1e-6;
 };
 

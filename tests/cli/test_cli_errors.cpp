@@ -44,3 +44,5 @@ TEST(CliErrors, MoreGpusThanPresent) {
   if (!has_gpu_driver_and_device()) GTEST_SKIP() << "no GPU: the cuda backend exits 3 before counting";
   expect_exit("run --backend cuda --gpus 64", 2, "more GPUs than");
 }
+
+TEST(CliErrors, MissingLinksFile) { expect_exit(kHost + "--links /nonexistent-links.json", 2, "/nonexistent-links.json"); }
