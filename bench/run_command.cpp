@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "core/fusion_summary.hpp"
 #include "core/harness.hpp"
 #include "core/report.hpp"
 #include "core/sizes.hpp"
@@ -134,6 +135,7 @@ int run_sweep(RunConfig cfg, bool list_only) {
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
+      add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
       auto& k = state.counters;
       k["busbw_GBps"] = r.busbw_gbps;
       k["algbw_GBps"] = r.algbw_gbps;
@@ -165,6 +167,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
   benchmark::RunSpecifiedBenchmarks(&tee);
   benchmark::ClearRegisteredBenchmarks();
 
+  add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
+  if (!cfg.quiet) std::cout << fusion_summary_table(results);
   print_footer(results, skipped);
 
   Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));

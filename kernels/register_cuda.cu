@@ -1,5 +1,6 @@
 // Registration of the GPU-fabric variants (CUDA kernels and NCCL). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/fused_kernels.hpp"
 #include "kernels/nccl_allreduce.hpp"
 #include "kernels/nccl_symm.hpp"
 #include "kernels/ring_gpu.hpp"
@@ -14,6 +15,10 @@ void register_gpu_variants(Registry& r) {
   r.add(oneshot_push_gpu_entry());
   r.add(twoshot_gpu_entry());
   r.add(ring_gpu_entry());
+  r.add(unfused_nccl_gpu_entry());
+  r.add(unfused_oneshot_gpu_entry());
+  r.add(fused_oneshot_gpu_entry());
+  r.add(fused_twoshot_gpu_entry());
 }
 
 }  // namespace arbench

@@ -1,5 +1,6 @@
 // Registration of the host-fabric variants (host twins). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/fused_twins.hpp"
 #include "kernels/reference_twin.hpp"
 #include "kernels/ring_twin.hpp"
 #include "kernels/symm_twins.hpp"
@@ -12,6 +13,10 @@ void register_host_variants(Registry& r) {
   r.add(oneshot_push_host_entry());
   r.add(twoshot_host_entry());
   r.add(ring_host_entry());
+  r.add(unfused_nccl_host_entry());  // unfused first: see fused_twins.hpp
+  r.add(unfused_oneshot_host_entry());
+  r.add(fused_oneshot_host_entry());
+  r.add(fused_twoshot_host_entry());
 }
 
 }  // namespace arbench

@@ -1,0 +1,67 @@
+// fused-twoshot protocol (kernel: kernels/fused_twoshot.cu; twin: kernels/fused_twins.cpp).
+//
+// Rank r owns token rows O_r = owned_range(tokens, N, r) (split_range: balanced, so with
+// tokens < N some ranks own none, and tokens need not be a multiple of N); block b handles the
+// sub-range O_p,b = owned_block_range(tokens, N, p, B, b) of every owner p. Op epoch e, slot s:
+//   1. copy own x rows O_p,b, for every p, into own staging[s]          (what owners will read)
+//   2. barrier phase 0 with block b of every peer
+//   3. reduce-scatter + norm: for each row in O_r,b pull its packs from ranks 0..N-1's
+//      staging[s], reduce in rank order, residual add + RMSNorm into own outputs, and mirror
+//      r and y into own gather[s] (row-padded packs)
+//   4. barrier phase 1 with block b of every peer
+//   5. all-gather: for p != r, copy p's gather[s] rows O_p,b (r and y) into own outputs
+// Outputs are bitwise identical on all ranks: each row is computed once, by its owner, and
+// copied. Slot reuse: op e+2 writes staging[s] after op e+1's phase-0 barrier and gather[s]
+// after op e+2's phase-0 barrier; every peer arrives there only after its op-e reads.
+// Why: each rank pulls 1/N of the rows from every peer and normalises only those (the norm work
+// is split too), then moves 2 x 1/N of the outputs; it wins over fused-oneshot once the message
+// is large enough that (N-1) x the message per rank costs more than the second round trip.
+#pragma once
+
+#include "arbench/algo/fused_oneshot.hpp"
+
+namespace arbench::algo {
+
+template <class Mem, DType D>
+ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* lanes) {
+  const SymmArgs& s = a.s;
+  const std::uint32_t e = begin_epoch<Mem>(s, c);
+  const int slot = epoch_slot(e);
+  const int hidden = a.io.hidden;
+  const std::size_t rp = row_packs(hidden, D);
+  const std::size_t tokens = static_cast<std::size_t>(a.tokens);
+  const std::size_t t0 = static_cast<std::size_t>(c.thread);
+  const std::size_t nt = static_cast<std::size_t>(c.threads);
+  void* own = rank_scratch(s, s.rank);
+
+  for (int p = 0; p < s.world; ++p)
+    stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, owned_block_range(tokens, s.world, p, c.blocks, c.block), c);
+  bool ok = block_barrier<Mem>(s, c, 0, e);
+  if (ok) {
+    NormIo io = a.io;
+    io.mirror_r = gather_ptr(own, slot, 0, s.packs);
+    io.mirror_y = gather_ptr(own, slot, 1, s.packs);
+    const Range mine = owned_block_range(tokens, s.world, s.rank, c.blocks, c.block);
+    for (std::size_t row = mine.begin; row < mine.end; ++row)
+      add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
+    ok = block_barrier<Mem>(s, c, 1, e);
+  }
+  if (ok) {
+    for (int p = 0; p < s.world; ++p) {
+      if (p == s.rank) continue;
+      void* peer = rank_scratch(s, p);
+      const Pack* r_src = gather_ptr(peer, slot, 0, s.packs);
+      const Pack* y_src = gather_ptr(peer, slot, 1, s.packs);
+      const Range rows = owned_block_range(tokens, s.world, p, c.blocks, c.block);
+      for (std::size_t row = rows.begin; row < rows.end; ++row)
+        for (std::size_t k = t0; k < rp; k += nt) {
+          store_row_pack<D>(a.io.residual_out, hidden, row, k, r_src[row * rp + k]);
+          store_row_pack<D>(a.io.norm_out, hidden, row, k, y_src[row * rp + k]);
+        }
+    }
+  }
+  end_epoch<Mem>(s, c, e);
+  return ok;
+}
+
+}  // namespace arbench::algo
