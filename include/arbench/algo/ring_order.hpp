@@ -1,9 +1,9 @@
 // Ring order: which rank follows which in the native ring.
 //
 // order[i] is the rank at ring position i; rank order[i] sends to order[i+1] and receives from
-// order[i-1] (mod N). Default: ranks in order 0..N-1, which on the cuda fabric is PCI bus order
-// (the fabric numbers GPUs that way); the topology work will plug in a PCIe-tree-aware default.
-// --ring-order overrides it; it must name every rank exactly once.
+// order[i-1] (mod N). Default: the GPU variant sorts the ranks by their GPUs' PCI bus id
+// (kernels/ring.cu), the twin uses 0..N-1; the topology work will plug in a PCIe-tree-aware
+// default. --ring-order overrides it; it must name every rank exactly once.
 #pragma once
 
 #include <string>
