@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = kExitOk;
   add_run_commands(app, exit_code, command_line);
+  add_compare_command(app, exit_code);
+  add_tune_command(app, exit_code);
+  add_topo_command(app, exit_code);
   try {
     app.parse(int(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {

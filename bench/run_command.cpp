@@ -2,6 +2,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -157,7 +159,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  benchmark::ConsoleReporter console;
+  benchmark::ConsoleReporter console(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
+                                                           : benchmark::ConsoleReporter::OO_Tabular);
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
   if (!cfg.quiet) to.push_back(&console);
   TeeReporter tee(to);

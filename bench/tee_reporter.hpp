@@ -1,6 +1,8 @@
 // TeeReporter: hands every Google Benchmark report to several reporters (the console table
 // and the JSON reporter whose text we extend), so both come from Google Benchmark's own
-// reporters and `--out` needs no `--benchmark_out`.
+// reporters and `--out` needs no `--benchmark_out`. It also keeps benchmark names the stable
+// case keys of DESIGN.md: Iterations(1) and UseManualTime() would otherwise append
+// "/iterations:1/manual_time" to every name.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -18,7 +20,12 @@ class TeeReporter final : public benchmark::BenchmarkReporter {
     return ok;
   }
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (auto* r : to_) r->ReportRuns(runs);
+    std::vector<Run> named = runs;
+    for (auto& run : named) {
+      run.run_name.iterations.clear();
+      run.run_name.time_type.clear();
+    }
+    for (auto* r : to_) r->ReportRuns(named);
   }
   void Finalize() override {
     for (auto* r : to_) r->Finalize();

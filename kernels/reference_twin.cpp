@@ -1,13 +1,18 @@
-// `reference` (host fabric only): barrier, every rank reads every peer's input and sums it in
-// fp32 in rank order 0..N-1 into a private buffer, barrier (so no rank overwrites an input a
-// peer is still reading, which also makes in-place safe), then writes its output.
-// Deliberately simple: it is the yardstick, not a contender.
+// `reference` (host fabric only), deliberately plain: it is the yardstick, not a contender.
+//   barrier; rank r sums its 1/N slice of every peer's input in fp32, in rank order 0..N-1,
+//   into its symmetric scratch; barrier; every rank copies every slice from its owner's
+//   scratch into its output.
+// Every element is summed once, in the same order, so all ranks hold identical bits. The
+// second barrier means nobody writes an output (possibly its own input, in place) before
+// every rank has finished reading inputs; the next op's first barrier means nobody
+// overwrites a scratch slice before every peer has copied it.
 #include "kernels/reference_twin.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <algorithm>
 #include <vector>
 
 #include "arbench/core/errors.hpp"
@@ -28,23 +33,28 @@ class ReferenceAllReduce final : public Variant {
     world_ = f.world();
     timeout_s_ = f.timeout_s();
     flags_ = f.alloc(sizeof(std::uint32_t), Placement::symmetric);
+    scratch_ = f.alloc(c.bytes, Placement::symmetric);
     in_ = b.in;
     out_ = b.out;
     epoch_.assign(world_, 0);
-    scratch_.assign(world_, std::vector<std::uint8_t>(c.bytes));
   }
 
   void launch(int rank, Stream) override {
-    const std::size_t n = case_.elements();
+    const std::size_t n = case_.elements(), es = dtype_size(case_.dtype);
+    auto slice_begin = [&](int r) { return n * std::size_t(r) / std::size_t(world_); };
     barrier(rank);
-    auto& acc = scratch_[rank];
-    for (std::size_t i = 0; i < n; ++i) {
+    void* mine = scratch_->local(rank);
+    for (std::size_t i = slice_begin(rank); i < slice_begin(rank + 1); ++i) {
       float s = 0.0f;
       for (int p = 0; p < world_; ++p) s += load_as_f32(in_->peer(rank, p), i, case_.dtype);
-      store_from_f32(acc.data(), i, case_.dtype, s);
+      store_from_f32(mine, i, case_.dtype, s);
     }
     barrier(rank);
-    std::copy(acc.begin(), acc.end(), static_cast<std::uint8_t*>(out_->local(rank)));
+    auto* out = static_cast<std::uint8_t*>(out_->local(rank));
+    for (int p = 0; p < world_; ++p) {
+      const auto* src = static_cast<const std::uint8_t*>(scratch_->peer(rank, p));
+      std::copy(src + slice_begin(p) * es, src + slice_begin(p + 1) * es, out + slice_begin(p) * es);
+    }
   }
 
  private:
@@ -69,11 +79,10 @@ class ReferenceAllReduce final : public Variant {
   Case case_;
   int world_ = 1;
   double timeout_s_ = 10;
-  std::unique_ptr<RankBuffers> flags_;
+  std::unique_ptr<RankBuffers> flags_, scratch_;
   RankBuffers* in_ = nullptr;
   RankBuffers* out_ = nullptr;
   std::vector<std::uint32_t> epoch_;  // per rank; each entry touched by its own rank only
-  std::vector<std::vector<std::uint8_t>> scratch_;
 };
 
 }  // namespace

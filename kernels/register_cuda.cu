@@ -2,15 +2,19 @@
 #include "arbench/variant.hpp"
 #include "kernels/fused_kernels.hpp"
 #include "kernels/nccl_allreduce.hpp"
+#include "kernels/nccl_symm.hpp"
+#include "kernels/ring_gpu.hpp"
 #include "kernels/symm_kernels.hpp"
 
 namespace arbench {
 
 void register_gpu_variants(Registry& r) {
   r.add(nccl_entry());
+  r.add(nccl_symm_entry());
   r.add(oneshot_pull_gpu_entry());
   r.add(oneshot_push_gpu_entry());
   r.add(twoshot_gpu_entry());
+  r.add(ring_gpu_entry());
   r.add(unfused_nccl_gpu_entry());
   r.add(unfused_oneshot_gpu_entry());
   r.add(fused_oneshot_gpu_entry());

@@ -2,6 +2,7 @@
 #include "arbench/variant.hpp"
 #include "kernels/fused_twins.hpp"
 #include "kernels/reference_twin.hpp"
+#include "kernels/ring_twin.hpp"
 #include "kernels/symm_twins.hpp"
 
 namespace arbench {
@@ -11,6 +12,7 @@ void register_host_variants(Registry& r) {
   r.add(oneshot_pull_host_entry());
   r.add(oneshot_push_host_entry());
   r.add(twoshot_host_entry());
+  r.add(ring_host_entry());
   r.add(unfused_nccl_host_entry());  // unfused first: see fused_twins.hpp
   r.add(unfused_oneshot_host_entry());
   r.add(fused_oneshot_host_entry());

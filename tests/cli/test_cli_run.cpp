@@ -45,8 +45,11 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
     EXPECT_EQ(c["samples_us"].size(), 3u);
   }
   // Google Benchmark's own schema: manual time = median isolated latency.
+  EXPECT_EQ(doc["benchmarks"].size(), cases.size());
   for (const auto& b : doc["benchmarks"]) {
     EXPECT_EQ(b["time_unit"], "us");
+    EXPECT_EQ(b["name"], b["run_name"]);
+    EXPECT_TRUE(b["name"].get<std::string>().find("iterations") == std::string::npos) << b["name"];
     for (const auto& c : cases) {
       if (c["name"] == b["name"]) {
         EXPECT_DOUBLE_EQ(b["real_time"].get<double>(), c["median_us"].get<double>());

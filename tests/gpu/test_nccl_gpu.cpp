@@ -1,6 +1,8 @@
 // The nccl variant on every GPU present (and each NCCL configuration), through the harness.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/harness.hpp"
 #include "fabric_factory.hpp"
 #include "gpu_test_util.hpp"
@@ -30,7 +32,10 @@ TEST(NcclGpu, AllReduceIsExactOnEveryGpuCount) {
   if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
   int n = 0;
   cudaGetDeviceCount(&n);
-  for (int world = 1; world <= n; world *= 2)
+  std::vector<int> worlds;
+  for (int w = 1; w <= n; w *= 2) worlds.push_back(w);
+  if (worlds.back() != n) worlds.push_back(n);
+  for (int world : worlds)
     for (DType t : kAllDTypes)
       for (std::size_t bytes : {std::size_t(1024), std::size_t(1000 * 4), std::size_t(4 << 20)}) {
         CaseResult r = run_nccl("nccl", world, t, bytes);

@@ -3,9 +3,9 @@
 // Block b of rank r, op epoch e, slot s = epoch_slot(e), packs P_b = block_range(packs, B, b):
 //   1. for k in P_b: encode own input pack k as two LL lines stamped e and store them into every
 //      peer p's LL region [s][from r] (posted writes, no flag, no barrier)
-//   2. for k in P_b (same thread as step 1): for p in 0..N-1, own pack from the input, peers'
-//      packs by spinning (bounded) on own LL region [s][from p] until both halves carry e;
-//      reduce in rank order; store to own output
+//   2. for k in P_b (same thread as step 1): poll own LL region [s][from p] for every peer p at
+//      once (bounded) until all lines of pack k carry e; reduce ranks 0..N-1 in order (own pack
+//      from the input); store to own output
 // Slot reuse: sender p writes slot s again at op e+2, only after its block b finished op e+1,
 // which needed our op-e+1 lines, which we push only after our op e finished (kernel boundary;
 // the twin runs ops in order). The LL region is never touched by any other protocol.
@@ -20,15 +20,36 @@
 
 namespace arbench::algo {
 
+// Polls pack k's LL lines from every peer until all of them carry epoch e. The loads of one
+// poll are independent (issued back to back), so a pass costs one memory latency rather than
+// 2(N-1) dependent ones; lines already seen valid are not reloaded. On expiry the record names
+// the first peer still missing.
 template <class Mem>
-ARB_HD bool ll_wait_line(const LlLine* src, std::uint32_t e, const SymmArgs& a, const BlockCtx& c,
-                         int peer, std::size_t line, LlLine& got) {
-  const WaitSite site{a.rank, c.block, peer, WaitKind::ll_line, static_cast<std::uint32_t>(line)};
+ARB_HD bool ll_wait_pack(const SymmArgs& a, const BlockCtx& c, int slot, std::uint32_t e,
+                         std::size_t k, LlLine (&got)[kLayoutMaxRanks][kLinesPerPack]) {
+  const LlLine* from0 = ll_ptr(rank_scratch(a, a.rank), slot, 0, a.world, a.packs);
+  const std::size_t region = a.packs * kLinesPerPack;  // lines per sender
+  bool ready[kLayoutMaxRanks] = {};
+  WaitSite site{a.rank, c.block, 0, WaitKind::ll_line, 0};
   return bounded_wait<Mem>(
       [&](std::uint32_t& seen) {
-        got = Mem::ll_load(src);
-        seen = ll_seen(got, e);
-        return ll_valid(got, e);
+        bool all = true;
+        ARB_UNROLL
+        for (int p = 0; p < kLayoutMaxRanks; ++p) {
+          if (p >= a.world || p == a.rank || ready[p]) continue;
+          const LlLine* src = from0 + static_cast<std::size_t>(p) * region + k * kLinesPerPack;
+          got[p][0] = Mem::ll_load(src);
+          got[p][1] = Mem::ll_load(src + 1);
+          const bool first_ok = ll_valid(got[p][0], e);
+          ready[p] = first_ok && ll_valid(got[p][1], e);
+          if (!ready[p] && all) {  // the first laggard is what a timeout reports
+            all = false;
+            site.peer = p;
+            site.index = static_cast<std::uint32_t>(k * kLinesPerPack + (first_ok ? 1u : 0u));
+            seen = first_ok ? ll_seen(got[p][1], e) : ll_seen(got[p][0], e);
+          }
+        }
+        return all;
       },
       e, a.timeout_ns, &a.state->error, site);
 }
@@ -55,19 +76,20 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
 
   bool ok = true;
   for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
-    PackAccumulator<D> acc{};  // rank order 0..N-1, one rank at a time, in registers
-    for (int p = 0; p < a.world && ok; ++p) {
-      if (p == a.rank) {
-        acc.add(load_pack<D>(a.in, k, a.n), p == 0);
-        continue;
-      }
-      const LlLine* src = ll_ptr(rank_scratch(a, a.rank), slot, p, a.world, a.packs) + k * kLinesPerPack;
-      LlLine l0{}, l1{};
-      ok = ll_wait_line<Mem>(src, e, a, c, p, k * kLinesPerPack, l0) &&
-           ll_wait_line<Mem>(src + 1, e, a, c, p, k * kLinesPerPack + 1, l1);
-      acc.add(Pack{{ll_data(l0, 0), ll_data(l0, 1), ll_data(l1, 0), ll_data(l1, 1)}}, p == 0);
+    LlLine got[kLayoutMaxRanks][kLinesPerPack] = {};
+    ok = ll_wait_pack<Mem>(a, c, slot, e, k, got);
+    if (!ok) break;
+    const Pack own = load_pack<D>(a.in, k, a.n);
+    PackAccumulator<D> acc{};  // rank order 0..N-1
+    ARB_UNROLL
+    for (int p = 0; p < kLayoutMaxRanks; ++p) {
+      if (p >= a.world) continue;
+      const Pack x = p == a.rank ? own
+                                 : Pack{{ll_data(got[p][0], 0), ll_data(got[p][0], 1),
+                                         ll_data(got[p][1], 0), ll_data(got[p][1], 1)}};
+      acc.add(x, p == 0);
     }
-    if (ok) store_pack<D>(a.out, k, a.n, acc.result());
+    store_pack<D>(a.out, k, a.n, acc.result());
   }
   end_epoch<Mem>(a, c, e);
   return Mem::block_all(ok);

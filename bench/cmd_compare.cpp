@@ -1,0 +1,78 @@
+// `arbench compare BASE.json NEW.json`: per-case medians, ratio, Mann-Whitney p and a verdict;
+// exit 0 = no regression, 1 = regression, 2 = unusable input (or different machines).
+// The logic lives in core/compare.cpp (host-tested); this file is only the command line.
+#include <iostream>
+#include <memory>
+
+#include "arbench/core/errors.hpp"
+#include "commands.hpp"
+#include "core/compare.hpp"
+#include "core/compare_report.hpp"
+
+namespace arbench {
+namespace {
+
+struct CompareArgs {
+  std::string base, next, format = "text";
+  double alpha = 0.01;
+  double threshold_percent = 5;
+  bool allow_different_machines = false;
+};
+
+// "5", "5%" and "5 %" all mean five percent.
+std::string strip_percent(std::string s) {
+  while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+int run_compare(const CompareArgs& a) {
+  CompareOptions opt;
+  opt.verdict.alpha = a.alpha;
+  opt.verdict.threshold = a.threshold_percent / 100;
+  opt.allow_different_machines = a.allow_different_machines;
+  const ResultFile base = load_result_file(a.base);
+  const ResultFile next = load_result_file(a.next);
+  const CompareReport rep = compare_results(base, next, opt);
+  std::cout << format_compare(rep, *parse_report_format(a.format)) << std::flush;
+  return rep.regressions ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CompareArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "compare", "Compare two results case by case; exit 1 when NEW regressed against BASE");
+  sub->add_option("BASE", args->base, "baseline result JSON (arbench or Google Benchmark)")
+      ->required();
+  sub->add_option("NEW", args->next, "new result JSON")->required();
+  sub->add_option("--alpha", args->alpha,
+                  "significance level of the Mann-Whitney U test (two-sided)")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
+  sub->add_option("--threshold", args->threshold_percent,
+                  "smallest change of the median that counts, in percent (5 or 5%)")
+      ->transform(strip_percent)
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
+  sub->add_option("--format", args->format, "text, markdown or json")
+      ->check(CLI::IsMember({"text", "markdown", "md", "json"}))
+      ->capture_default_str();
+  sub->add_flag("--allow-different-machines", args->allow_different_machines,
+                "compare even when the machine fingerprints differ (ratios then mix machine "
+                "and code changes)");
+  sub->footer(
+      "Verdicts: slower/faster = p < alpha and the median moved by at least the threshold;\n"
+      "same = the median moved less than the threshold; noisy = it moved more, but p >= alpha;\n"
+      "failed = NEW has no valid measurement. slower and failed are regressions (exit 1).");
+  sub->callback([args, &exit_code] {
+    try {
+      exit_code = run_compare(*args);
+    } catch (const Error& e) {
+      std::cerr << "arbench compare: " << e.what() << "\n";
+      exit_code = e.exit_code();
+    }
+  });
+}
+
+}  // namespace arbench

@@ -1,0 +1,216 @@
+// `arbench topo`: the PCIe tree, relation codes and ring order from sysfs; with GPUs, also the
+// CUDA P2P matrix and measured link bandwidth and latency. `--sysfs-root DIR` reads a saved or
+// fixture sysfs tree and needs no GPU. `--out FILE.json` writes everything (and the links file
+// that `arbench run --links` reads) atomically.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "arbench/core/errors.hpp"
+#include "arbench/topo/links.hpp"
+#include "arbench/topo/report.hpp"
+#include "arbench/topo/ring_order.hpp"
+#include "arbench/topo/tree.hpp"
+#include "commands.hpp"
+#include "nvml_loader.hpp"
+#include "topo_cuda.hpp"
+#include "topo_probe.hpp"
+
+namespace arbench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct TopoArgs {
+  std::string sysfs_root;
+  std::string out;
+  std::string bytes = "64MiB";
+  int reps = 20;
+  int latency_rounds = 2000;
+  double wait_timeout_s = 1.0;
+  bool no_measure = false;
+};
+
+// "65536", "64K", "64KiB", "64M", "1G" (binary units) -> bytes.
+std::size_t parse_bytes(const std::string& text) {
+  std::size_t pos = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  std::string unit = text.substr(pos);
+  if (!unit.empty() && unit.back() == 'B') unit.pop_back();
+  if (unit.size() == 2 && unit[1] == 'i') unit.pop_back();
+  const std::string units = "KMG";
+  auto u = unit.size() == 1 ? units.find(unit[0]) : std::string::npos;
+  if (pos == 0 || (!unit.empty() && u == std::string::npos))
+    throw UsageError("--bytes '" + text + "' is not a size; write e.g. 65536, 256K, 64M or 1G");
+  if (!unit.empty()) v <<= 10 * (u + 1);
+  if (v < 16 || v > (4ULL << 30))
+    throw UsageError("--bytes " + text + " is out of range; use 16 bytes to 4G per copy");
+  return static_cast<std::size_t>(v);
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    if (!out.flush()) {
+      std::error_code ignore;
+      fs::remove(tmp, ignore);
+      throw UsageError("cannot write --out " + path + " (via " + tmp + "); check the folder exists and is writable");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw UsageError("cannot move " + tmp + " to --out " + path + ": " + ec.message());
+  }
+}
+
+json base_json(const std::string& source) {
+  return {{"schema", "arbench-topo/1"}, {"source", source}};
+}
+
+int topo_from_sysfs(const TopoArgs& args) {
+  std::error_code ec;
+  if (!fs::is_directory(args.sysfs_root, ec))
+    throw UsageError("--sysfs-root " + args.sysfs_root + " is not a folder; give the folder that holds sys/ "
+                     "(/ for this machine, or a fixture such as tests/fixtures/sysfs/one_switch_four_gpus)");
+  topo::Topology t = topo::read_sysfs_topology(args.sysfs_root);
+  std::cout << topo::render_topology(t);
+  std::cout << "\nNo CUDA query and no measurement with --sysfs-root (it may describe another machine).\n";
+  if (!args.out.empty()) {
+    json j = base_json("sysfs");
+    j["topology"] = topo::topology_to_json(t);
+    write_atomically(args.out, j.dump(2) + "\n");
+    std::cout << "Wrote " << args.out << "\n";
+  }
+  return kExitOk;
+}
+
+// One CUDA device: its line of text (appended to `os`) and its JSON. The PCIe link comes from
+// sysfs, or from NVML when sysfs knows nothing about it (containers that mask /sys).
+json describe_gpu(const topo::CudaGpu& g, const topo::Topology& t, const topo::Nvml* nvml, std::ostream& os) {
+  const std::string label = "cuda:" + std::to_string(g.ordinal);
+  const int at = t.find_gpu(g.bus_id);
+  topo::PcieLink link;
+  std::optional<int> numa;
+  std::string link_source = "sysfs", place;
+  if (at >= 0) {
+    link = t.gpus[at].link;
+    numa = t.gpus[at].path.numa_node;
+  } else {
+    place = "no PCI path in sysfs: " + g.bus_id + " is not under /sys/bus/pci/devices";
+    for (const auto& u : t.unplaced)
+      if (u.bus_id == g.bus_id) place = "no PCI path in sysfs: " + u.reason;
+  }
+  if (nvml && topo::format_link(link) == "unknown") {
+    if (auto l = nvml->pcie_link(g.bus_id)) {
+      link = *l;
+      link_source = "NVML";
+    }
+  }
+  os << "  " << label << "  " << g.name << "  CC " << g.cc_major << "." << g.cc_minor << "  " << g.bus_id
+     << "  NUMA " << (numa ? std::to_string(*numa) : "unknown") << "  link " << topo::format_link(link)
+     << (link_source == "NVML" ? " (NVML)" : "") << (place.empty() ? "" : "  " + place) << "\n";
+  return {{"ordinal", g.ordinal}, {"label", label}, {"name", g.name},
+          {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+          {"bus_id", g.bus_id}, {"memory_bytes", g.memory_bytes}, {"sm_count", g.sm_count},
+          {"numa_node", numa ? json(*numa) : json()}, {"link_source", link_source},
+          {"link", topo::link_to_json(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}};
+}
+
+int topo_from_machine(const TopoArgs& args) {
+  topo::ProbeOptions opt;
+  opt.bytes = parse_bytes(args.bytes);
+  if (args.reps < 1) throw UsageError("--reps " + std::to_string(args.reps) + " must be at least 1");
+  if (args.latency_rounds < 0) throw UsageError("--latency-rounds must be 0 (off) or more");
+  if (!(args.wait_timeout_s > 0)) throw UsageError("--wait-timeout must be a positive number of seconds");
+  opt.repetitions = args.reps;
+  opt.latency_rounds = args.latency_rounds;
+  opt.wait_timeout_s = args.wait_timeout_s;
+
+  std::vector<topo::CudaGpu> gpus = topo::list_cuda_gpus();  // exit 3 without a device
+  topo::Topology t = topo::read_sysfs_topology("/");
+  std::string nvml_why;
+  auto nvml = topo::Nvml::load(&nvml_why);
+  std::ostringstream head;
+  head << "CUDA devices: " << gpus.size();
+  if (nvml)
+    head << ", driver " << nvml->driver_version().value_or("unknown") << " (NVML)";
+  else
+    head << " (" << nvml_why << ")";
+  head << "\n";
+  std::vector<std::string> labels, bus_ids;
+  for (const auto& g : gpus) {
+    labels.push_back("cuda:" + std::to_string(g.ordinal));
+    bus_ids.push_back(g.bus_id);
+  }
+  topo::Selection sel = topo::selection_for_bus_ids(t, bus_ids);
+  json cuda = json::array();
+  for (const auto& g : gpus) cuda.push_back(describe_gpu(g, t, nvml.get(), head));
+  std::cout << head.str() << "\n";
+  if (!sel.gpus.empty()) std::cout << topo::render_topology(t, sel) << "\n";
+  const int n = static_cast<int>(gpus.size());
+  topo::P2pMatrix p2p = topo::query_p2p(n);
+  std::cout << topo::render_p2p(p2p, labels) << "\n";
+  std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
+  std::cout << "Default ring order (CUDA devices):";
+  for (int r : ring) std::cout << " " << gpus[r].ordinal;
+  std::cout << "\n\n";
+
+  json j = base_json("machine");
+  j["cuda_gpus"] = cuda;
+  j["driver_version"] = nvml ? json(nvml->driver_version().value_or("unknown")) : json();
+  j["nvml"] = nvml ? json("loaded") : json(nvml_why);
+  j["topology"] = topo::topology_to_json(t, sel);
+  j["p2p"] = topo::p2p_to_json(p2p);
+  j["ring_order"] = ring;
+  if (args.no_measure) {
+    std::cout << "Link measurements skipped (--no-measure).\n";
+  } else {
+    if (n < 2) std::cout << "Only " << n << " GPU: pairwise measurements skipped; the diagonal is within one GPU.\n";
+    topo::Links links = topo::run_link_probes(gpus, opt);
+    std::cout << "Measured links:\n";
+    for (const auto& [name, m] : links.matrices) std::cout << "\n" << topo::render_link_matrix(name, m, labels);
+    j["links"] = topo::links_to_json(links);
+  }
+  if (!args.out.empty()) {
+    write_atomically(args.out, j.dump(2) + "\n");
+    std::cout << "\nWrote " << args.out << (args.no_measure ? "" : " (use it as `arbench run --links FILE`)") << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_topo_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<TopoArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "topo", "PCIe topology, relation codes, CUDA P2P matrix and measured link bandwidth and latency");
+  cmd->add_option("--sysfs-root", args->sysfs_root,
+                  "Read the PCIe tree from DIR/sys instead of querying this machine (no GPU needed)");
+  cmd->add_option("--out", args->out, "Write everything as JSON to FILE (atomically); a links file for run --links");
+  cmd->add_option("--bytes", args->bytes, "Bytes per copy for the bandwidth probes (e.g. 64M)")
+      ->capture_default_str();
+  cmd->add_option("--reps", args->reps, "Timed copies per bandwidth cell")->capture_default_str();
+  cmd->add_option("--latency-rounds", args->latency_rounds, "Ping-pong round trips per latency cell (0: off)")
+      ->capture_default_str();
+  cmd->add_option("--wait-timeout", args->wait_timeout_s, "Bound in seconds on each GPU spin wait")
+      ->capture_default_str();
+  cmd->add_flag("--no-measure", args->no_measure, "Skip the link measurements (tree and P2P attributes only)");
+  cmd->callback([args, &exit_code] {
+    exit_code = args->sysfs_root.empty() ? topo_from_machine(*args) : topo_from_sysfs(*args);
+  });
+}
+
+}  // namespace arbench

@@ -1,0 +1,58 @@
+// `arbench tune RESULT.json [--out TABLE.json] [--format text|markdown]`: the best variant per
+// size and its margin, crossovers, and the dispatch-table JSON (schema in core/tune_report.hpp).
+// The logic lives in core/tune.cpp (host-tested); this file is only the command line.
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "arbench/core/errors.hpp"
+#include "commands.hpp"
+#include "core/compare_report.hpp"
+#include "core/report.hpp"
+#include "core/tune.hpp"
+#include "core/tune_report.hpp"
+
+namespace arbench {
+namespace {
+
+struct TuneArgs {
+  std::string result, out, format = "text";
+  double alpha = 0.01;
+};
+
+int run_tune(const TuneArgs& a) {
+  const TuneReport rep = tune_results(load_result_file(a.result), a.alpha);
+  // Atomic (temp file + rename), so an engine polling TABLE.json never reads half a table.
+  if (!a.out.empty()) write_file_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
+  std::cout << format_tune(rep, *parse_report_format(a.format)) << std::flush;
+  if (!a.out.empty()) std::cout << "\ndispatch table written to " << a.out << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<TuneArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "tune", "Best variant per size, its margin and the crossovers; writes a dispatch table");
+  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required();
+  sub->add_option("--out", args->out, "write the dispatch-table JSON here");
+  sub->add_option("--format", args->format, "text, markdown or json (json: the dispatch table)")
+      ->check(CLI::IsMember({"text", "markdown", "md", "json"}))
+      ->capture_default_str();
+  sub->add_option("--alpha", args->alpha,
+                  "significance level for 'the winner beats the runner-up'")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
+  sub->callback([args, &exit_code] {
+    try {
+      exit_code = run_tune(*args);
+    } catch (const Error& e) {
+      std::cerr << "arbench tune: " << e.what() << "\n";
+      exit_code = e.exit_code();
+    }
+  });
+}
+
+}  // namespace arbench

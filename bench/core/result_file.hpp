@@ -1,0 +1,57 @@
+// Reading a result JSON for compare, tune and the nightly script.
+// Two inputs are accepted:
+//  - an arbench result (Google Benchmark JSON plus an "arbench" object, schema_version 1): the
+//    raw per-case samples come from arbench.cases[].samples_us, provenance from
+//    arbench.provenance;
+//  - plain Google Benchmark JSON (any benchmark binary, --benchmark_format=json): entries of one
+//    run_name are that case's samples (one per repetition; aggregates such as _mean are ignored),
+//    real_time converted to microseconds. There is no fingerprint.
+// Anything else is unusable input: a UsageError (exit 2) naming the file and what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace arbench {
+
+inline constexpr int kResultSchemaVersion = 1;
+
+struct ResultCase {
+  std::string name;  // the key cases are matched by
+  // Shape, when known (arbench results, or a name that parses as an arbench case name).
+  std::string family, variant, dtype;
+  int world = 0;
+  std::uint64_t bytes = 0;
+  int tokens = 0, hidden = 0;
+  bool ok = true;           // false: the case failed (wrong result, timeout, error_occurred)
+  std::string reason;       // why it failed
+  std::vector<double> samples_us;
+  double median_us = 0;     // as recorded; recomputed from samples when absent
+  double busbw_gbps = 0;    // 0 when unknown
+};
+
+struct ResultFile {
+  std::string path;
+  bool is_arbench = false;  // false: plain Google Benchmark JSON
+  std::string backend, timing, revision;
+  std::string fingerprint;  // empty when unknown
+  std::map<std::string, std::string> fingerprint_fields;
+  std::vector<ResultCase> cases;  // file order, names unique
+};
+
+// Reads and validates `path`; throws UsageError("PATH: what is wrong ...").
+ResultFile load_result_file(const std::string& path);
+
+// Same, from parsed JSON; `label` names the source in messages.
+ResultFile parse_result_json(const nlohmann::json& j, const std::string& label);
+
+// Splits an arbench case name (`allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>` or
+// `allreduce_rmsnorm/<variant>/<dtype>/gpus:<N>/tokens:<T>/hidden:<H>`; the variant may hold
+// '/' inside brackets) into `c`'s shape fields. False when the name is not of that form.
+bool parse_case_name(const std::string& name, ResultCase& c);
+
+}  // namespace arbench

@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""Append tonight's cases to the nightly history: one compact JSON line per case.
+
+usage: history.py RESULT.json COMPARE.json HISTORY.jsonl [--date ISO8601]
+
+RESULT.json is `arbench run --out`; COMPARE.json is `arbench compare --format json` of the
+baseline against that result. Each line (schema documented in docs/readme-reports.md):
+  {"date","revision","fingerprint","backend","timing","case","status","median_us","p10_us",
+   "p90_us","samples","baseline_median_us","ratio","p_value","verdict"}
+verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
+lacks. Standard library only, so any python3 runs it.
+"""
+import argparse
+import datetime
+import json
+import os
+import sys
+
+
+def fail(msg):
+    print(f"history.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: cannot read the {what} ({e})")
+
+
+def compact(x, digits=4):
+    """Rounded so a line stays short; None stays None (JSON null)."""
+    return None if not isinstance(x, (int, float)) else float(f"{x:.{digits}g}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("result")
+    p.add_argument("compare")
+    p.add_argument("history")
+    p.add_argument("--date", default=datetime.datetime.now(datetime.timezone.utc)
+                   .strftime("%Y-%m-%dT%H:%M:%SZ"))
+    a = p.parse_args()
+    result = load(a.result, "result")
+    compare = load(a.compare, "compare report")
+    ab = result.get("arbench")
+    if not isinstance(ab, dict) or "cases" not in ab:
+        fail(f"{a.result}: no arbench.cases (not written by `arbench run`)")
+    prov = ab.get("provenance", {})
+    verdicts = {c["name"]: c for c in compare.get("cases", [])}
+    lines = []
+    for c in ab["cases"]:
+        v = verdicts.get(c["name"], {})
+        lines.append({
+            "date": a.date, "revision": prov.get("arbench_revision", ""),
+            "fingerprint": prov.get("fingerprint", ""), "backend": prov.get("backend", ""),
+            "timing": prov.get("timing", ""), "case": c["name"],
+            "status": c.get("status", "ok"), "median_us": compact(c.get("median_us"), 6),
+            "p10_us": compact(c.get("p10_us"), 6), "p90_us": compact(c.get("p90_us"), 6),
+            "samples": len(c.get("samples_us", [])),
+            "baseline_median_us": compact(v.get("base_median_us"), 6),
+            "ratio": compact(v.get("ratio")), "p_value": compact(v.get("p_value"), 3),
+            "verdict": v.get("verdict", "new"),
+        })
+    os.makedirs(os.path.dirname(os.path.abspath(a.history)), exist_ok=True)
+    # One write of whole lines: a crash cannot leave half a night in the file.
+    with open(a.history, "a") as f:
+        f.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+    print(f"history: {len(lines)} line(s) appended to {a.history}")
+
+
+if __name__ == "__main__":
+    main()

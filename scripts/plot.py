@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+"""Plots from an arbench result (and optionally the nightly history and published references).
+
+Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
+  latency        median isolated latency vs message size per variant, one panel per GPU count,
+                 log-log, p10-p90 band; published curves dashed when --reference is given
+  busbw          bus bandwidth (nccl-tests definition) vs message size, one panel per GPU count
+  fused_speedup  allreduce+RMSNorm variants: speedup over unfused-nccl vs tokens (only when the
+                 result has fused cases)
+  winners        winner map: message size x GPU count, each cell coloured by the fastest variant
+  history        nightly medians relative to each case's first night, regressions marked (only
+                 with --history)
+Run with Debian's /usr/bin/python3 (python3-matplotlib); prints one line per file written.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
+from matplotlib.colors import ListedColormap  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
+
+NAME_RE = re.compile(
+    r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
+    r"gpus:(?P<world>\d+)/(?:bytes:(?P<bytes>\d+)|tokens:(?P<tokens>\d+)/hidden:(?P<hidden>\d+))$")
+DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results",
+                                 "reference", "published-pcie-allreduce.json")
+
+
+def fail(msg):
+    print(f"plot.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_result(path):
+    """Cases as dicts with family, variant, dtype, world, bytes, tokens, hidden, median_us,
+    p10_us, p90_us, busbw_GBps; plus (timing, backend)."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: cannot read a result JSON ({e})")
+    ab = doc.get("arbench") if isinstance(doc, dict) else None
+    prov = (ab or {}).get("provenance", {})
+    raw = (ab or {}).get("cases")
+    if raw is None:  # plain Google Benchmark JSON: the name holds the shape
+        raw = [{"name": b.get("run_name", b.get("name", "")), "median_us": b.get("real_time")}
+               for b in doc.get("benchmarks", []) if b.get("run_type") != "aggregate"]
+    cases = []
+    for c in raw:
+        m = NAME_RE.match(c.get("name", ""))
+        if not m or c.get("status", "ok") != "ok" or not c.get("median_us"):
+            continue
+        g = m.groupdict()
+        case = {"name": c["name"], "family": g["family"], "variant": g["variant"],
+                "dtype": g["dtype"], "world": int(g["world"]), "bytes": int(g["bytes"] or 0),
+                "tokens": int(g["tokens"] or 0), "hidden": int(g["hidden"] or 0),
+                "median_us": float(c["median_us"])}
+        case["p10_us"] = float(c.get("p10_us") or case["median_us"])
+        case["p90_us"] = float(c.get("p90_us") or case["median_us"])
+        bw = c.get("busbw_GBps")
+        if not bw and case["bytes"]:
+            n = case["world"]
+            bw = case["bytes"] / (case["median_us"] * 1e3) * 2 * (n - 1) / n
+        case["busbw_GBps"] = float(bw or 0)
+        cases.append(case)
+    if not cases:
+        fail(f"{path}: no successful arbench case to plot")
+    return cases, prov.get("timing", ""), prov.get("backend", "")
+
+
+def colour_map(cases):
+    variants = sorted({c["variant"] for c in cases})
+    palette = plt.get_cmap("tab10" if len(variants) <= 10 else "tab20").colors
+    return {v: palette[i % len(palette)] for i, v in enumerate(variants)}
+
+
+def size_label(b):
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return f"{b // scale} {unit}"
+    return f"{b} B"
+
+
+def bytes_axis(ax):
+    """Log2 x axis labelled 1K, 4K, 1M... (powers of 4 keep the labels apart)."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=4))
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _: size_label(int(round(x))).replace(" ", "").replace("iB", "")))
+
+
+def timing_note(timing, backend):
+    return " (CPU timing, host backend: not GPU numbers)" if timing == "cpu" else (
+        f" ({backend} backend)" if backend else "")
+
+
+def save(fig, out_dir, stem, formats, written, bottom=0.0):
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    for ext in formats:
+        path = os.path.join(out_dir, f"{stem}.{ext}")
+        fig.savefig(path, dpi=110)
+        written.append(path)
+        print(path)
+    plt.close(fig)
+
+
+def panels(n):
+    fig, axes = plt.subplots(1, n, figsize=(5.2 * n, 4.2), squeeze=False)
+    return fig, axes[0]
+
+
+def reference_series(path, world):
+    """Published latency curves for `world` GPUs: [(series, source, sizes, us)]."""
+    try:
+        with open(path) as f:
+            ref = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: cannot read the reference file ({e})")
+    out = []
+    for s in ref.get("sets", []):
+        if s.get("gpus") != world or s.get("unit") != "us" or "series" not in s:
+            continue
+        for name, points in s["series"].items():
+            xs = sorted(int(k) for k in points)
+            out.append((name, s["source"], xs, [points[str(x)] for x in xs]))
+    return out
+
+
+def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, args, written):
+    ar = [c for c in cases if c["family"] == "allreduce"]
+    if not ar:
+        return
+    worlds = sorted({c["world"] for c in ar})
+    fig, axes = panels(len(worlds))
+    sources = []  # cited once, numbered, under the panels
+    for ax, world in zip(axes, worlds):
+        by_variant = defaultdict(list)
+        for c in ar:
+            if c["world"] == world:
+                by_variant[c["variant"]].append(c)
+        for variant, pts in sorted(by_variant.items()):
+            pts.sort(key=lambda c: c["bytes"])
+            xs = [c["bytes"] for c in pts]
+            ax.plot(xs, [c[key] for c in pts], marker="o", ms=3, label=variant,
+                    color=colours[variant])
+            if key == "median_us":
+                ax.fill_between(xs, [c["p10_us"] for c in pts], [c["p90_us"] for c in pts],
+                                color=colours[variant], alpha=0.15, lw=0)
+        if reference:
+            for i, (name, source, xs, ys) in enumerate(reference_series(reference, world)):
+                if source not in sources:
+                    sources.append(source)
+                ax.plot(xs, ys, ls=("--", ":", "-.")[i % 3], color="0.4", marker="x", ms=4,
+                        label=f"published: {name} [{sources.index(source) + 1}]")
+        bytes_axis(ax)
+        if log_y:
+            ax.set_yscale("log")
+        ax.set_title(f"{world} GPUs")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6 if reference else 7)
+    fig.suptitle(title + timing_note(args.timing, args.backend), fontsize=10)
+    if sources:
+        fig.text(0.01, 0.005, "  ".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)),
+                 fontsize=7, color="0.3")
+    save(fig, args.out, stem, args.formats, written, bottom=0.05 if sources else 0.0)
+
+
+def plot_fused(cases, colours, args, written):
+    fused = [c for c in cases if c["family"] == "allreduce_rmsnorm"]
+    base = {(c["world"], c["dtype"], c["hidden"], c["tokens"]): c["median_us"]
+            for c in fused if c["variant"] == "unfused-nccl"}
+    if not fused or not base:
+        return
+    worlds = sorted({c["world"] for c in fused})
+    fig, axes = panels(len(worlds))
+    styles = ["-", "--", ":", "-."]
+    for ax, world in zip(axes, worlds):
+        hiddens = sorted({c["hidden"] for c in fused if c["world"] == world})
+        series = defaultdict(list)
+        for c in fused:
+            ref = base.get((c["world"], c["dtype"], c["hidden"], c["tokens"]))
+            if c["world"] == world and ref and c["variant"] != "unfused-nccl":
+                series[(c["variant"], c["hidden"])].append((c["tokens"], ref / c["median_us"]))
+        for (variant, hidden), pts in sorted(series.items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
+                    color=colours[variant], ls=styles[hiddens.index(hidden) % len(styles)],
+                    label=f"{variant}, hidden {hidden}")
+        ax.axhline(1.0, color="0.3", lw=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{world} GPUs")
+        ax.set_xlabel("tokens")
+        ax.set_ylabel("speedup over unfused-nccl (x)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("allreduce + residual + RMSNorm" + timing_note(args.timing, args.backend),
+                 fontsize=10)
+    save(fig, args.out, "fused_speedup", args.formats, written)
+
+
+def plot_winners(cases, colours, args, written):
+    ar = [c for c in cases if c["family"] == "allreduce"]
+    if not ar:
+        return
+    dtype = sorted({c["dtype"] for c in ar})[0]  # one map; the first dtype is representative
+    ar = [c for c in ar if c["dtype"] == dtype]
+    worlds = sorted({c["world"] for c in ar})
+    sizes = sorted({c["bytes"] for c in ar})
+    best = {}
+    for c in ar:
+        k = (c["world"], c["bytes"])
+        if k not in best or c["median_us"] < best[k]["median_us"]:
+            best[k] = c
+    variants = sorted({b["variant"] for b in best.values()})
+    cmap = ListedColormap([colours[v] for v in variants])
+    grid = [[variants.index(best[(w, s)]["variant"]) if (w, s) in best else math.nan
+             for s in sizes] for w in worlds]
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(sizes) + 2), 1.0 + 0.7 * len(worlds)))
+    ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(variants) - 0.5, aspect="auto")
+    ax.set_xticks(range(len(sizes)), [size_label(s) for s in sizes], rotation=60, fontsize=7)
+    ax.set_yticks(range(len(worlds)), [f"{w} GPUs" for w in worlds])
+    ax.set_xlabel("message size")
+    ax.legend(handles=[Patch(color=colours[v], label=v) for v in variants], fontsize=7,
+              loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(f"fastest allreduce variant, {dtype}" + timing_note(args.timing, args.backend),
+                 fontsize=9)
+    save(fig, args.out, "winners", args.formats, written)
+
+
+def plot_history(path, args, written):
+    by_case = defaultdict(list)
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        h = json.loads(line)
+                    except ValueError as e:
+                        fail(f"{path}:{n}: not a JSON line ({e})")
+                    if h.get("median_us"):
+                        by_case[h["case"]].append(h)
+    except OSError as e:
+        fail(f"{path}: cannot read the history ({e})")
+    if not by_case:
+        fail(f"{path}: no history lines to plot")
+    dates = sorted({h["date"] for hs in by_case.values() for h in hs})
+    x_of = {d: i for i, d in enumerate(dates)}
+    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(dates) + 3), 4.2))
+    per_night = defaultdict(list)
+    for name, hs in sorted(by_case.items()):
+        hs.sort(key=lambda h: h["date"])
+        first = hs[0]["median_us"]
+        xs = [x_of[h["date"]] for h in hs]
+        ys = [h["median_us"] / first for h in hs]
+        ax.plot(xs, ys, color="0.6", lw=0.7, alpha=0.6)
+        for h, x, y in zip(hs, xs, ys):
+            per_night[x].append(y)
+            if h.get("verdict") in ("slower", "failed"):
+                ax.plot(x, y, "x", color="red", ms=8, mew=2)
+    nights = sorted(per_night)
+    geo = [math.exp(sum(map(math.log, per_night[x])) / len(per_night[x])) for x in nights]
+    ax.plot(nights, geo, color="black", lw=2, marker="o", ms=4)
+    ax.axhline(1.0, color="0.3", lw=0.8)
+    ax.set_xticks(range(len(dates)), [d[:16] for d in dates], rotation=45, ha="right",
+                  fontsize=7)
+    ax.set_ylabel("median / first night's median")
+    ax.legend(handles=[Line2D([], [], color="0.6", label="one case"),
+                       Line2D([], [], color="black", marker="o", label="geometric mean"),
+                       Line2D([], [], color="red", marker="x", ls="", mew=2,
+                              label="regression (slower or failed)")], fontsize=7)
+    ax.set_title(f"nightly history: {os.path.basename(path)}", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    save(fig, args.out, "history", args.formats, written)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("result", help="result JSON written by `arbench run`")
+    p.add_argument("--out", help="output folder (default: plots/ next to the result)")
+    p.add_argument("--history", help="results/history/<fingerprint>.jsonl to plot")
+    p.add_argument("--reference", nargs="?", const=DEFAULT_REFERENCE,
+                   help="draw published curves (default file: %(const)s)")
+    p.add_argument("--formats", default="png,svg", help="comma-separated (default png,svg)")
+    args = p.parse_args()
+    args.formats = [f for f in args.formats.split(",") if f]
+    args.out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.result)), "plots")
+    os.makedirs(args.out, exist_ok=True)
+    cases, args.timing, args.backend = load_result(args.result)
+    colours = colour_map(cases)
+    written = []
+    plot_size_sweep(cases, colours, "median_us", "median latency (us)",
+                    "allreduce latency (isolated, median; band p10-p90)", True, args.reference,
+                    "latency", args, written)
+    plot_size_sweep(cases, colours, "busbw_GBps", "bus bandwidth (GB/s)",
+                    "allreduce bus bandwidth", False, None, "busbw", args, written)
+    plot_fused(cases, colours, args, written)
+    plot_winners(cases, colours, args, written)
+    if args.history:
+        plot_history(args.history, args, written)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+// The nccl configurations force what they say: each `nccl[<algo>/<proto>]` runs in a fresh
+// child process (NCCL reads NCCL_DEBUG* once per process) with NCCL_DEBUG=INFO,
+// NCCL_DEBUG_SUBSYS=TUNING and NCCL_DEBUG_FILE set; NCCL then logs, on rank 0, one line per
+// collective: "AllReduce: <n> Bytes -> Algo RING proto LL channel{Lo..Hi}=...". Every such line
+// must name the forced algorithm and protocol. Skips without 2 GPUs or without NCCL.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/harness.hpp"
+#include "fabric_factory.hpp"
+#include "gpu_test_util.hpp"
+#include "kernels/fabric/nccl_api.hpp"
+
+extern char** environ;
+
+using namespace arbench;
+
+namespace {
+
+constexpr const char* kChildVar = "ARB_NCCL_CONFIG_CHILD";
+
+struct Expect {
+  const char* variant;
+  const char* line;  // what every tuning line must contain; empty: NCCL's own choice
+  bool strict;       // the combination must run (ring is always available on one node)
+};
+
+const Expect kConfigs[] = {
+    {"nccl[ring/simple]", "Algo RING proto SIMPLE channel", true},
+    {"nccl[ring/ll]", "Algo RING proto LL channel", true},
+    {"nccl[ring/ll128]", "Algo RING proto LL128 channel", false},
+    {"nccl[tree/simple]", "Algo TREE proto SIMPLE channel", false},
+    {"nccl[tree/ll]", "Algo TREE proto LL channel", false},
+    {"nccl", "", true},
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Runs this test binary again, filtered to the child test, with `extra` added to (and NCCL_ALGO /
+// NCCL_PROTO removed from) the environment; stdout+stderr go to `log`. Returns the exit status.
+int run_child(const std::vector<std::string>& extra, const std::string& log) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv = *e;
+    if (kv.rfind("NCCL_ALGO=", 0) == 0 || kv.rfind("NCCL_PROTO=", 0) == 0 || kv.rfind("NCCL_DEBUG", 0) == 0) continue;
+    env.push_back(kv);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  std::vector<char*> envp;
+  for (auto& s : env) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe", filter = "--gtest_filter=NcclConfigsGpuChild.*";
+  char* argv[] = {exe.data(), filter.data(), nullptr};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+// The child half: runs the configuration named in ARB_NCCL_CONFIG_CHILD on 2 GPUs.
+TEST(NcclConfigsGpuChild, RunOneConfiguration) {
+  const char* variant = std::getenv(kChildVar);
+  if (variant == nullptr) GTEST_SKIP() << "helper: run by NcclConfigsGpu.ForcedAlgorithmIsTheOneUsed";
+  RunConfig cfg;
+  cfg.warmup = 1;
+  cfg.samples = 2;
+  cfg.pipelined_ops = 0;
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 10.0); });
+  Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
+  Case c{variant, Family::allreduce, DType::bf16, 2, std::size_t(1) << 20, 0, 0, false};
+  Support s = h.plan(c);
+  ASSERT_TRUE(s.ok) << s.reason;
+  CaseResult r = h.run(c);
+  ASSERT_TRUE(r.ok) << r.reason;
+}
+
+TEST(NcclConfigsGpu, ForcedAlgorithmIsTheOneUsed) {
+  ARB_REQUIRE_GPUS(2);
+  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  const std::string dir = ::testing::TempDir();
+  int index = 0;
+  for (const Expect& e : kConfigs) {
+    const std::string base = dir + "arbench_nccl_cfg_" + std::to_string(getpid()) + "_" + std::to_string(index++);
+    const std::string debug = base + ".nccl.log", out = base + ".out";
+    const int rc = run_child({std::string(kChildVar) + "=" + e.variant, "NCCL_DEBUG=INFO",
+                              "NCCL_DEBUG_SUBSYS=TUNING", "NCCL_DEBUG_FILE=" + debug},
+                             out);
+    const std::string text = read_file(debug);
+    std::vector<std::string> tuning;
+    std::istringstream lines(text);
+    for (std::string l; std::getline(lines, l);)
+      if (l.find("AllReduce: ") != std::string::npos && l.find(" Bytes -> Algo ") != std::string::npos)
+        tuning.push_back(l);
+    if (rc != 0) {
+      // NCCL may refuse a forced combination on this machine (e.g. LL128 or Tree on PCIe):
+      // allowed for the non-strict ones, as long as it did not silently run another algorithm.
+      EXPECT_FALSE(e.strict) << e.variant << " failed (exit " << rc << "):\n" << read_file(out);
+      std::cout << "[ NOTE ] " << e.variant << " did not run here (exit " << rc << ")\n";
+    } else {
+      EXPECT_FALSE(tuning.empty()) << e.variant << ": no TUNING line in " << debug << ":\n" << text;
+    }
+    if (*e.line != '\0') {
+      for (const auto& l : tuning) EXPECT_NE(l.find(e.line), std::string::npos) << e.variant << ": NCCL used: " << l;
+    }
+    if (!tuning.empty()) std::cout << "[ NCCL ] " << e.variant << ": " << tuning.front() << "\n";
+    std::remove(debug.c_str());
+    std::remove(out.c_str());
+  }
+}

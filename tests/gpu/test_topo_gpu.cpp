@@ -1,0 +1,94 @@
+// The CUDA half of `arbench topo` on real GPUs: device list and bus ids, P2P attributes, and
+// the link probes (diagonal on one GPU; every pair on two or more). Skips without a device.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "arbench/topo/topology.hpp"
+#include "topo_cuda.hpp"
+#include "topo_probe.hpp"
+
+namespace arbench::topo {
+namespace {
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+#define REQUIRE_GPUS(k)                                                                          \
+  do {                                                                                           \
+    if (device_count() < (k)) GTEST_SKIP() << "needs " << (k) << " CUDA device(s); found " << device_count(); \
+  } while (0)
+
+ProbeOptions small() {
+  ProbeOptions o;
+  o.bytes = 4 << 20;
+  o.repetitions = 3;
+  o.latency_rounds = 200;
+  return o;
+}
+
+TEST(TopoGpu, ListsDevicesWithBusIds) {
+  REQUIRE_GPUS(1);
+  auto gpus = list_cuda_gpus();
+  ASSERT_EQ(static_cast<int>(gpus.size()), device_count());
+  for (const auto& g : gpus) {
+    EXPECT_TRUE(normalize_bus_id(g.bus_id)) << g.bus_id;
+    EXPECT_GT(g.cc_major, 0);
+    EXPECT_GT(g.sm_count, 0);
+  }
+  Topology t = read_sysfs_topology("/");
+  for (const auto& g : gpus)
+    if (t.find_gpu(g.bus_id) < 0) std::cout << g.bus_id << " not placed in /sys (virtual machine?)\n";
+}
+
+TEST(TopoGpu, P2pMatrixShape) {
+  REQUIRE_GPUS(1);
+  P2pMatrix m = query_p2p(device_count());
+  ASSERT_EQ(static_cast<int>(m.access.size()), device_count());
+  EXPECT_EQ(m.access[0][0], 0);
+}
+
+TEST(TopoGpu, OneGpuMeasuresTheDiagonalAndSkipsPairs) {
+  REQUIRE_GPUS(1);
+  auto gpus = list_cuda_gpus();
+  gpus.resize(1);
+  Links l = run_link_probes(gpus, small());
+  for (auto name : {kCeUnidir, kPushUnidir, kPullUnidir, kLatency}) {
+    const LinkMatrix& m = l.matrices.at(std::string(name));
+    ASSERT_TRUE(m.skipped) << name;
+    EXPECT_NE(m.skipped->find("fewer than 2 GPUs"), std::string::npos) << name;
+    ASSERT_TRUE(m.values[0][0]) << name << " notes: " << (m.notes.empty() ? "" : m.notes[0]);
+    EXPECT_GT(*m.values[0][0], 0.0) << name;
+  }
+  EXPECT_FALSE(l.matrices.at(std::string(kCeBidir)).values[0][0]);  // no pair, no bidirectional cell
+}
+
+TEST(TopoGpu, EveryPairIsMeasured) {
+  REQUIRE_GPUS(2);
+  auto gpus = list_cuda_gpus();
+  Links l = run_link_probes(gpus, small());
+  const LinkMatrix& ce = l.matrices.at(std::string(kCeUnidir));
+  EXPECT_FALSE(ce.skipped);
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    for (std::size_t j = 0; j < gpus.size(); ++j) {
+      ASSERT_TRUE(ce.values[i][j]) << i << "->" << j;
+      EXPECT_GT(*ce.values[i][j], 0.0);
+    }
+  P2pMatrix p2p = query_p2p(static_cast<int>(gpus.size()));
+  const LinkMatrix& lat = l.matrices.at(std::string(kLatency));
+  if (p2p.access[0][1] && p2p.access[1][0]) {
+    ASSERT_TRUE(lat.values[0][1]) << (lat.notes.empty() ? "" : lat.notes[0]);
+    EXPECT_GT(*lat.values[0][1], 0.0);
+    EXPECT_LT(*lat.values[0][1], 1000.0);  // microseconds; a PCIe hop is a few
+  }
+}
+
+}  // namespace
+}  // namespace arbench::topo

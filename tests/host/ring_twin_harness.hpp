@@ -1,0 +1,84 @@
+// A miniature harness for the ring twin tests: oracle inputs, N ops, bitwise check of every
+// rank after every op (the same pattern as twin_harness.hpp, for RingVariant).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arbench/core/oracle.hpp"
+#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/ring_twin.hpp"
+#include "tests/host/twin_harness.hpp"
+
+namespace arbench::testing {
+
+struct RingRun {
+  DType dtype = DType::bf16;
+  int world = 2;
+  std::size_t elems = 8;
+  int ops = 1;
+  int channels = 0;        // 0: the policy's choice
+  std::size_t chunk = 0;   // bytes; 0: the policy's choice
+  std::vector<int> order{};  // empty: 0..N-1
+  bool in_place = false;
+  RingOptions opt{};
+};
+
+inline std::string describe(const RingRun& r) {
+  std::string order;
+  for (int x : r.order) order += (order.empty() ? "" : ",") + std::to_string(x);
+  return "ring/" + std::string(dtype_name(r.dtype)) + "/world " + std::to_string(r.world) + "/elems " +
+         std::to_string(r.elems) + "/ops " + std::to_string(r.ops) + "/channels " + std::to_string(r.channels) +
+         "/chunk " + std::to_string(r.chunk) + "/order " + (order.empty() ? "default" : order) +
+         (r.in_place ? "/in-place" : "") + "/start " + std::to_string(r.opt.start_seq);
+}
+
+// Runs r.ops ops, each with fresh oracle inputs; returns the number of wrong elements over all
+// ops and ranks. Errors recorded by the protocol are rethrown by check_errors() (CaseError).
+// `report` = false: the caller expects failures and only wants the count.
+inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool report = true) {
+  Case c;
+  c.variant = "ring";
+  c.dtype = r.dtype;
+  c.world = r.world;
+  c.bytes = r.elems * dtype_size(r.dtype);
+  c.in_place = r.in_place;
+  auto v = make_ring_twin(r.opt);
+  const Support s = v->supports(c, fabric);
+  EXPECT_TRUE(s.ok) << s.reason;
+  const std::size_t bytes = c.bytes;
+  auto in = fabric.alloc(bytes, Placement::local);
+  auto out = r.in_place ? nullptr : fabric.alloc(bytes, Placement::local);
+  OpBuffers b;
+  b.in = in.get();
+  b.out = r.in_place ? in.get() : out.get();
+  Tuning t;
+  t.ring_channels = r.channels;
+  t.ring_chunk = r.chunk;
+  t.ring_order = r.order;
+  v->prepare(c, fabric, b, t);
+  std::size_t wrong = 0;
+  std::vector<std::uint8_t> host(bytes);
+  for (int op = 0; op < r.ops; ++op) {
+    const std::uint64_t seed = 2000u + static_cast<std::uint64_t>(op);
+    for (int rank = 0; rank < r.world; ++rank) {
+      fill_oracle(host.data(), r.dtype, r.elems, seed, rank);
+      fabric.upload(rank, in->local(rank), host.data(), bytes);
+    }
+    fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+    v->check_errors();
+    const auto want = oracle_sum(r.dtype, r.elems, seed, r.world);
+    for (int rank = 0; rank < r.world; ++rank) {
+      fabric.download(rank, host.data(), b.out->local(rank), bytes);
+      const std::size_t w = count_wrong(host.data(), want.data(), r.dtype, r.elems);
+      if (w != 0 && report) ADD_FAILURE() << describe(r) << ": op " << op << " rank " << rank << ": " << w << " wrong";
+      wrong += w;
+    }
+  }
+  return wrong;
+}
+
+}  // namespace arbench::testing

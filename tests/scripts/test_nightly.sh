@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# scripts/nightly.sh end to end on the host backend, in a temporary results folder (the
+# repository is never written):
+#   night 1  no baseline yet: created from the run and compared with itself   -> exit 0
+#   night 2  unchanged                                                        -> exit 0
+#   night 3  planted regression: the stored baseline is edited to be 1000x faster, so tonight's
+#            unchanged run is a 99900% slowdown against it                    -> exit 1
+# Nights 2 and 3 use a 1000% threshold: CPU timings on a loaded 2-core runner were seen to
+# drift by 4x between runs, and this test is about the pipeline (baseline, exit codes,
+# history, plots), not about that noise; the statistics have their own unit tests.
+set -uo pipefail
+exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
+repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d)
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
+export ARBENCH_EXE=$exe ARBENCH_RESULTS_DIR=$tmp/results
+sweep=(--backend host --gpus 2 --min-bytes 1K --max-bytes 8K --family allreduce --samples 15)
+flags=()
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || flags=(--no-plots)
+
+fail() { echo "FAIL: $*"; exit 1; }
+night() {  # night EXPECTED_RC LABEL [ENV=VALUE...]
+  local want=$1 label=$2
+  shift 2
+  env "$@" bash "$repo/scripts/nightly.sh" "${flags[@]}" -- "${sweep[@]}" >"$tmp/$label.log" 2>&1
+  local rc=$?
+  if ((rc != want)); then
+    cat "$tmp/$label.log"
+    fail "$label: nightly.sh exited $rc, expected $want"
+  fi
+  echo "$label: exit $rc as expected"
+}
+latest() { find "$tmp/results/nightly" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1; }
+
+night 0 night1
+baselines=("$tmp"/results/baselines/*.json)
+if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then fail "night1 created no baseline"; fi
+history=$(echo "$tmp"/results/history/*.jsonl)
+[[ -s $history ]] || fail "night1 wrote no history"
+cases=$(wc -l <"$history")
+((cases > 0)) || fail "history is empty"
+if ((${#flags[@]} == 0)); then
+  for f in latency.png latency.svg busbw.png winners.svg history.png; do
+    [[ -s $(latest)/plots/$f ]] || fail "night1 did not render plots/$f"
+  done
+fi
+
+night 0 night2 ARBENCH_THRESHOLD=1000
+(($(wc -l <"$history") == 2 * cases)) || fail "night2 did not append one line per case"
+
+/usr/bin/python3 - "${baselines[0]}" <<'PY' || fail "could not plant the regression"
+import json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+for c in doc["arbench"]["cases"]:
+    c["samples_us"] = [s / 1000 for s in c["samples_us"]]
+    for k in ("median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us"):
+        if isinstance(c.get(k), (int, float)):
+            c[k] /= 1000
+json.dump(doc, open(path, "w"))
+PY
+night 1 night3 ARBENCH_THRESHOLD=1000
+grep -q "slower" "$(latest)/compare.txt" || fail "night3's report shows no slower case"
+tail -n "$cases" "$history" | grep -q '"verdict":"slower"' || fail "history lacks the regression"
+grep -q REGRESSION "$tmp/night3.log" || fail "night3 did not say REGRESSION"
+echo "PASS"

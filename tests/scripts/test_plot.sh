@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# plot.py writes every plot, as PNG and SVG: on the committed host sample result, and on a
+# synthetic result that has every family (so the fused-speedup plot is always exercised), each
+# with a two-night history (one regression) and the published reference curves.
+# Exit 77 (ctest: skipped) when /usr/bin/python3 has no matplotlib.
+set -euo pipefail
+repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+py=/usr/bin/python3
+"$py" -c 'import matplotlib' 2>/dev/null || { echo "skip: $py has no matplotlib"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$py" "$repo/tests/scripts/make_synthetic_result.py" "$tmp/synthetic.json"
+shopt -s nullglob
+samples=("$repo"/results/samples/*.json)
+((${#samples[@]})) || { echo "FAIL: no sample result in results/samples/"; exit 1; }
+
+status=0
+for result in "${samples[0]}" "$tmp/synthetic.json"; do
+  name=$(basename "$result" .json)
+  out=$tmp/$name
+  mkdir -p "$out"
+  # Two nights: the first unremarkable, the second with the first case marked slower.
+  "$py" - "$result" "$out/compare1.json" "$out/compare2.json" <<'PY'
+import json, sys
+cases = json.load(open(sys.argv[1]))["arbench"]["cases"]
+same = [{"name": c["name"], "verdict": "same", "ratio": 1.0} for c in cases]
+json.dump({"cases": same}, open(sys.argv[2], "w"))
+same[0].update(verdict="slower", ratio=1.3)
+json.dump({"cases": same}, open(sys.argv[3], "w"))
+PY
+  "$py" "$repo/scripts/history.py" "$result" "$out/compare1.json" "$out/h.jsonl" \
+    --date 2026-12-01T02:00:00Z >/dev/null
+  "$py" "$repo/scripts/history.py" "$result" "$out/compare2.json" "$out/h.jsonl" \
+    --date 2026-12-02T02:00:00Z >/dev/null
+  "$py" "$repo/scripts/plot.py" "$result" --out "$out/plots" --history "$out/h.jsonl" \
+    --reference >"$out/written.txt"
+
+  expected=(latency busbw winners history)
+  if "$py" -c 'import json,sys; cs=json.load(open(sys.argv[1]))["arbench"]["cases"]; sys.exit(0 if any(c["name"].startswith("allreduce_rmsnorm/unfused-nccl/") for c in cs) else 1)' "$result"; then
+    expected+=(fused_speedup)
+  fi
+  [[ $result == "$tmp/synthetic.json" ]] && [[ ! " ${expected[*]} " =~ " fused_speedup " ]] &&
+    { echo "FAIL: synthetic result lacks fused cases"; status=1; }
+  for stem in "${expected[@]}"; do
+    for ext in png svg; do
+      f=$out/plots/$stem.$ext
+      if [[ ! -s $f ]] || ! grep -qx "$f" "$out/written.txt"; then
+        echo "FAIL: $name: $stem.$ext not written"; status=1
+      fi
+    done
+  done
+  head -c 8 "$out/plots/latency.png" | grep -q PNG || { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
+  grep -q "<svg" "$out/plots/latency.svg" || { echo "FAIL: $name: latency.svg is not an SVG"; status=1; }
+  echo "$name: $(wc -l <"$out/written.txt") files"
+done
+exit "$status"
