@@ -93,6 +93,11 @@ class FusedVariant : public Variant {
     eps_ = static_cast<float>(t.eps);
     bufs_ = b;
     timeout_s_ = f.timeout_s();
+    for (int r = 0; r < world_; ++r)  // rows are moved as 16-byte packs (rmsnorm.hpp load_row_pack)
+      for (const RankBuffers* buf : {b.in, b.residual, b.weight, b.norm_out, b.residual_out})
+        if (!algo::is_pack_aligned(buf->local(r)))
+          throw CaseError(me + ": rank " + std::to_string(r) +
+                          "'s buffers are not 16-byte aligned; allocate them with Fabric::alloc");
     if (is_unfused(algo_)) {
       sum_ = f.alloc(c.bytes, Placement::local);
       inner_ = make_allreduce();

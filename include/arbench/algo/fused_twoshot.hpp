@@ -13,9 +13,9 @@
 // Outputs are bitwise identical on all ranks: each row is computed once, by its owner, and
 // copied. Slot reuse: op e+2 writes staging[s] after op e+1's phase-0 barrier and gather[s]
 // after op e+2's phase-0 barrier; every peer arrives there only after its op-e reads.
-// Why: each rank pulls 1/N of the rows from every peer and normalises only those (the norm work
-// is split too), then moves 2 x 1/N of the outputs; it wins over fused-oneshot once the message
-// is large enough that (N-1) x the message per rank costs more than the second round trip.
+// Why: each rank pulls its 1/N of the rows from every peer and normalises only those (the norm
+// work is split too), then pulls the others' r and y: 3(N-1)/N of the message per rank instead
+// of (N-1) x it; it wins over fused-oneshot once that saving outweighs the second round trip.
 #pragma once
 
 #include "arbench/algo/fused_oneshot.hpp"
