@@ -23,7 +23,8 @@ nlohmann::json read_json(const std::string& path) {
 
 TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
   const std::string out = temp_path("r.json"), csv = temp_path("r.csv");
-  CliResult r = run_arbench("run --backend host --gpus 2,3 -b 1K -e 8K --samples 3 --warmup 1 --pipelined-ops 2 --out " +
+  CliResult r = run_arbench("run --backend host --gpus 2,3 -b 1K -e 8K --tokens 1,4 --hidden 512 --samples 3 --warmup 1 "
+                            "--pipelined-ops 2 --out " +
                             out + " --csv " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("backend host"), std::string::npos) << r.output;
