@@ -1,4 +1,4 @@
-// `nccl`: ncclAllReduce (see nccl_allreduce.cu).
+// `nccl` (and its configurations) and `nccl-symm`: ncclAllReduce (see nccl_allreduce.cu).
 #pragma once
 
 #include "arbench/variant.hpp"
@@ -6,5 +6,6 @@
 namespace arbench {
 
 VariantEntry nccl_entry();
+VariantEntry nccl_symm_entry();
 
 }  // namespace arbench

@@ -2,7 +2,6 @@
 #include "arbench/variant.hpp"
 #include "kernels/fused_kernels.hpp"
 #include "kernels/nccl_allreduce.hpp"
-#include "kernels/nccl_symm.hpp"
 #include "kernels/ring_gpu.hpp"
 #include "kernels/symm_kernels.hpp"
 
