@@ -53,7 +53,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   sub->add_option("--threshold", args->threshold_percent,
                   "smallest change of the median that counts, in percent (5 or 5%)")
       ->transform(strip_percent)
-      ->check(CLI::Range(0.0, 1000.0))
+      ->check(CLI::Range(0.0, 1e7))
       ->capture_default_str();
   sub->add_option("--format", args->format, "text, markdown or json")
       ->check(CLI::IsMember({"text", "markdown", "md", "json"}))

@@ -3,10 +3,10 @@
 # repository is never written):
 #   night 1  no baseline yet: created from the run and compared with itself   -> exit 0
 #   night 2  unchanged                                                        -> exit 0
-#   night 3  planted regression: the stored baseline is edited to be 1000x faster, so tonight's
-#            unchanged run is a 99900% slowdown against it                    -> exit 1
-# Nights 2 and 3 use a 1000% threshold: CPU timings on a loaded 2-core runner were seen to
-# drift by 4x between runs, and this test is about the pipeline (baseline, exit codes,
+#   night 3  planted regression: the stored baseline is edited to be 10^6x faster, so tonight's
+#            unchanged run is a ~10^8 % slowdown against it                   -> exit 1
+# Nights 2 and 3 use a 100000% (1000x) threshold: CPU timings on a loaded 2-core runner were
+# seen to drift by up to 25x between runs (ctest runs this beside the TSan suite), and this test is about the pipeline (baseline, exit codes,
 # history, plots), not about that noise; the statistics have their own unit tests.
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
@@ -47,7 +47,7 @@ if ((${#flags[@]} == 0)); then
   done
 fi
 
-night 0 night2 ARBENCH_THRESHOLD=1000
+night 0 night2 ARBENCH_THRESHOLD=100000
 (($(wc -l <"$history") == 2 * cases)) || fail "night2 did not append one line per case"
 
 /usr/bin/python3 - "${baselines[0]}" <<'PY' || fail "could not plant the regression"
@@ -55,13 +55,13 @@ import json, sys
 path = sys.argv[1]
 doc = json.load(open(path))
 for c in doc["arbench"]["cases"]:
-    c["samples_us"] = [s / 1000 for s in c["samples_us"]]
+    c["samples_us"] = [s / 1e6 for s in c["samples_us"]]
     for k in ("median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us"):
         if isinstance(c.get(k), (int, float)):
-            c[k] /= 1000
+            c[k] /= 1e6
 json.dump(doc, open(path, "w"))
 PY
-night 1 night3 ARBENCH_THRESHOLD=1000
+night 1 night3 ARBENCH_THRESHOLD=100000
 grep -q "slower" "$(latest)/compare.txt" || fail "night3's report shows no slower case"
 tail -n "$cases" "$history" | grep -q '"verdict":"slower"' || fail "history lacks the regression"
 grep -q REGRESSION "$tmp/night3.log" || fail "night3 did not say REGRESSION"
