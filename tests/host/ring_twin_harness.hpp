@@ -36,9 +36,8 @@ inline std::string describe(const RingRun& r) {
          (r.in_place ? "/in-place" : "") + "/start " + std::to_string(r.opt.start_seq);
 }
 
-// Runs r.ops ops, each with fresh oracle inputs; returns the number of wrong elements over all
-// ops and ranks. Errors recorded by the protocol are rethrown by check_errors() (CaseError).
-// `report` = false: the caller expects failures and only wants the count.
+// Runs r.ops ops through run_oracle_ops (twin_harness.hpp); `report` = false: the caller expects
+// failures and only wants the count.
 inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool report = true) {
   Case c;
   c.variant = "ring";
@@ -60,25 +59,7 @@ inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool repo
   t.ring_chunk = r.chunk;
   t.ring_order = r.order;
   v->prepare(c, fabric, b, t);
-  std::size_t wrong = 0;
-  std::vector<std::uint8_t> host(bytes);
-  for (int op = 0; op < r.ops; ++op) {
-    const std::uint64_t seed = 2000u + static_cast<std::uint64_t>(op);
-    for (int rank = 0; rank < r.world; ++rank) {
-      fill_oracle(host.data(), r.dtype, r.elems, seed, rank);
-      fabric.upload(rank, in->local(rank), host.data(), bytes);
-    }
-    fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
-    v->check_errors();
-    const auto want = oracle_sum(r.dtype, r.elems, seed, r.world);
-    for (int rank = 0; rank < r.world; ++rank) {
-      fabric.download(rank, host.data(), b.out->local(rank), bytes);
-      const std::size_t w = count_wrong(host.data(), want.data(), r.dtype, r.elems);
-      if (w != 0 && report) ADD_FAILURE() << describe(r) << ": op " << op << " rank " << rank << ": " << w << " wrong";
-      wrong += w;
-    }
-  }
-  return wrong;
+  return run_oracle_ops(fabric, *v, *in, *b.out, r.dtype, r.elems, r.world, r.ops, 2000u, describe(r), report);
 }
 
 }  // namespace arbench::testing

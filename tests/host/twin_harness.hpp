@@ -27,6 +27,36 @@ inline constexpr bool kTsan = false;
 inline constexpr bool kTsan = false;
 #endif
 
+// Runs `ops` ops of a prepared variant, each with fresh oracle inputs (seed seed_base + op)
+// uploaded into `in`, and checks every rank's `out` bitwise after each op. Returns the number of
+// wrong elements over all ops and ranks; each failure is reported (naming `what`) unless
+// `report` is false (for tests that expect failures and only want the count). Errors recorded
+// by a protocol are rethrown by check_errors() (CaseError).
+inline std::size_t run_oracle_ops(HostFabric& fabric, Variant& v, const RankBuffers& in, const RankBuffers& out,
+                                  DType dtype, std::size_t elems, int world, int ops, std::uint64_t seed_base,
+                                  const std::string& what, bool report = true) {
+  const std::size_t bytes = elems * dtype_size(dtype);
+  std::size_t wrong = 0;
+  std::vector<std::uint8_t> host(bytes);
+  for (int op = 0; op < ops; ++op) {
+    const std::uint64_t seed = seed_base + static_cast<std::uint64_t>(op);
+    for (int rank = 0; rank < world; ++rank) {
+      fill_oracle(host.data(), dtype, elems, seed, rank);
+      fabric.upload(rank, in.local(rank), host.data(), bytes);
+    }
+    fabric.run([&](int rank, Stream st) { v.launch(rank, st); });
+    v.check_errors();
+    const auto want = oracle_sum(dtype, elems, seed, world);
+    for (int rank = 0; rank < world; ++rank) {
+      fabric.download(rank, host.data(), out.local(rank), bytes);
+      const std::size_t w = count_wrong(host.data(), want.data(), dtype, elems);
+      if (w != 0 && report) ADD_FAILURE() << what << ": op " << op << " rank " << rank << ": " << w << " wrong";
+      wrong += w;
+    }
+  }
+  return wrong;
+}
+
 struct TwinRun {
   SymmAlgo algo = SymmAlgo::oneshot_pull;
   DType dtype = DType::bf16;
@@ -66,25 +96,7 @@ inline std::size_t run_twin_case(HostFabric& fabric, const TwinRun& r) {
   Tuning t;
   t.blocks = r.blocks;
   v->prepare(c, fabric, b, t);
-  std::size_t wrong = 0;
-  std::vector<std::uint8_t> host(bytes);
-  for (int op = 0; op < r.ops; ++op) {
-    const std::uint64_t seed = 1000u + static_cast<std::uint64_t>(op);
-    for (int rank = 0; rank < r.world; ++rank) {
-      fill_oracle(host.data(), r.dtype, r.elems, seed, rank);
-      fabric.upload(rank, in->local(rank), host.data(), bytes);
-    }
-    fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
-    v->check_errors();
-    const auto want = oracle_sum(r.dtype, r.elems, seed, r.world);
-    for (int rank = 0; rank < r.world; ++rank) {
-      fabric.download(rank, host.data(), b.out->local(rank), bytes);
-      const std::size_t w = count_wrong(host.data(), want.data(), r.dtype, r.elems);
-      if (w != 0) ADD_FAILURE() << describe(r) << ": op " << op << " rank " << rank << ": " << w << " wrong";
-      wrong += w;
-    }
-  }
-  return wrong;
+  return run_oracle_ops(fabric, *v, *in, *b.out, r.dtype, r.elems, r.world, r.ops, 1000u, describe(r));
 }
 
 }  // namespace arbench::testing
