@@ -28,13 +28,23 @@ fi
 cuda_version=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
 [ "${cuda_version%%.*}" -ge 13 ] 2>/dev/null || die "CUDA ${cuda_version:-?} found; arbench needs the CUDA Toolkit 13"
 
-# NCCL >= 2.28: headers (and library) in NCCL_ROOT or the CUDA toolkit.
-cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
+# NCCL >= 2.28: headers (and library) in NCCL_ROOT or the CUDA toolkit. The toolkit's root is
+# asked of nvcc itself (its TOP), because the nvcc on PATH may be a wrapper script elsewhere
+# (e.g. /usr/local/bin/nvcc exec'ing /usr/local/cuda-13.0/bin/nvcc).
+nvcc_top=$(nvcc --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1)
+cuda_roots=()
+for r in ${CUDA_HOME:-} ${CUDA_PATH:-} ${nvcc_top:+$nvcc_top/..} "$(dirname "$(dirname "$(command -v nvcc)")")" \
+         /usr/local/cuda; do
+  [ -d "$r" ] && cuda_roots+=("$(cd "$r" && pwd -P)")
+done
 nccl_h=""
-for d in ${NCCL_ROOT:+$NCCL_ROOT/include} "$cuda_root/include" /usr/include /usr/local/include; do
+searched=()
+for d in ${NCCL_ROOT:+$NCCL_ROOT/include} ${NCCL_HOME:+$NCCL_HOME/include} "${cuda_roots[@]/%//include}" \
+         /usr/include /usr/local/include; do
+  searched+=("$d")
   [ -f "$d/nccl.h" ] && { nccl_h="$d/nccl.h"; break; }
 done
-[ -n "$nccl_h" ] || die "nccl.h not found: install NCCL 2.28 (libnccl-dev) or set NCCL_ROOT"
+[ -n "$nccl_h" ] || die "nccl.h not found in: ${searched[*]}. Install NCCL 2.28 (libnccl-dev) or set NCCL_ROOT to its prefix"
 major=$(sed -n 's/^#define NCCL_MAJOR *\([0-9]*\).*/\1/p' "$nccl_h")
 minor=$(sed -n 's/^#define NCCL_MINOR *\([0-9]*\).*/\1/p' "$nccl_h")
 if [ "$major" -lt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -lt 28 ]; }; then
