@@ -29,11 +29,11 @@ cuda_version=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.
 [ "${cuda_version%%.*}" -ge 13 ] 2>/dev/null || die "CUDA ${cuda_version:-?} found; arbench needs the CUDA Toolkit 13"
 
 # NCCL >= 2.28: headers (and library) in NCCL_ROOT or the CUDA toolkit. The toolkit's root is
-# asked of nvcc itself (its TOP), because the nvcc on PATH may be a wrapper script elsewhere
-# (e.g. /usr/local/bin/nvcc exec'ing /usr/local/cuda-13.0/bin/nvcc).
+# asked of nvcc itself (its TOP, printed as "<root>/bin/.."), because the nvcc on PATH may be a
+# wrapper script elsewhere (e.g. /usr/local/bin/nvcc exec'ing /usr/local/cuda-13.0/bin/nvcc).
 nvcc_top=$(nvcc --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1)
 cuda_roots=()
-for r in ${CUDA_HOME:-} ${CUDA_PATH:-} ${nvcc_top:+$nvcc_top/..} "$(dirname "$(dirname "$(command -v nvcc)")")" \
+for r in ${CUDA_HOME:-} ${CUDA_PATH:-} ${nvcc_top:+$nvcc_top} "$(dirname "$(dirname "$(command -v nvcc)")")" \
          /usr/local/cuda; do
   [ -d "$r" ] && cuda_roots+=("$(cd "$r" && pwd -P)")
 done
