@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -85,6 +86,19 @@ void print_footer(const std::vector<CaseResult>& results, const std::vector<Skip
   for (const auto& [why, n] : reasons) std::cout << "  skipped " << n << " x " << why << "\n";
 }
 
+// The variants --variants can name, after the cases: configurations (`nccl[ring/ll]`) are in
+// no default sweep, so this is where a user finds them. '#' lines, like the header, so that
+// `grep -v '^#'` keeps the case names only.
+void print_catalogue(const Registry& reg, Backend b) {
+  std::cout << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
+  for (const auto& v : reg.catalogue(b)) {
+    std::cout << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name
+              << v.summary;
+    if (!v.unavailable.empty()) std::cout << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
+    std::cout << "\n";
+  }
+}
+
 }  // namespace
 
 int run_sweep(RunConfig cfg, bool list_only) {
@@ -120,6 +134,7 @@ int run_sweep(RunConfig cfg, bool list_only) {
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
     for (const auto& s : skipped) std::cout << s.c.name() << "  # skipped: " << s.reason << "\n";
+    print_catalogue(reg, b);
     return kExitOk;
   }
   if (runnable.empty()) {

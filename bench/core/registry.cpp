@@ -68,4 +68,19 @@ std::unique_ptr<Variant> Registry::make(const std::string& name, Backend backend
   return backend == Backend::host ? e->host() : e->gpu();
 }
 
+std::vector<VariantInfo> Registry::catalogue(Backend backend) const {
+  std::vector<VariantInfo> out;
+  for (const auto& e : entries_) {
+    out.push_back({e.name, e.family, e.summary, false, unavailable_reason(e.name, backend)});
+    if (!e.make_configured) continue;
+    for (const auto& cfg : e.configs) {
+      const std::string name = e.name + "[" + cfg + "]";
+      out.push_back({name, e.family, "`" + e.name + "` with algorithm/protocol " + cfg +
+                                         " forced, on a communicator of its own",
+                     true, unavailable_reason(name, backend)});
+    }
+  }
+  return out;
+}
+
 }  // namespace arbench

@@ -81,6 +81,15 @@ struct VariantEntry {
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;
 };
 
+// One line of `arbench list`'s variant catalogue.
+struct VariantInfo {
+  std::string name;         // what --variants takes, e.g. `oneshot-pull` or `nccl[ring/ll]`
+  Family family = Family::allreduce;
+  std::string summary;
+  bool named_only = false;  // a configuration: never in the default sweep, selected by full name
+  std::string unavailable;  // why it cannot run on the backend asked about (empty when it can)
+};
+
 class Registry {
  public:
   void add(VariantEntry e);
@@ -89,6 +98,8 @@ class Registry {
   // Why `name` cannot run on `backend` (empty when it can).
   std::string unavailable_reason(const std::string& name, Backend backend) const;
   std::unique_ptr<Variant> make(const std::string& name, Backend backend) const;
+  // Every variant and configuration, in registration order, with its availability on `backend`.
+  std::vector<VariantInfo> catalogue(Backend backend) const;
   // The registry with every built-in variant (host twins and GPU kernels).
   static const Registry& builtin();
 

@@ -39,6 +39,17 @@ TEST(CliRing, BadRingOrderFailsTheCaseAndNamesIt) {
   EXPECT_NE(r.output.find("--ring-order 0,1,1,2: rank 1 appears twice"), std::string::npos) << r.output;
 }
 
+TEST(CliRing, PlainListNamesTheNcclConfigurations) {
+  // They are in no default sweep, so the catalogue after the cases is where a user finds them.
+  CliResult r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("# variants (--variants takes names or globs"), std::string::npos) << r.output;
+  for (const char* v : {"nccl[ring/simple]", "nccl[ring/ll]", "nccl[ring/ll128]", "nccl[tree/simple]", "nccl[tree/ll]",
+                        "oneshot-pull", "oneshot-push", "twoshot", "ring", "nccl-symm", "fused-oneshot"})
+    EXPECT_NE(r.output.find(std::string(" ") + v + " "), std::string::npos) << v << "\n" << r.output;
+  EXPECT_NE(r.output.find("[not on host: configurations run on GPU fabrics only]"), std::string::npos) << r.output;
+}
+
 TEST(CliRing, ListShowsTheNcclConfigurations) {
   for (const char* cfg : {"nccl[ring/simple]", "nccl[ring/ll]", "nccl[ring/ll128]", "nccl[tree/simple]", "nccl[tree/ll]"}) {
     CliResult r = run_arbench(std::string("list --backend host --gpus 2 -b 1K -e 1K --variants '") + cfg + "'");

@@ -1,0 +1,69 @@
+// The registry's lookup of configurations and the catalogue `arbench list` prints.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "arbench/variant.hpp"
+
+using namespace arbench;
+
+namespace {
+
+Registry registry_with_configs() {
+  Registry r;
+  VariantEntry nccl;
+  nccl.name = "nccl";
+  nccl.summary = "NCCL";
+  nccl.gpu = [] { return std::unique_ptr<Variant>(); };
+  nccl.no_host_reason = "needs GPUs";
+  nccl.configs = {"ring/ll", "tree/simple"};
+  nccl.make_configured = [](const std::string&) { return std::unique_ptr<Variant>(); };
+  r.add(nccl);
+  VariantEntry ref;
+  ref.name = "reference";
+  ref.summary = "host yardstick";
+  ref.host = [] { return std::unique_ptr<Variant>(); };
+  ref.no_gpu_reason = "host only";
+  r.add(ref);
+  return r;
+}
+
+const VariantInfo& find(const std::vector<VariantInfo>& c, const std::string& name) {
+  auto it = std::find_if(c.begin(), c.end(), [&](const VariantInfo& v) { return v.name == name; });
+  if (it == c.end()) throw std::runtime_error("not in catalogue: " + name);
+  return *it;
+}
+
+}  // namespace
+
+TEST(Registry, FindsConfigurationsByFullNameOnly) {
+  const Registry r = registry_with_configs();
+  EXPECT_NE(r.find("nccl[ring/ll]"), nullptr);
+  EXPECT_EQ(r.find("nccl[ring/ll]"), r.find("nccl"));
+  EXPECT_EQ(r.find("nccl[ring/ll128]"), nullptr);  // not a declared configuration
+  EXPECT_EQ(r.find("nccl[ring/ll"), nullptr);      // malformed
+  EXPECT_EQ(r.find("reference[x]"), nullptr);      // no configurations at all
+}
+
+TEST(Registry, CatalogueListsEveryVariantAndConfigurationInOrder) {
+  const auto c = registry_with_configs().catalogue(Backend::cuda);
+  std::vector<std::string> names;
+  for (const auto& v : c) names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"nccl", "nccl[ring/ll]", "nccl[tree/simple]", "reference"}));
+  EXPECT_FALSE(find(c, "nccl").named_only);
+  EXPECT_TRUE(find(c, "nccl[tree/simple]").named_only);
+  EXPECT_NE(find(c, "nccl[tree/simple]").summary.find("tree/simple"), std::string::npos);
+  EXPECT_EQ(find(c, "reference").summary, "host yardstick");
+}
+
+TEST(Registry, CatalogueSaysWhyAVariantCannotRunOnTheBackend) {
+  const Registry r = registry_with_configs();
+  const auto gpu = r.catalogue(Backend::cuda);
+  EXPECT_EQ(find(gpu, "nccl").unavailable, "");
+  EXPECT_EQ(find(gpu, "nccl[ring/ll]").unavailable, "");
+  EXPECT_EQ(find(gpu, "reference").unavailable, "host only");
+  const auto host = r.catalogue(Backend::host);
+  EXPECT_EQ(find(host, "nccl").unavailable, "needs GPUs");
+  EXPECT_EQ(find(host, "nccl[ring/ll]").unavailable, "configurations run on GPU fabrics only");
+  EXPECT_EQ(find(host, "reference").unavailable, "");
+}
