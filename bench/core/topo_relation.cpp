@@ -65,7 +65,7 @@ std::string relation_legend() {
     std::string code(relation_code(r));
     os << "  " << code << std::string(6 - code.size(), ' ') << "= " << relation_meaning(r) << "\n";
   }
-  os << "  (NUMA node unknown on either side: shown as SYS, the conservative code)\n";
+  os << "  (different host bridges and a NUMA node unknown on either side: shown as SYS, the conservative code)\n";
   return os.str();
 }
 
