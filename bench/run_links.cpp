@@ -6,6 +6,7 @@
 #include "arbench/topo/report.hpp"
 #include "arbench/topo/ring_order.hpp"
 #include "arbench/topo/topology.hpp"
+#include "core/link_efficiency.hpp"
 #include "topo_cuda.hpp"
 #include "topo_probe.hpp"
 
@@ -49,26 +50,7 @@ std::map<int, std::vector<int>> RunLinks::ring_orders(const std::vector<int>& wo
 }
 
 void RunLinks::annotate(CaseResult& r) const {
-  if (!links_ || !r.ok || r.c.world < 2 || r.c.world > int(bus_ids_.size())) return;
-  std::vector<std::string> walk(bus_ids_.begin(), bus_ids_.begin() + r.c.world);
-  // Ring-like algorithms use the links of their ring order; the others every pair.
-  for (const auto& [k, v] : r.settings)
-    if (k == "ring_order") {
-      std::vector<std::string> ordered;
-      std::size_t pos = 0;
-      while (pos < v.size()) {
-        const std::size_t comma = v.find(',', pos);
-        const int rank = std::stoi(v.substr(pos, comma - pos));
-        if (rank >= 0 && rank < r.c.world) ordered.push_back(walk[rank]);
-        pos = comma == std::string::npos ? v.size() : comma + 1;
-      }
-      if (ordered.size() == walk.size()) walk = ordered;
-    }
-  const auto slowest = topo::slowest_link_for_bus_ids(*links_, walk, topo::link_pattern_for_variant(r.c.variant));
-  const auto eff = topo::link_efficiency(r.busbw_gbps, slowest);
-  if (!slowest || !eff) return;
-  r.extra["slowest_link_GBps"] = *slowest;
-  r.extra["link_efficiency"] = *eff;
+  if (links_) annotate_link_efficiency(r, *links_, bus_ids_);
 }
 
 nlohmann::json RunLinks::provenance(int max_world) const {
