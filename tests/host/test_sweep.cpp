@@ -146,6 +146,16 @@ TEST(RunConfigDefaults, HostDefaultsAndGpuLimits) {
   RunConfig too_many;
   too_many.gpus = {16};
   EXPECT_THROW(resolve_defaults(too_many, Backend::cuda, 8), UsageError);
+  // The message a user with 8 GPUs sees for --gpus 16 (the CLI test needs a GPU to get here).
+  try {
+    RunConfig again;
+    again.gpus = {16};
+    resolve_defaults(again, Backend::cuda, 8);
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--gpus 16 asks for more GPUs than the 8 present"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("--backend single-gpu"), std::string::npos) << e.what();
+  }
   RunConfig model;
   model.model = "llama3-70b";
   resolve_defaults(model, Backend::host, 0);
