@@ -39,27 +39,15 @@ inline std::string describe(const RingRun& r) {
 // Runs r.ops ops through run_oracle_ops (twin_harness.hpp); `report` = false: the caller expects
 // failures and only wants the count.
 inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool report = true) {
-  Case c;
-  c.variant = "ring";
-  c.dtype = r.dtype;
-  c.world = r.world;
-  c.bytes = r.elems * dtype_size(r.dtype);
-  c.in_place = r.in_place;
   auto v = make_ring_twin(r.opt);
-  const Support s = v->supports(c, fabric);
-  EXPECT_TRUE(s.ok) << s.reason;
-  const std::size_t bytes = c.bytes;
-  auto in = fabric.alloc(bytes, Placement::local);
-  auto out = r.in_place ? nullptr : fabric.alloc(bytes, Placement::local);
-  OpBuffers b;
-  b.in = in.get();
-  b.out = r.in_place ? in.get() : out.get();
+  TwinCase tc = make_twin_case(fabric, *v, "ring", r.dtype, r.world, r.elems, r.in_place);
   Tuning t;
   t.ring_channels = r.channels;
   t.ring_chunk = r.chunk;
   t.ring_order = r.order;
-  v->prepare(c, fabric, b, t);
-  return run_oracle_ops(fabric, *v, *in, *b.out, r.dtype, r.elems, r.world, r.ops, 2000u, describe(r), report);
+  v->prepare(tc.c, fabric, tc.buffers, t);
+  return run_oracle_ops(fabric, *v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 2000u,
+                        describe(r), report);
 }
 
 }  // namespace arbench::testing

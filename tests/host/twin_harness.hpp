@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,31 @@ inline std::size_t run_oracle_ops(HostFabric& fabric, Variant& v, const RankBuff
   return wrong;
 }
 
+// An allreduce case of `variant` on `fabric`, checked as supported, with its input and output
+// buffers (the output is the input when in place), ready for Variant::prepare.
+struct TwinCase {
+  Case c;
+  std::unique_ptr<RankBuffers> in, out;
+  OpBuffers buffers;
+};
+
+inline TwinCase make_twin_case(HostFabric& fabric, const Variant& v, std::string variant, DType dtype, int world,
+                               std::size_t elems, bool in_place) {
+  TwinCase t;
+  t.c.variant = std::move(variant);
+  t.c.dtype = dtype;
+  t.c.world = world;
+  t.c.bytes = elems * dtype_size(dtype);
+  t.c.in_place = in_place;
+  const Support s = v.supports(t.c, fabric);
+  EXPECT_TRUE(s.ok) << s.reason;
+  t.in = fabric.alloc(t.c.bytes, Placement::local);
+  if (!in_place) t.out = fabric.alloc(t.c.bytes, Placement::local);
+  t.buffers.in = t.in.get();
+  t.buffers.out = in_place ? t.in.get() : t.out.get();
+  return t;
+}
+
 struct TwinRun {
   SymmAlgo algo = SymmAlgo::oneshot_pull;
   DType dtype = DType::bf16;
@@ -78,25 +104,13 @@ inline std::string describe(const TwinRun& r) {
 // Runs r.ops ops on `fabric` (world must match), each with fresh oracle inputs, and checks every
 // rank's output bitwise after each op. Returns the number of wrong elements over everything.
 inline std::size_t run_twin_case(HostFabric& fabric, const TwinRun& r) {
-  Case c;
-  c.variant = symm_algo_name(r.algo);
-  c.dtype = r.dtype;
-  c.world = r.world;
-  c.bytes = r.elems * dtype_size(r.dtype);
-  c.in_place = r.in_place;
   auto v = make_symm_twin(r.algo, r.opt);
-  const Support s = v->supports(c, fabric);
-  EXPECT_TRUE(s.ok) << s.reason;
-  const std::size_t bytes = c.bytes;
-  auto in = fabric.alloc(bytes, Placement::local);
-  auto out = r.in_place ? nullptr : fabric.alloc(bytes, Placement::local);
-  OpBuffers b;
-  b.in = in.get();
-  b.out = r.in_place ? in.get() : out.get();
+  TwinCase tc = make_twin_case(fabric, *v, std::string(symm_algo_name(r.algo)), r.dtype, r.world, r.elems, r.in_place);
   Tuning t;
   t.blocks = r.blocks;
-  v->prepare(c, fabric, b, t);
-  return run_oracle_ops(fabric, *v, *in, *b.out, r.dtype, r.elems, r.world, r.ops, 1000u, describe(r));
+  v->prepare(tc.c, fabric, tc.buffers, t);
+  return run_oracle_ops(fabric, *v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 1000u,
+                        describe(r));
 }
 
 }  // namespace arbench::testing
