@@ -90,5 +90,13 @@ TEST(RingOrder, ValidatesPermutationsAndFindsNeighbours) {
   EXPECT_EQ(ring_order_text(ring_order_or_default({}, 3)), "0,1,2");
 }
 
+TEST(RingOrder, TextRoundTripsAndMalformedTextIsRefused) {
+  for (const std::vector<int>& order : {std::vector<int>{0}, {0, 2, 3, 1}, {7, 6, 5, 4, 3, 2, 1, 0}})
+    EXPECT_EQ(parse_ring_order_text(ring_order_text(order)), order);
+  EXPECT_EQ(parse_ring_order_text("0,1,1"), (std::vector<int>{0, 1, 1}));  // a list; permutation is checked apart
+  for (const char* bad : {"", ",", "0,", ",0", "0,,1", "0;1", "0, 1", "x", "1a", "+1"})
+    EXPECT_FALSE(parse_ring_order_text(bad)) << bad;
+}
+
 }  // namespace
 }  // namespace arbench::algo

@@ -1,14 +1,17 @@
 // Ring order: which rank follows which in the native ring.
 //
 // order[i] is the rank at ring position i; rank order[i] sends to order[i+1] and receives from
-// order[i-1] (mod N). Default: the GPU variant sorts the ranks by their GPUs' PCI bus id
-// (kernels/ring.cu), the twin uses 0..N-1; the topology work will plug in a PCIe-tree-aware
-// default. --ring-order overrides it; it must name every rank exactly once.
+// order[i-1] (mod N). Default: on the cuda backend `arbench run` passes the order that follows
+// the PCIe tree (bench/run_links.cpp); otherwise the GPU variant sorts the ranks by their GPUs'
+// PCI bus id (kernels/ring.cu) and the twin uses 0..N-1. --ring-order overrides it; it must
+// name every rank exactly once.
 #pragma once
 
+#include <charconv>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
-
 
 namespace arbench::algo {
 
@@ -16,6 +19,23 @@ inline std::string ring_order_text(const std::vector<int>& order) {
   std::string s;
   for (int r : order) s += (s.empty() ? "" : ",") + std::to_string(r);
   return s;
+}
+
+// The inverse of ring_order_text: "0,2,3,1" → {0, 2, 3, 1}; nullopt unless it is non-empty
+// integers separated by single commas (whether it is a permutation is ring_order_problem's call).
+inline std::optional<std::vector<int>> parse_ring_order_text(std::string_view text) {
+  std::vector<int> order;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (true) {
+    int rank = 0;
+    const auto [next, ec] = std::from_chars(p, end, rank);
+    if (ec != std::errc()) return std::nullopt;
+    order.push_back(rank);
+    if (next == end) return order;
+    if (*next != ',') return std::nullopt;
+    p = next + 1;
+  }
 }
 
 // Empty when `order` is a permutation of 0..world-1; else a sentence saying what is wrong.
