@@ -31,15 +31,15 @@ cuda_version=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1.
 # NCCL >= 2.28: headers (and library) in NCCL_ROOT or the CUDA toolkit. The toolkit's root is
 # asked of nvcc itself (its TOP, printed as "<root>/bin/.."), because the nvcc on PATH may be a
 # wrapper script elsewhere (e.g. /usr/local/bin/nvcc exec'ing /usr/local/cuda-13.0/bin/nvcc).
-nvcc_top=$(nvcc --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1)
+nvcc_top=$(nvcc --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1 || true)
 cuda_roots=()
-for r in ${CUDA_HOME:-} ${CUDA_PATH:-} ${nvcc_top:+$nvcc_top} "$(dirname "$(dirname "$(command -v nvcc)")")" \
+for r in "${CUDA_HOME:-}" "${CUDA_PATH:-}" "$nvcc_top" "$(dirname "$(dirname "$(command -v nvcc)")")" \
          /usr/local/cuda; do
-  [ -d "$r" ] && cuda_roots+=("$(cd "$r" && pwd -P)")
+  if [ -n "$r" ] && [ -d "$r" ]; then cuda_roots+=("$(cd "$r" && pwd -P)"); fi
 done
 nccl_h=""
 searched=()
-for d in ${NCCL_ROOT:+$NCCL_ROOT/include} ${NCCL_HOME:+$NCCL_HOME/include} "${cuda_roots[@]/%//include}" \
+for d in ${NCCL_ROOT:+"$NCCL_ROOT/include"} ${NCCL_HOME:+"$NCCL_HOME/include"} "${cuda_roots[@]/%//include}" \
          /usr/include /usr/local/include; do
   searched+=("$d")
   [ -f "$d/nccl.h" ] && { nccl_h="$d/nccl.h"; break; }
