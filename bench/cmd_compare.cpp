@@ -6,8 +6,8 @@
 
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
-#include "core/compare.hpp"
-#include "core/compare_report.hpp"
+#include "analysis/compare.hpp"
+#include "analysis/compare_report.hpp"
 
 namespace arbench {
 namespace {

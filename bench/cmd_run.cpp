@@ -5,9 +5,9 @@
 
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
-#include "core/models.hpp"
-#include "core/sizes.hpp"
-#include "run_command.hpp"
+#include "run/models.hpp"
+#include "run/sizes.hpp"
+#include "run/run_command.hpp"
 
 namespace arbench {
 namespace {

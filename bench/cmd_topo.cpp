@@ -10,14 +10,14 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
-#include "arbench/topo/links.hpp"
-#include "arbench/topo/report.hpp"
-#include "arbench/topo/ring_order.hpp"
-#include "arbench/topo/tree.hpp"
+#include "topo/links.hpp"
+#include "topo/report.hpp"
+#include "topo/ring_order.hpp"
+#include "topo/tree.hpp"
 #include "commands.hpp"
-#include "nvml_loader.hpp"
-#include "topo_cuda.hpp"
-#include "topo_probe.hpp"
+#include "topo/nvml_loader.hpp"
+#include "topo/cuda_gpus.hpp"
+#include "topo/probe.hpp"
 
 namespace arbench {
 namespace {

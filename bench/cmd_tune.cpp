@@ -1,5 +1,5 @@
 // `arbench tune RESULT.json [--out TABLE.json] [--format text|markdown]`: the best variant per
-// size and its margin, crossovers, and the dispatch-table JSON (schema in core/tune_report.hpp).
+// size and its margin, crossovers, and the dispatch-table JSON (schema in analysis/tune_report.hpp).
 // The logic lives in core/tune.cpp (host-tested); this file is only the command line.
 #include <iostream>
 #include <memory>
@@ -8,10 +8,10 @@
 
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
-#include "core/compare_report.hpp"
-#include "core/report.hpp"
-#include "core/tune.hpp"
-#include "core/tune_report.hpp"
+#include "analysis/compare_report.hpp"
+#include "results/report.hpp"
+#include "analysis/tune.hpp"
+#include "analysis/tune_report.hpp"
 
 namespace arbench {
 namespace {

@@ -1,9 +1,9 @@
 // Registration of the GPU-fabric variants (CUDA kernels and NCCL). One line per variant.
 #include "arbench/variant.hpp"
-#include "kernels/fused_kernels.hpp"
-#include "kernels/nccl_allreduce.hpp"
-#include "kernels/ring_gpu.hpp"
-#include "kernels/symm_kernels.hpp"
+#include "kernels/fused/fused_kernels.hpp"
+#include "kernels/nccl/nccl_allreduce.hpp"
+#include "kernels/ring/ring_gpu.hpp"
+#include "kernels/symm/symm_kernels.hpp"
 
 namespace arbench {
 

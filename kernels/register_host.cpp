@@ -1,9 +1,9 @@
 // Registration of the host-fabric variants (host twins). One line per variant.
 #include "arbench/variant.hpp"
-#include "kernels/fused_twins.hpp"
-#include "kernels/reference_twin.hpp"
-#include "kernels/ring_twin.hpp"
-#include "kernels/symm_twins.hpp"
+#include "kernels/fused/fused_twins.hpp"
+#include "kernels/reference/reference_twin.hpp"
+#include "kernels/ring/ring_twin.hpp"
+#include "kernels/symm/symm_twins.hpp"
 
 namespace arbench {
 

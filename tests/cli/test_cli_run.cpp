@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.hpp"
-#include "core/report.hpp"
+#include "results/report.hpp"
 
 namespace {
 

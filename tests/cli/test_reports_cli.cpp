@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "../host/synthetic_result.hpp"
+#include "tests/host/results/synthetic_result.hpp"
 
 namespace {
 

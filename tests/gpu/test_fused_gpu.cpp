@@ -5,15 +5,15 @@
 
 #include <vector>
 
-#include "core/harness.hpp"
-#include "core/rmsnorm_reference.hpp"
-#include "core/workload.hpp"
-#include "fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "workload/rmsnorm_reference.hpp"
+#include "workload/workload.hpp"
+#include "run/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
-#include "kernels/fused_kernels.hpp"
-#include "kernels/fused_twins.hpp"
+#include "kernels/fused/fused_kernels.hpp"
+#include "kernels/fused/fused_twins.hpp"
 
 using namespace arbench;
 

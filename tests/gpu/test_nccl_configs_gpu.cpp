@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/harness.hpp"
-#include "fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "run/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "core/harness.hpp"
-#include "fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "run/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/harness.hpp"
-#include "fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "run/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
 
 using namespace arbench;

@@ -14,7 +14,7 @@
 #include "arbench/core/oracle.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/single_gpu_fabric.hpp"
-#include "kernels/symm_kernels.hpp"
+#include "kernels/symm/symm_kernels.hpp"
 
 using namespace arbench;
 

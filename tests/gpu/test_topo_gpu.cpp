@@ -5,9 +5,9 @@
 
 #include <iostream>
 
-#include "arbench/topo/topology.hpp"
-#include "topo_cuda.hpp"
-#include "topo_probe.hpp"
+#include "topo/topology.hpp"
+#include "topo/cuda_gpus.hpp"
+#include "topo/probe.hpp"
 
 namespace arbench::topo {
 namespace {

@@ -1,4 +1,4 @@
-// fused-oneshot protocol (kernel: kernels/fused_oneshot.cu; twin: kernels/fused_twins.cpp).
+// fused-oneshot protocol (kernel: kernels/fused/fused_oneshot.cu; twin: kernels/fused/fused_twins.cpp).
 //
 // Block b of rank r handles token rows R_b = split_range(tokens, B, b) (block per row: the
 // norm needs the whole row's sum of squares in one block). Op epoch e, slot s = epoch_slot(e):

@@ -1,4 +1,4 @@
-// fused-twoshot protocol (kernel: kernels/fused_twoshot.cu; twin: kernels/fused_twins.cpp).
+// fused-twoshot protocol (kernel: kernels/fused/fused_twoshot.cu; twin: kernels/fused/fused_twins.cpp).
 //
 // Rank r owns token rows O_r = owned_range(tokens, N, r) (split_range: balanced, so with
 // tokens < N some ranks own none, and tokens need not be a multiple of N); block b handles the

@@ -1,4 +1,4 @@
-// oneshot-pull protocol (kernel: kernels/oneshot_pull.cu; twin: kernels/symm_twins.cpp).
+// oneshot-pull protocol (kernel: kernels/symm/oneshot_pull.cu; twin: kernels/symm/symm_twins.cpp).
 //
 // Block b of rank r, op epoch e, slot s = epoch_slot(e), packs P_b = block_range(packs, B, b):
 //   1. copy own input packs P_b into own staging[s]          (local writes)

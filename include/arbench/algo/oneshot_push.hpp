@@ -1,4 +1,4 @@
-// oneshot-push protocol (kernel: kernels/oneshot_push.cu; twin: kernels/symm_twins.cpp).
+// oneshot-push protocol (kernel: kernels/symm/oneshot_push.cu; twin: kernels/symm/symm_twins.cpp).
 //
 // Block b of rank r, op epoch e, slot s = epoch_slot(e), packs P_b = block_range(packs, B, b):
 //   1. for k in P_b: encode own input pack k as two LL lines stamped e and store them into every

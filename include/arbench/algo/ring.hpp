@@ -1,5 +1,5 @@
-// Native ring protocol: flow control of one channel (kernel: kernels/ring.cu; twin:
-// kernels/ring_twin.cpp). The schedule (which segment at which step) is ring_schedule.hpp; the
+// Native ring protocol: flow control of one channel (kernel: kernels/ring/ring.cu; twin:
+// kernels/ring/ring_twin.cpp). The schedule (which segment at which step) is ring_schedule.hpp; the
 // memory is ring_layout.hpp.
 //
 // Block `ch` of every rank runs channel ch. Its transfers are numbered by a per-channel counter

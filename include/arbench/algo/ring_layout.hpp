@@ -1,5 +1,5 @@
-// Memory of the native ring, shared by the kernel (kernels/ring.cu), the twin
-// (kernels/ring_twin.cpp) and the host code that allocates it (kernels/ring_variant.hpp).
+// Memory of the native ring, shared by the kernel (kernels/ring/ring.cu), the twin
+// (kernels/ring/ring_twin.cpp) and the host code that allocates it (kernels/ring/ring_variant.hpp).
 //
 // Symmetric scratch, one per rank, same layout on every rank:
 //   [credits] uint32 credit[kMaxChannels] at 0: credit[ch] is written only by this rank's NEXT
@@ -57,7 +57,7 @@ struct RingArgs {
   int pos = 0;  // ring position
   int prev_rank = 0;
   int next_rank = 0;
-  // Test hooks (tests/host/test_ring_credits.cpp); zero in production.
+  // Test hooks (tests/host/algo/test_ring_credits.cpp); zero in production.
   int test_skip_credit_wait = 0;       // send without waiting for the slot's credit
   int test_slow_rank = -1;             // this rank dawdles before consuming each transfer
   std::uint64_t test_consume_delay_ns = 0;

@@ -2,8 +2,8 @@
 //
 // order[i] is the rank at ring position i; rank order[i] sends to order[i+1] and receives from
 // order[i-1] (mod N). Default: on the cuda backend `arbench run` passes the order that follows
-// the PCIe tree (bench/run_links.cpp); otherwise the GPU variant sorts the ranks by their GPUs'
-// PCI bus id (kernels/ring.cu) and the twin uses 0..N-1. --ring-order overrides it; it must
+// the PCIe tree (bench/run/run_links.cpp); otherwise the GPU variant sorts the ranks by their GPUs'
+// PCI bus id (kernels/ring/ring.cu) and the twin uses 0..N-1. --ring-order overrides it; it must
 // name every rank exactly once.
 #pragma once
 

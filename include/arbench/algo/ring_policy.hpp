@@ -1,5 +1,5 @@
 // Ring policy: channel count and chunk size of the native ring, as a constexpr policy testable
-// on the host (tests/host/test_ring_policy.cpp). --ring-channels / --ring-chunk override it.
+// on the host (tests/host/algo/test_ring_policy.cpp). --ring-channels / --ring-chunk override it.
 //
 // Why these defaults (PCIe, one block per channel):
 //   - One block cannot keep a Gen5 x16 link busy with posted 16-byte stores, so large messages

@@ -1,5 +1,5 @@
 // Ring schedule: which packs every rank sends, receives and reduces at each step of the native
-// ring all-reduce (kernel: kernels/ring.cu; twin: kernels/ring_twin.cpp; protocol: ring.hpp).
+// ring all-reduce (kernel: kernels/ring/ring.cu; twin: kernels/ring/ring_twin.cpp; protocol: ring.hpp).
 //
 // Geometry, the same on every rank (so every rank runs the same number of transfers):
 //   - channels: the message's packs are cut into C contiguous channel ranges

@@ -1,4 +1,4 @@
-// twoshot protocol (kernel: kernels/twoshot.cu; twin: kernels/symm_twins.cpp).
+// twoshot protocol (kernel: kernels/symm/twoshot.cu; twin: kernels/symm/symm_twins.cpp).
 //
 // Rank r owns O_r = owned_range(packs, N, r); block b handles the sub-range O_r,b of every owned
 // range (owned_block_range). Block b of rank r, op epoch e, slot s = epoch_slot(e):

@@ -1,0 +1,91 @@
+// tune: ranking variants per size, crossovers and dispatch rules; see tune.hpp.
+#include "analysis/tune.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "arbench/core/errors.hpp"
+#include "analysis/mann_whitney.hpp"
+#include "analysis/verdict.hpp"
+
+namespace arbench {
+namespace {
+
+// family, dtype, world, hidden, in_place
+using TableKey = std::tuple<std::string, std::string, int, int, bool>;
+
+TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha) {
+  // Lowest median first; the name breaks exact ties so the output is deterministic.
+  std::sort(cands.begin(), cands.end(), [](const ResultCase* a, const ResultCase* b) {
+    return std::tie(a->median_us, a->variant) < std::tie(b->median_us, b->variant);
+  });
+  TunePoint p;
+  p.size = size;
+  p.candidates = int(cands.size());
+  p.best = cands[0]->variant;
+  p.best_us = cands[0]->median_us;
+  if (cands.size() > 1) {
+    p.runner_up = cands[1]->variant;
+    p.runner_up_us = cands[1]->median_us;
+    p.margin = p.best_us > 0 ? p.runner_up_us / p.best_us - 1 : 0;
+    p.p_value = mann_whitney_u(cands[0]->samples_us, cands[1]->samples_us).p_value;
+    p.significant = p.p_value < alpha;
+  }
+  return p;
+}
+
+void derive_crossovers_and_rules(TuneTable& t) {
+  for (std::size_t i = 0; i < t.points.size(); ++i) {
+    const TunePoint& p = t.points[i];
+    const bool last = i + 1 == t.points.size();
+    if (!last && t.points[i + 1].best != p.best)
+      t.crossovers.push_back({p.best, t.points[i + 1].best, p.size, t.points[i + 1].size});
+    if (last || t.points[i + 1].best != p.best) t.rules.push_back({p.size, last, p.best});
+  }
+}
+
+}  // namespace
+
+TuneReport tune_results(const ResultFile& result, double alpha) {
+  TuneReport rep;
+  rep.source_path = result.path;
+  rep.fingerprint = result.fingerprint;
+  rep.backend = result.backend;
+  rep.timing = result.timing;
+  rep.revision = result.revision;
+  rep.alpha = alpha;
+
+  // table -> size -> cases
+  std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
+  for (const ResultCase& c : result.cases) {
+    if (c.family.empty() || c.variant.empty() || c.world <= 0) {
+      rep.ignored.push_back(c.name + ": not an arbench case name, shape unknown");
+      continue;
+    }
+    if (!c.ok || c.samples_us.empty()) {
+      rep.ignored.push_back(c.name + ": failed" + (c.reason.empty() ? "" : " (" + c.reason + ")"));
+      continue;
+    }
+    const bool fused = c.family == "allreduce_rmsnorm";
+    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place}]
+          [fused ? std::uint64_t(c.tokens) : c.bytes]
+              .push_back(&c);
+  }
+  if (groups.empty())
+    throw UsageError(result.path + ": no successful case with an arbench name "
+                                   "(allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>) to tune; "
+                                   "run `arbench run` first");
+
+  for (const auto& [key, sizes] : groups) {
+    TuneTable t;
+    std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place) = key;
+    t.axis = t.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
+    for (const auto& [size, cands] : sizes) t.points.push_back(rank_point(size, cands, alpha));
+    derive_crossovers_and_rules(t);
+    rep.tables.push_back(std::move(t));
+  }
+  return rep;
+}
+
+}  // namespace arbench

@@ -1,0 +1,61 @@
+// tune: from one result, the fastest variant at every measured size (or token count), by how much
+// it beats the runner-up, whether that margin is statistically real, where the winner changes,
+// and a dispatch table an inference engine can load (schema in README.md ("Regression tracking and reports")).
+// Tables are per (family, dtype, world size[, hidden], in-place): the axis is bytes for
+// allreduce and tokens for allreduce_rmsnorm (one table per hidden size), so crossovers lie on
+// one line; in-place and out-of-place runs of a variant are different candidates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "results/result_file.hpp"
+
+namespace arbench {
+
+struct TunePoint {
+  std::uint64_t size = 0;       // bytes or tokens
+  std::string best, runner_up;  // runner_up empty when only one variant ran at this size
+  double best_us = 0, runner_up_us = 0;
+  double margin = 0;            // runner_up_us / best_us - 1 (0.25 = runner-up 25% slower)
+  double p_value = 1;           // Mann-Whitney, best vs runner-up samples
+  bool significant = false;     // p_value < alpha
+  int candidates = 0;           // variants measured at this size
+};
+
+// The winner changes between two adjacent measured sizes.
+struct Crossover {
+  std::string from, to;
+  std::uint64_t last_from = 0, first_to = 0;
+};
+
+// Use `variant` for sizes <= max_size (the largest measured size it won in a run of wins);
+// the last rule has no bound.
+struct DispatchRule {
+  std::uint64_t max_size = 0;
+  bool unbounded = false;
+  std::string variant;
+};
+
+struct TuneTable {
+  std::string family, dtype, axis;  // axis: "bytes" | "tokens"
+  int world = 0;
+  int hidden = 0;  // allreduce_rmsnorm only
+  bool in_place = false;
+  std::vector<TunePoint> points;
+  std::vector<Crossover> crossovers;
+  std::vector<DispatchRule> rules;
+};
+
+struct TuneReport {
+  std::string source_path, fingerprint, backend, timing, revision;
+  double alpha = 0.01;
+  std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place
+  std::vector<std::string> ignored;  // failed cases, names without a shape
+};
+
+// Throws UsageError when no case of `result` has a known shape.
+TuneReport tune_results(const ResultFile& result, double alpha);
+
+}  // namespace arbench

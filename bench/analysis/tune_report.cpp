@@ -1,0 +1,107 @@
+// TuneReport → dispatch-table JSON and human tables; see tune_report.hpp.
+#include "analysis/tune_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report_table.hpp"
+
+namespace arbench {
+
+std::string format_size(std::uint64_t size, const std::string& axis) {
+  if (axis != "bytes") return std::to_string(size);
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  std::uint64_t v = size;
+  while (unit < 4 && v >= 1024 && v % 1024 == 0) {
+    v /= 1024;
+    ++unit;
+  }
+  return std::to_string(v) + " " + kUnits[unit];
+}
+
+nlohmann::json dispatch_table_json(const TuneReport& rep) {
+  using nlohmann::json;
+  json j;
+  j["schema"] = "arbench-dispatch-table";
+  j["schema_version"] = kDispatchTableSchemaVersion;
+  j["source"] = {{"result", rep.source_path},     {"fingerprint", rep.fingerprint},
+                 {"backend", rep.backend},        {"timing", rep.timing},
+                 {"arbench_revision", rep.revision}, {"alpha", rep.alpha}};
+  j["tables"] = json::array();
+  for (const TuneTable& t : rep.tables) {
+    json jt = {{"family", t.family}, {"dtype", t.dtype},     {"world", t.world},
+               {"axis", t.axis},     {"in_place", t.in_place}};
+    if (t.family == "allreduce_rmsnorm") jt["hidden"] = t.hidden;
+    jt["rules"] = json::array();
+    for (const DispatchRule& r : t.rules)
+      jt["rules"].push_back({{"max", r.unbounded ? json(nullptr) : json(r.max_size)},
+                             {"variant", r.variant}});
+    jt["points"] = json::array();
+    for (const TunePoint& p : t.points) {
+      json jp = {{"size", p.size}, {"best", p.best}, {"best_us", p.best_us},
+                 {"candidates", p.candidates}};
+      if (!p.runner_up.empty()) {
+        jp["runner_up"] = p.runner_up;
+        jp["runner_up_us"] = p.runner_up_us;
+        jp["margin"] = p.margin;
+        jp["p_value"] = p.p_value;
+        jp["significant"] = p.significant;
+      } else {
+        jp["runner_up"] = nullptr;
+        jp["significant"] = false;
+      }
+      jt["points"].push_back(std::move(jp));
+    }
+    jt["crossovers"] = json::array();
+    for (const Crossover& c : t.crossovers)
+      jt["crossovers"].push_back(
+          {{"from", c.from}, {"to", c.to}, {"after", c.last_from}, {"before", c.first_to}});
+    j["tables"].push_back(std::move(jt));
+  }
+  return j;
+}
+
+std::string format_tune(const TuneReport& rep, ReportFormat format) {
+  if (format == ReportFormat::json) return dispatch_table_json(rep).dump(2) + "\n";
+  const bool md = format == ReportFormat::markdown;
+  std::string out = md ? "### arbench tune\n\n" : "arbench tune\n";
+  out += "result " + (md ? "`" + rep.source_path + "`" : rep.source_path);
+  if (!rep.backend.empty()) out += " (backend " + rep.backend + ", " + rep.timing + " timing)";
+  out += "\nmargin = runner-up median / best median - 1; significant = Mann-Whitney p < " +
+         format_fixed(rep.alpha, 3) + "\n";
+  for (const TuneTable& t : rep.tables) {
+    std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
+    if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
+    if (t.in_place) title += ", in-place";
+    out += md ? "\n#### " + title + "\n\n" : "\n" + title + "\n";
+    ReportTable tab({t.axis == "bytes" ? "size" : "tokens", "best", "us", "runner-up", "us",
+                     "margin", "significant"},
+                    {true, false, true, false, true, true, false});
+    for (const TunePoint& p : t.points) {
+      const bool has_runner = !p.runner_up.empty();
+      tab.add_row({format_size(p.size, t.axis), md ? "`" + p.best + "`" : p.best,
+                   format_fixed(p.best_us, 2),
+                   has_runner ? (md ? "`" + p.runner_up + "`" : p.runner_up) : "-",
+                   has_runner ? format_fixed(p.runner_up_us, 2) : "",
+                   has_runner ? format_fixed(p.margin * 100, 1) + "%" : "",
+                   has_runner ? (p.significant ? "yes" : "no (p " + format_p_value(p.p_value) + ")")
+                              : "only variant"});
+    }
+    out += md ? tab.markdown() : tab.text();
+    if (t.crossovers.empty()) {
+      out += (md ? "\n" : "") + std::string("crossovers: none\n");
+    } else {
+      out += md ? "\ncrossovers:\n" : "crossovers:\n";
+      for (const Crossover& c : t.crossovers)
+        out += (md ? "- " : "  ") + c.from + " -> " + c.to + " between " +
+               format_size(c.last_from, t.axis) + " and " + format_size(c.first_to, t.axis) + "\n";
+    }
+  }
+  if (!rep.ignored.empty()) {
+    out += "\nignored (" + std::to_string(rep.ignored.size()) + "):\n";
+    for (const std::string& s : rep.ignored) out += (md ? "- " : "  ") + s + "\n";
+  }
+  return out;
+}
+
+}  // namespace arbench

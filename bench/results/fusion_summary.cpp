@@ -1,0 +1,128 @@
+#include "results/fusion_summary.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+namespace arbench {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Settings keys written by the unfused variants (kernels/fused/fused_variant.hpp kAllreduceOnlyKey,
+// kNormOnlyKey; tests/host/results/test_fusion_summary.cpp checks they agree).
+constexpr const char* kAllreduceOnly = "allreduce_only_us";
+constexpr const char* kNormOnly = "norm_only_us";
+
+double setting(const CaseResult& r, const char* key) {
+  for (const auto& [k, v] : r.settings)
+    if (k == key) {
+      char* end = nullptr;
+      const double d = std::strtod(v.c_str(), &end);
+      return end != v.c_str() && d >= 0 ? d : kNaN;
+    }
+  return kNaN;
+}
+
+bool same_shape(const FusionRow& row, const Case& c) {
+  return row.dtype == c.dtype && row.world == c.world && row.tokens == c.tokens && row.hidden == c.hidden;
+}
+
+// NaN-aware minimum: the other value when one is NaN.
+double min_of(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b); }
+
+void add_result(FusionRow& row, const CaseResult& r) {
+  const double t = r.latency_us.median;
+  const std::string& v = r.c.variant;
+  if (v == "unfused-nccl") row.unfused_nccl_us = t;
+  if (v == "unfused-oneshot") row.unfused_oneshot_us = t;
+  if (v == "fused-oneshot") row.fused_oneshot_us = t;
+  if (v == "fused-twoshot") row.fused_twoshot_us = t;
+  row.allreduce_alone_us = min_of(row.allreduce_alone_us, setting(r, kAllreduceOnly));
+  row.norm_alone_us = min_of(row.norm_alone_us, setting(r, kNormOnly));
+}
+
+std::string cell(double v, const char* fmt = "%.2f") {
+  if (std::isnan(v)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, fmt, v);
+  return b;
+}
+
+}  // namespace
+
+FusionRow::FusionRow()
+    : unfused_nccl_us(kNaN), unfused_oneshot_us(kNaN), allreduce_alone_us(kNaN), norm_alone_us(kNaN),
+      fused_oneshot_us(kNaN), fused_twoshot_us(kNaN) {}
+
+double FusionRow::best_unfused_us() const { return min_of(unfused_nccl_us, unfused_oneshot_us); }
+double FusionRow::speedup(double fused_us) const { return best_unfused_us() / fused_us; }
+double FusionRow::saved_us(double fused_us) const { return allreduce_alone_us + norm_alone_us - fused_us; }
+
+std::vector<FusionRow> fusion_rows(const std::vector<CaseResult>& results) {
+  std::vector<FusionRow> rows;
+  for (const auto& r : results) {
+    if (r.c.family != Family::allreduce_rmsnorm || !r.ok) continue;
+    FusionRow* row = nullptr;
+    for (auto& have : rows)
+      if (same_shape(have, r.c)) row = &have;
+    if (row == nullptr) {
+      rows.emplace_back();
+      row = &rows.back();
+      row->dtype = r.c.dtype;
+      row->world = r.c.world;
+      row->tokens = r.c.tokens;
+      row->hidden = r.c.hidden;
+    }
+    add_result(*row, r);
+  }
+  return rows;
+}
+
+void add_fusion_counters(CaseResult& r, const std::vector<CaseResult>& others) {
+  if (r.c.family != Family::allreduce_rmsnorm || !r.ok) return;
+  if (double a = setting(r, kAllreduceOnly); !std::isnan(a)) r.extra[kAllreduceOnly] = a;
+  if (double n = setting(r, kNormOnly); !std::isnan(n)) r.extra[kNormOnly] = n;
+  if (r.c.variant != "fused-oneshot" && r.c.variant != "fused-twoshot") return;
+  FusionRow row;
+  row.dtype = r.c.dtype;
+  row.world = r.c.world;
+  row.tokens = r.c.tokens;
+  row.hidden = r.c.hidden;
+  for (const auto& o : others)
+    if (o.ok && o.c.family == Family::allreduce_rmsnorm && same_shape(row, o.c)) add_result(row, o);
+  const double t = r.latency_us.median;
+  if (double s = row.speedup(t); std::isfinite(s)) r.extra[kSpeedupCounter] = s;
+  if (double s = row.saved_us(t); std::isfinite(s)) r.extra[kSavedCounter] = s;
+}
+
+void add_fusion_counters(std::vector<CaseResult>& results) {
+  for (auto& r : results) add_fusion_counters(r, results);
+}
+
+std::string fusion_summary_table(const std::vector<CaseResult>& results) {
+  const auto rows = fusion_rows(results);
+  if (rows.empty()) return {};
+  std::ostringstream o;
+  o << "\nfusion summary (median isolated latency in us; speedup = best unfused / fused; saved = t(allreduce "
+       "alone) + t(norm alone) - t(fused))\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%-5s %4s %6s %6s | %12s %15s | %9s %10s | %13s %7s %8s | %13s %7s %8s\n",
+                "dtype", "gpus", "tokens", "hidden", "unfused-nccl", "unfused-oneshot", "ar-alone", "norm-alone",
+                "fused-oneshot", "speedup", "saved", "fused-twoshot", "speedup", "saved");
+  o << line;
+  for (const auto& r : rows) {
+    std::snprintf(line, sizeof line, "%-5s %4d %6d %6d | %12s %15s | %9s %10s | %13s %7s %8s | %13s %7s %8s\n",
+                  std::string(dtype_name(r.dtype)).c_str(), r.world, r.tokens, r.hidden,
+                  cell(r.unfused_nccl_us).c_str(), cell(r.unfused_oneshot_us).c_str(),
+                  cell(r.allreduce_alone_us).c_str(), cell(r.norm_alone_us).c_str(), cell(r.fused_oneshot_us).c_str(),
+                  cell(r.speedup(r.fused_oneshot_us), "%.2fx").c_str(), cell(r.saved_us(r.fused_oneshot_us)).c_str(),
+                  cell(r.fused_twoshot_us).c_str(), cell(r.speedup(r.fused_twoshot_us), "%.2fx").c_str(),
+                  cell(r.saved_us(r.fused_twoshot_us)).c_str());
+    o << line;
+  }
+  return o.str();
+}
+
+}  // namespace arbench

@@ -1,0 +1,92 @@
+#include "results/provenance.hpp"
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+
+extern char** environ;
+
+namespace arbench {
+
+#ifndef ARBENCH_VERSION
+#define ARBENCH_VERSION "0.0.0"
+#endif
+#ifndef ARBENCH_GIT_REVISION
+#define ARBENCH_GIT_REVISION "unknown"
+#endif
+
+namespace {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown";
+}
+
+}  // namespace
+
+Provenance host_provenance(const std::string& command_line, const std::string& backend) {
+  Provenance p;
+  p.arbench_version = ARBENCH_VERSION;
+  p.arbench_revision = ARBENCH_GIT_REVISION;
+  p.command_line = command_line;
+  p.backend = backend;
+  p.timing = backend == "host" ? "cpu" : "gpu";
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) p.host_name = host;
+  p.cpu_model = cpu_model();
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    if (kv.rfind("NCCL_", 0) != 0) continue;
+    auto eq = kv.find('=');
+    p.nccl_env.push_back({kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1)});
+  }
+  return p;
+}
+
+std::vector<std::pair<std::string, std::string>> fingerprint_fields(const Provenance& p) {
+  std::string gpus;
+  for (const auto& g : p.gpus) gpus += (gpus.empty() ? "" : ";") + g.name + "/" + g.cc + "/" + g.pci_bus_id;
+  return {{"backend", p.backend}, {"host_name", p.host_name}, {"cpu_model", p.cpu_model},
+          {"gpus", gpus},         {"driver", p.driver},       {"cuda_runtime", p.cuda_runtime},
+          {"nccl_version", p.nccl_version}};
+}
+
+std::string fingerprint(const Provenance& p) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const auto& [k, v] : fingerprint_fields(p))
+    for (char ch : k + "=" + v + "\n") {
+      h ^= static_cast<unsigned char>(ch);
+      h *= 0x100000001b3ull;
+    }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+nlohmann::json to_json(const Provenance& p) {
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& g : p.gpus)
+    gpus.push_back({{"index", g.index}, {"name", g.name}, {"cc", g.cc}, {"pci_bus_id", g.pci_bus_id},
+                    {"sm_clock_mhz", g.sm_clock_mhz}, {"mem_clock_mhz", g.mem_clock_mhz}});
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [k, v] : p.nccl_env) env[k] = v;
+  nlohmann::json fields = nlohmann::json::object();
+  for (const auto& [k, v] : fingerprint_fields(p)) fields[k] = v;
+  return {{"arbench_version", p.arbench_version}, {"arbench_revision", p.arbench_revision},
+          {"command_line", p.command_line},       {"backend", p.backend},
+          {"timing", p.timing},                   {"gpus", gpus},
+          {"driver", p.driver},                   {"cuda_runtime", p.cuda_runtime},
+          {"nccl_version", p.nccl_version},       {"nccl_env", env},
+          {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
+          {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
+}
+
+}  // namespace arbench

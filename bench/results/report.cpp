@@ -1,0 +1,169 @@
+#include "results/report.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "arbench/core/errors.hpp"
+
+namespace arbench {
+
+nlohmann::json case_to_json(const CaseResult& r) {
+  nlohmann::json settings = nlohmann::json::object();
+  for (const auto& [k, v] : r.settings) settings[k] = v;
+  nlohmann::json j = {{"name", r.c.name()},
+                      {"variant", r.c.variant},
+                      {"family", std::string(family_name(r.c.family))},
+                      {"dtype", std::string(dtype_name(r.c.dtype))},
+                      {"world", r.c.world},
+                      {"bytes", r.c.bytes},
+                      {"tokens", r.c.tokens},
+                      {"hidden", r.c.hidden},
+                      {"in_place", r.c.in_place},
+                      {"status", r.ok ? "ok" : "failed"},
+                      {"reason", r.reason},
+                      {"checked", r.checked},
+                      {"samples_us", r.samples_us},
+                      {"median_us", r.latency_us.median},
+                      {"p10_us", r.latency_us.p10},
+                      {"p50_us", r.latency_us.median},
+                      {"p90_us", r.latency_us.p90},
+                      {"p99_us", r.latency_us.p99},
+                      {"pipelined_us", r.pipelined_us >= 0 ? nlohmann::json(r.pipelined_us) : nlohmann::json()},
+                      {"algbw_GBps", r.algbw_gbps},
+                      {"busbw_GBps", r.busbw_gbps},
+                      {"wrong_elements", r.wrong_elements},
+                      {"settings", settings}};
+  if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
+  for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+  return j;
+}
+
+nlohmann::json arbench_object(const Provenance& p, const nlohmann::json& config, const std::vector<CaseResult>& results,
+                              const std::vector<Skipped>& skipped) {
+  nlohmann::json cases = nlohmann::json::array(), skips = nlohmann::json::array();
+  for (const auto& r : results) cases.push_back(case_to_json(r));
+  for (const auto& s : skipped) skips.push_back({{"name", s.c.name()}, {"reason", s.reason}});
+  return {{"schema_version", kSchemaVersion},
+          {"provenance", to_json(p)},
+          {"config", config},
+          {"cases", cases},
+          {"skipped", skips}};
+}
+
+nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench) {
+  nlohmann::json doc = gbench_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(gbench_json);
+  if (!doc.contains("benchmarks")) doc["benchmarks"] = nlohmann::json::array();
+  if (!doc.contains("context")) doc["context"] = nlohmann::json::object();
+  doc["arbench"] = arbench;
+  return doc;
+}
+
+std::string results_csv(const std::vector<CaseResult>& results, const std::string& backend) {
+  std::ostringstream o;
+  o << "name,family,variant,dtype,world,bytes,tokens,hidden,backend,status,median_us,p10_us,p90_us,p99_us,"
+       "pipelined_us,algbw_GBps,busbw_GBps,samples,wrong_elements\n";
+  for (const auto& r : results) {
+    o << r.c.name() << ',' << family_name(r.c.family) << ',' << r.c.variant << ',' << dtype_name(r.c.dtype) << ','
+      << r.c.world << ',' << r.c.bytes << ',' << r.c.tokens << ',' << r.c.hidden << ',' << backend << ','
+      << (r.ok ? "ok" : "failed") << ',' << r.latency_us.median << ',' << r.latency_us.p10 << ','
+      << r.latency_us.p90 << ',' << r.latency_us.p99 << ',';
+    if (r.pipelined_us >= 0) o << r.pipelined_us;
+    o << ',' << r.algbw_gbps << ',' << r.busbw_gbps << ',' << r.samples_us.size() << ',' << r.wrong_elements
+      << '\n';
+  }
+  return o.str();
+}
+
+void check_writable(const std::string& path, const std::string& option) {
+  const std::string probe = path + ".arbench-probe";
+  std::ofstream f(probe);
+  if (!f) throw UsageError(option + " " + path + ": cannot write there (does the folder exist, is it writable?)");
+  f.close();
+  std::remove(probe.c_str());
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw UsageError("cannot write " + path + " (temporary " + tmp + " could not be created)");
+    f << content;
+    f.flush();
+    if (!f) throw UsageError("writing " + tmp + " failed (disk full?)");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw UsageError("cannot write " + path + " (rename from " + tmp + " failed)");
+  }
+}
+
+namespace {
+
+void need(std::vector<std::string>& problems, const nlohmann::json& obj, const std::string& where,
+          const std::string& key, nlohmann::json::value_t type) {
+  using V = nlohmann::json::value_t;
+  if (!obj.is_object() || !obj.contains(key)) {
+    problems.push_back(where + ": missing '" + key + "'");
+    return;
+  }
+  const auto t = obj.at(key).type();
+  const bool number_ok = (type == V::number_float || type == V::number_unsigned || type == V::number_integer) &&
+                         obj.at(key).is_number();
+  if (t != type && !number_ok) problems.push_back(where + ": '" + key + "' has the wrong type");
+}
+
+}  // namespace
+
+std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
+  using V = nlohmann::json::value_t;
+  std::vector<std::string> p;
+  need(p, doc, "document", "context", V::object);
+  need(p, doc, "document", "benchmarks", V::array);
+  need(p, doc, "document", "arbench", V::object);
+  if (!p.empty()) return p;
+  for (const auto& b : doc["benchmarks"]) {
+    const std::string w = "benchmark " + b.value("name", std::string("?"));
+    need(p, b, w, "name", V::string);
+    need(p, b, w, "run_type", V::string);
+    need(p, b, w, "time_unit", V::string);
+    if (!b.value("error_occurred", false)) {
+      for (const char* k : {"real_time", "cpu_time", "algbw_GBps", "busbw_GBps", "p10_us", "p50_us", "p90_us",
+                            "p99_us", "samples", "wrong_elements"})
+        need(p, b, w, k, V::number_float);
+    }
+  }
+  const auto& a = doc["arbench"];
+  need(p, a, "arbench", "schema_version", V::number_integer);
+  need(p, a, "arbench", "provenance", V::object);
+  need(p, a, "arbench", "config", V::object);
+  need(p, a, "arbench", "cases", V::array);
+  need(p, a, "arbench", "skipped", V::array);
+  if (!p.empty()) return p;
+  if (a["schema_version"] != kSchemaVersion) p.push_back("arbench: schema_version is not " + std::to_string(kSchemaVersion));
+  for (const char* k : {"arbench_version", "arbench_revision", "command_line", "backend", "timing", "driver",
+                        "cuda_runtime", "nccl_version", "host_name", "cpu_model", "fingerprint"})
+    need(p, a["provenance"], "provenance", k, V::string);
+  need(p, a["provenance"], "provenance", "gpus", V::array);
+  need(p, a["provenance"], "provenance", "nccl_env", V::object);
+  need(p, a["provenance"], "provenance", "fingerprint_fields", V::object);
+  for (const auto& c : a["cases"]) {
+    const std::string w = "case " + c.value("name", std::string("?"));
+    for (const char* k : {"name", "variant", "family", "dtype", "status", "reason"}) need(p, c, w, k, V::string);
+    for (const char* k : {"world", "bytes", "median_us", "p10_us", "p90_us", "p99_us", "algbw_GBps", "busbw_GBps",
+                          "wrong_elements"})
+      need(p, c, w, k, V::number_float);
+    need(p, c, w, "samples_us", V::array);
+    need(p, c, w, "settings", V::object);
+  }
+  for (const auto& s : a["skipped"]) {
+    need(p, s, "skipped", "name", V::string);
+    need(p, s, "skipped", "reason", V::string);
+  }
+  return p;
+}
+
+}  // namespace arbench

@@ -1,0 +1,34 @@
+// CaseResult: what one case produced (or why it failed), as reports need it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/core/case.hpp"
+#include "results/stats.hpp"
+
+namespace arbench {
+
+struct CaseResult {
+  Case c;
+  bool ok = true;
+  std::string reason;              // why the case failed (empty when ok)
+  std::vector<double> samples_us;  // raw isolated-latency samples (max over ranks)
+  Summary latency_us;
+  double pipelined_us = -1;        // time per op, K ops back to back; < 0 = not measured
+  double algbw_gbps = 0, busbw_gbps = 0;
+  bool checked = false;            // correctness was checked (not --no-check)
+  std::size_t wrong_elements = 0;
+  double max_ulp_error = 0;        // allreduce_rmsnorm only
+  std::vector<std::pair<std::string, std::string>> settings;
+  std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
+};
+
+struct Skipped {
+  Case c;
+  std::string reason;
+};
+
+}  // namespace arbench

@@ -1,0 +1,12 @@
+// `arbench run` and `arbench list`: resolve the backend, expand the sweep, plan, and run every
+// case as a Google Benchmark; then print the footer and write the JSON / CSV.
+#pragma once
+
+#include "run/run_config.hpp"
+
+namespace arbench {
+
+// Returns the exit code (0 ok, 1 a case failed); throws arbench::Error for usage/environment.
+int run_sweep(RunConfig cfg, bool list_only);
+
+}  // namespace arbench

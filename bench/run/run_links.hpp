@@ -1,0 +1,38 @@
+// What `arbench run` knows about the links between its GPUs (cuda backend only): bus ids,
+// the PCIe tree (provenance and the topology-aware ring order) and link bandwidths (from
+// --links or a short probe at start), and the per-case efficiency counter they give:
+// achieved busbw / bandwidth of the slowest link the algorithm uses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "topo/links.hpp"
+#include "results/results.hpp"
+#include "run/run_config.hpp"
+
+namespace arbench {
+
+class RunLinks {
+ public:
+  // Reads the tree and the links for the cuda backend; does nothing on the others.
+  RunLinks(const RunConfig& cfg, Backend b);
+  // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
+  std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
+  // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known.
+  void annotate(CaseResult& r) const;
+  // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).
+  nlohmann::json provenance(int max_world) const;
+  const std::string& source() const { return source_; }
+
+ private:
+  bool active_ = false;
+  std::vector<std::string> bus_ids_;  // by rank = CUDA ordinal
+  std::optional<topo::Links> links_;
+  std::string source_;  // where the links came from, or why there are none
+};
+
+}  // namespace arbench

@@ -1,0 +1,33 @@
+// Optional NVML, loaded at run time with dlopen("libnvidia-ml.so.1"): never a link-time
+// dependency, so arbench runs where NVML is absent (containers without the driver's user
+// libraries). Gives the driver version and PCIe link state when sysfs cannot.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "topo/topology.hpp"
+
+namespace arbench::topo {
+
+class Nvml {
+ public:
+  // nullptr, with the reason in *why, when the library or nvmlInit is unavailable.
+  static std::unique_ptr<Nvml> load(std::string* why = nullptr);
+  ~Nvml();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  std::optional<std::string> driver_version() const;
+  // Current and maximum generation and width of the GPU's PCIe link; unknown fields empty.
+  std::optional<PcieLink> pcie_link(const std::string& bus_id) const;
+
+ private:
+  Nvml() = default;
+  struct Api;
+  void* lib_ = nullptr;
+  std::unique_ptr<Api> api_;
+};
+
+}  // namespace arbench::topo

@@ -1,0 +1,83 @@
+#include "workload/workload.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "arbench/core/errors.hpp"
+#include "arbench/core/oracle.hpp"
+
+namespace arbench {
+namespace {
+
+std::string element_text(const void* p, std::size_t i, DType t) {
+  return std::to_string(load_as_f32(p, i, t));
+}
+
+class AllReduceWorkload final : public Workload {
+ public:
+  AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed)
+      : c_(c), seed_(seed), world_(f.world()) {
+    in_ = f.alloc(c.bytes, placement);
+    if (!c.in_place) out_ = f.alloc(c.bytes, placement);
+    bufs_.in = in_.get();
+    bufs_.out = c.in_place ? in_.get() : out_.get();
+    want_ = oracle_sum(c.dtype, c.elements(), seed, world_);
+    fill(f);
+  }
+
+  const OpBuffers& buffers() const override { return bufs_; }
+
+  void fill(Fabric& f) override {
+    std::vector<std::uint8_t> host(c_.bytes);
+    for (int r = 0; r < world_; ++r) {
+      fill_oracle(host.data(), c_.dtype, c_.elements(), seed_, r);
+      f.upload(r, bufs_.in->local(r), host.data(), c_.bytes);
+      if (!c_.in_place) {
+        std::vector<std::uint8_t> poison(c_.bytes, 0xff);  // NaN in bf16, fp16 and fp32
+        f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
+      }
+    }
+  }
+
+  CheckResult check(Fabric& f) override {
+    CheckResult res;
+    std::vector<std::uint8_t> got(c_.bytes);
+    for (int r = 0; r < world_; ++r) {
+      f.download(r, got.data(), bufs_.out->local(r), c_.bytes);
+      const std::size_t n = c_.elements();
+      res.checked_elements += n;
+      std::size_t wrong = count_wrong(got.data(), want_.data(), c_.dtype, n);
+      if (wrong && res.first_error.empty()) {
+        for (std::size_t i = 0; i < n; ++i) {
+          if (std::memcmp(got.data() + i * dtype_size(c_.dtype), want_.data() + i * dtype_size(c_.dtype),
+                          dtype_size(c_.dtype)) != 0) {
+            res.first_error = "rank " + std::to_string(r) + " element " + std::to_string(i) + ": got " +
+                              element_text(got.data(), i, c_.dtype) + ", want " +
+                              element_text(want_.data(), i, c_.dtype);
+            break;
+          }
+        }
+      }
+      res.wrong_elements += wrong;
+    }
+    return res;
+  }
+
+ private:
+  Case c_;
+  std::uint64_t seed_;
+  int world_;
+  std::unique_ptr<RankBuffers> in_, out_;
+  OpBuffers bufs_;
+  std::vector<std::uint8_t> want_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
+                                        double eps) {
+  if (c.family == Family::allreduce) return std::make_unique<AllReduceWorkload>(c, f, placement, seed);
+  return make_rmsnorm_workload(c, f, placement, seed, eps);
+}
+
+}  // namespace arbench

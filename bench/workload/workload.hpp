@@ -1,0 +1,43 @@
+// Workload: the buffers of one case, their oracle inputs and the check of the results.
+// One per family: allreduce (exact, bitwise against the oracle sum) and allreduce_rmsnorm
+// (against an fp64 host reference with a tolerance). Host-only: it talks to the Fabric
+// interface, so it is tested on the host fabric.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "arbench/core/case.hpp"
+#include "arbench/fabric.hpp"
+#include "arbench/variant.hpp"
+
+namespace arbench {
+
+struct CheckResult {
+  std::size_t wrong_elements = 0;  // elements outside tolerance (allreduce: not bit-exact)
+  std::size_t checked_elements = 0;
+  double max_ulp_error = 0;        // fused family: worst error in output-dtype ULPs
+  std::string first_error;         // "rank 3 element 17: got 5, want 4" (empty when all right)
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual const OpBuffers& buffers() const = 0;
+  // (Re)write the inputs with the oracle values and poison the outputs (NaN bytes), so an
+  // element no rank wrote is caught.
+  virtual void fill(Fabric& f) = 0;
+  // Read every rank's outputs back and compare (all ranks must also agree bitwise).
+  virtual CheckResult check(Fabric& f) = 0;
+};
+
+// Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
+std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
+                                        double eps);
+
+// The fused family's workload (bench/workload/workload_rmsnorm.cpp).
+std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement,
+                                                std::uint64_t seed, double eps);
+
+}  // namespace arbench

@@ -1,0 +1,114 @@
+// Workload of the allreduce_rmsnorm family: x per rank, residual and weight identical on every
+// rank (oracle inputs, workload/rmsnorm_reference.hpp), norm_out and residual_out poisoned with NaN
+// bytes before each op. The check reads every rank's outputs back and counts as wrong
+//   - every element of norm_out further than rmsnorm_tolerance_ulp() from the fp64 reference,
+//     every element of residual_out that is not exact (the oracle inputs make r exact), and any
+//     NaN (an element nobody wrote is infinitely far), and
+//   - every element that differs bitwise from rank 0's (all ranks must agree exactly).
+// max_ulp_error is the worst error over both outputs and all ranks.
+#include <cstring>
+#include <vector>
+
+#include "arbench/core/errors.hpp"
+#include "workload/rmsnorm_reference.hpp"
+#include "workload/workload.hpp"
+
+namespace arbench {
+namespace {
+
+class RmsnormWorkload final : public Workload {
+ public:
+  RmsnormWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed, double eps)
+      : c_(c), seed_(seed), world_(f.world()) {
+    if (c.tokens < 1 || c.hidden < 1)
+      throw UsageError("case " + c.name() + ": the fused family needs tokens >= 1 and hidden >= 1");
+    n_ = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
+    bytes_ = n_ * dtype_size(c.dtype);
+    x_ = f.alloc(bytes_, placement);
+    residual_ = f.alloc(bytes_, placement);
+    weight_ = f.alloc(static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype), placement);
+    norm_out_ = f.alloc(bytes_, placement);
+    residual_out_ = f.alloc(bytes_, placement);
+    bufs_.in = x_.get();
+    bufs_.residual = residual_.get();
+    bufs_.weight = weight_.get();
+    bufs_.norm_out = norm_out_.get();
+    bufs_.residual_out = residual_out_.get();
+    ref_ = rmsnorm_reference(c.dtype, c.tokens, c.hidden, world_, seed, eps);
+    fill(f);
+  }
+
+  const OpBuffers& buffers() const override { return bufs_; }
+
+  void fill(Fabric& f) override {
+    const DType t = c_.dtype;
+    std::vector<std::uint8_t> host(bytes_), poison(bytes_, 0xff);  // 0xff..: NaN in every dtype
+    for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_residual(seed_, i));
+    std::vector<std::uint8_t> residual = host;
+    std::vector<std::uint8_t> weight(static_cast<std::size_t>(c_.hidden) * dtype_size(t));
+    for (std::size_t j = 0; j < static_cast<std::size_t>(c_.hidden); ++j)
+      store_from_f32(weight.data(), j, t, rmsnorm_weight(seed_, j));
+    for (int r = 0; r < world_; ++r) {
+      for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed_, r, i));
+      f.upload(r, bufs_.in->local(r), host.data(), bytes_);
+      f.upload(r, bufs_.residual->local(r), residual.data(), bytes_);
+      f.upload(r, bufs_.weight->local(r), weight.data(), weight.size());
+      f.upload(r, bufs_.norm_out->local(r), poison.data(), bytes_);
+      f.upload(r, bufs_.residual_out->local(r), poison.data(), bytes_);
+    }
+  }
+
+  CheckResult check(Fabric& f) override {
+    CheckResult res;
+    std::vector<std::uint8_t> y0(bytes_), r0(bytes_), y(bytes_), r(bytes_);
+    for (int rank = 0; rank < world_; ++rank) {
+      auto& yb = rank == 0 ? y0 : y;
+      auto& rb = rank == 0 ? r0 : r;
+      f.download(rank, yb.data(), bufs_.norm_out->local(rank), bytes_);
+      f.download(rank, rb.data(), bufs_.residual_out->local(rank), bytes_);
+      compare(res, rank, "norm_out", yb, y0, ref_.y, rmsnorm_tolerance_ulp(c_.dtype));
+      compare(res, rank, "residual_out", rb, r0, ref_.r, 0.0);  // exact for the oracle inputs
+    }
+    return res;
+  }
+
+ private:
+  // One output of one rank against the reference and against rank 0's bytes.
+  void compare(CheckResult& res, int rank, const char* what, const std::vector<std::uint8_t>& got,
+               const std::vector<std::uint8_t>& rank0, const std::vector<double>& want, double tol) const {
+    const DType t = c_.dtype;
+    const std::size_t es = dtype_size(t);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double g = load_as_f32(got.data(), i, t);
+      const double err = ulp_error(t, g, want[i]);
+      const bool differs = std::memcmp(got.data() + i * es, rank0.data() + i * es, es) != 0;
+      ++res.checked_elements;
+      if (err > res.max_ulp_error) res.max_ulp_error = err;
+      if (err <= tol && !differs) continue;
+      ++res.wrong_elements;
+      if (!res.first_error.empty()) continue;
+      const std::size_t h = static_cast<std::size_t>(c_.hidden);
+      res.first_error = "rank " + std::to_string(rank) + " " + what + " token " + std::to_string(i / h) +
+                        " element " + std::to_string(i % h) + ": got " + std::to_string(g) + ", want " +
+                        std::to_string(want[i]) + " (" + std::to_string(err) + " ULP; tolerance " +
+                        std::to_string(tol) + ")" + (differs ? ", and it differs from rank 0's bits" : "");
+    }
+  }
+
+  Case c_;
+  std::uint64_t seed_;
+  int world_;
+  std::size_t n_ = 0, bytes_ = 0;
+  std::unique_ptr<RankBuffers> x_, residual_, weight_, norm_out_, residual_out_;
+  OpBuffers bufs_;
+  RmsnormReference ref_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
+                                                double eps) {
+  return std::make_unique<RmsnormWorkload>(c, f, placement, seed, eps);
+}
+
+}  // namespace arbench

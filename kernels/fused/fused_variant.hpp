@@ -1,0 +1,263 @@
+// FusedVariant: the host-side half shared by the allreduce_rmsnorm variants on every fabric
+// (host twins and CUDA kernels alike):
+//   unfused-nccl     nccl all-reduce into a sum buffer, then the norm-only kernel
+//   unfused-oneshot  oneshot-pull all-reduce into a sum buffer, then the same norm-only kernel
+//   fused-oneshot    one kernel (include/arbench/algo/fused_oneshot.hpp)
+//   fused-twoshot    one kernel (include/arbench/algo/fused_twoshot.hpp)
+// It checks support, allocates scratch and per-rank state, builds each rank's arguments, turns a
+// recorded timeout into a CaseError, and (unfused only) times the two halves alone in prepare():
+// `allreduce_only_us` and `norm_only_us` in settings() feed the fusion accounting
+// (bench/results/fusion_summary.hpp). Subclasses choose the grid and run kernels or twins.
+// unfused-oneshot uses oneshot-pull because fused-oneshot runs the same pull protocol: the pair
+// then differs only by the fusion, which is what the comparison is about.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/algo/fused_layout.hpp"
+#include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
+#include "kernels/symm/symm_variant.hpp"
+
+namespace arbench {
+
+enum class FusedAlgo { unfused_nccl, unfused_oneshot, fused_oneshot, fused_twoshot };
+
+inline const char* fused_algo_name(FusedAlgo a) {
+  switch (a) {
+    case FusedAlgo::unfused_nccl: return "unfused-nccl";
+    case FusedAlgo::unfused_oneshot: return "unfused-oneshot";
+    case FusedAlgo::fused_oneshot: return "fused-oneshot";
+    case FusedAlgo::fused_twoshot: return "fused-twoshot";
+  }
+  return "?";
+}
+
+// One line for `arbench list` and README.
+inline const char* fused_summary(FusedAlgo a) {
+  switch (a) {
+    case FusedAlgo::unfused_nccl: return "nccl all-reduce, then one residual-add + RMSNorm kernel (baseline)";
+    case FusedAlgo::unfused_oneshot: return "oneshot-pull all-reduce, then the same residual-add + RMSNorm kernel";
+    case FusedAlgo::fused_oneshot: return "one kernel: barrier, pull every peer's rows, reduce, residual add, RMSNorm";
+    case FusedAlgo::fused_twoshot:
+      return "one kernel: reduce-scatter by token rows, add + RMSNorm the owned rows, all-gather r and y";
+  }
+  return "?";
+}
+
+inline constexpr const char* kUnfusedNcclNoHost = "NCCL needs GPUs; the host backend runs CPU twins only";
+
+inline bool is_unfused(FusedAlgo a) { return a == FusedAlgo::unfused_nccl || a == FusedAlgo::unfused_oneshot; }
+
+// Knobs for tests; production uses the defaults.
+struct FusedOptions {
+  std::uint32_t start_epoch = algo::kEpochStart;  // tests start near the 2^32 wrap-around
+  bool time_components = true;                    // unfused: time both halves alone in prepare()
+};
+
+// Settings keys of the unfused variants' component times (microseconds, as text).
+inline constexpr const char* kAllreduceOnlyKey = "allreduce_only_us";
+inline constexpr const char* kNormOnlyKey = "norm_only_us";
+
+class FusedVariant : public Variant {
+ public:
+  FusedVariant(FusedAlgo algo, FusedOptions opt) : algo_(algo), opt_(opt) {}
+
+  Support supports(const Case& c, const Fabric& f) const override {
+    const std::string me = fused_algo_name(algo_);
+    if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
+    if (c.world < 1 || c.world > algo::kLayoutMaxRanks)
+      return Support::no("world size " + std::to_string(c.world) + " outside 1.." +
+                         std::to_string(algo::kLayoutMaxRanks));
+    if (c.tokens < 1 || c.hidden < 1) return Support::no(me + " needs tokens >= 1 and hidden >= 1");
+    if (c.in_place) return Support::no(me + " writes separate outputs (no in-place form)");
+    if (is_unfused(algo_)) return make_allreduce()->supports(allreduce_case(c), f);
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
+    return Support::yes();
+  }
+
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    const std::string me = fused_algo_name(algo_);
+    if (!b.in || !b.residual || !b.weight || !b.norm_out || !b.residual_out)
+      throw CaseError(me + ": the workload did not provide x, residual, weight, norm_out and residual_out");
+    fabric_ = &f;
+    dtype_ = c.dtype;
+    world_ = f.world();
+    tokens_ = c.tokens;
+    hidden_ = c.hidden;
+    eps_ = static_cast<float>(t.eps);
+    bufs_ = b;
+    timeout_s_ = f.timeout_s();
+    for (int r = 0; r < world_; ++r)  // rows are moved as 16-byte packs (rmsnorm.hpp load_row_pack)
+      for (const RankBuffers* buf : {b.in, b.residual, b.weight, b.norm_out, b.residual_out})
+        if (!algo::is_pack_aligned(buf->local(r)))
+          throw CaseError(me + ": rank " + std::to_string(r) +
+                          "'s buffers are not 16-byte aligned; allocate them with Fabric::alloc");
+    if (is_unfused(algo_)) {
+      sum_ = f.alloc(c.bytes, Placement::local);
+      inner_ = make_allreduce();
+      OpBuffers ib;
+      ib.in = b.in;
+      ib.out = sum_.get();
+      inner_->prepare(allreduce_case(c), f, ib, t);
+      blocks_ = norm_blocks(tokens_);
+      if (opt_.time_components) time_components(f);
+      return;
+    }
+    const int rows = algo_ == FusedAlgo::fused_oneshot ? tokens_ : (tokens_ + world_ - 1) / world_;
+    blocks_ = algo::FusedLaunchPolicy::blocks(rows, sms(f), ranks_per_device(f), t.blocks);
+    padded_packs_ = static_cast<std::size_t>(tokens_) * algo::row_packs(hidden_, dtype_);
+    scratch_bytes_ = algo::fused_scratch_bytes(padded_packs_, algo_ == FusedAlgo::fused_twoshot);
+    scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
+    state_ = f.alloc(sizeof(algo::RankState), Placement::local);
+    init_state(f);
+  }
+
+  void launch(int rank, Stream stream) override {
+    if (is_unfused(algo_)) {
+      inner_->launch(rank, stream);
+      run_norm(norm_args(rank), blocks_, stream);
+    } else {
+      run_fused(fused_args(rank), blocks_, stream);
+    }
+  }
+
+  // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
+  void check_errors() override {
+    if (inner_) inner_->check_errors();
+    if (!state_) return;
+    for (int r = 0; r < world_; ++r) {
+      algo::RankState st{};
+      fabric_->download(r, &st, state_->local(r), sizeof st);
+      if (st.error.claimed != 0u) throw CaseError(algo::describe_timeout(st.error, fused_algo_name(algo_), timeout_s_));
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const override {
+    std::vector<std::pair<std::string, std::string>> s;
+    if (inner_) {
+      s = inner_->settings();
+      for (auto& kv : s) kv.first = "allreduce_" + kv.first;
+      s.push_back({"norm_blocks", std::to_string(blocks_)});
+      if (allreduce_only_us_ >= 0) s.push_back({kAllreduceOnlyKey, std::to_string(allreduce_only_us_)});
+      if (norm_only_us_ >= 0) s.push_back({kNormOnlyKey, std::to_string(norm_only_us_)});
+    } else {
+      s = {{"blocks", std::to_string(blocks_)}, {"scratch_bytes_per_rank", std::to_string(scratch_bytes_)}};
+    }
+    s.push_back({"threads", std::to_string(threads())});
+    return s;
+  }
+
+  // No peer ever touches the case's buffers (peers meet in the variant's own scratch).
+  Placement buffer_placement() const override { return Placement::local; }
+
+ protected:
+  virtual std::unique_ptr<Variant> make_allreduce() const = 0;  // unfused: the all-reduce half
+  virtual int sms(const Fabric& f) const = 0;                    // fused: SMs of rank 0's device
+  virtual int ranks_per_device(const Fabric& f) const { return f.ranks_per_device(); }
+  virtual int norm_blocks(int tokens) const = 0;
+  virtual int threads() const = 0;
+  virtual void run_norm(const algo::NormArgs& a, int blocks, Stream stream) = 0;
+  virtual void run_fused(const algo::FusedArgs& a, int blocks, Stream stream) = 0;
+
+  FusedAlgo algo_;
+  FusedOptions opt_;
+  DType dtype_ = DType::bf16;
+
+ private:
+  // The all-reduce half's case: the same message as an allreduce.
+  Case allreduce_case(const Case& c) const {
+    Case a = c;
+    a.variant = algo_ == FusedAlgo::unfused_nccl ? "nccl" : "oneshot-pull";
+    a.family = Family::allreduce;
+    a.tokens = 0;
+    a.hidden = 0;
+    return a;
+  }
+
+  algo::NormIo io_for(int rank) const {
+    algo::NormIo io;
+    io.residual = bufs_.residual->local(rank);
+    io.weight = bufs_.weight->local(rank);
+    io.norm_out = bufs_.norm_out->local(rank);
+    io.residual_out = bufs_.residual_out->local(rank);
+    io.hidden = hidden_;
+    io.eps = eps_;
+    return io;
+  }
+
+  algo::NormArgs norm_args(int rank) const {
+    algo::NormArgs a;
+    a.sum = sum_->local(rank);
+    a.io = io_for(rank);
+    a.tokens = tokens_;
+    return a;
+  }
+
+  algo::FusedArgs fused_args(int rank) const {
+    algo::FusedArgs a;
+    a.s.in = bufs_.in->local(rank);
+    a.s.n = static_cast<std::size_t>(tokens_) * static_cast<std::size_t>(hidden_);
+    a.s.packs = padded_packs_;
+    for (int p = 0; p < world_; ++p) a.s.scratch[p] = scratch_->peer(rank, p);
+    a.s.scratch[rank] = scratch_->local(rank);
+    a.s.state = static_cast<algo::RankState*>(state_->local(rank));
+    a.s.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.s.rank = rank;
+    a.s.world = world_;
+    a.io = io_for(rank);
+    a.tokens = tokens_;
+    return a;
+  }
+
+  // t(allreduce alone) and t(norm alone), measured like a case (gated, max over ranks, median)
+  // on this case's buffers, so the fusion accounting compares like with like in the same run.
+  void time_components(Fabric& f) {
+    constexpr int kWarmup = 2, kSamples = 10;
+    const RankFn ar = [this](int rank, Stream s) { inner_->launch(rank, s); };
+    const RankFn norm = [this](int rank, Stream s) { run_norm(norm_args(rank), blocks_, s); };
+    for (int i = 0; i < kWarmup; ++i) {
+      f.run(ar);
+      f.run(norm);
+    }
+    allreduce_only_us_ = median_us(f.time_isolated(ar, kSamples));
+    norm_only_us_ = median_us(f.time_isolated(norm, kSamples));
+    inner_->check_errors();
+  }
+
+  static double median_us(std::vector<double> s) {
+    if (s.empty()) return -1;
+    std::sort(s.begin(), s.end());
+    const std::size_t m = s.size() / 2;
+    return 1e6 * (s.size() % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]));
+  }
+
+  // Epoch counters and flags start "just before" start_epoch (zero-filled memory already is, for
+  // the production start). Uploaded through the fabric, so it works for device memory.
+  void init_state(Fabric& f) {
+    const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
+    algo::RankState st{};
+    for (auto& e : st.epoch) e = fill;
+    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    if (fill == 0u) return;
+    std::vector<std::uint32_t> flags(algo::kFlagWords, fill);
+    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), flags.data(), flags.size() * sizeof(std::uint32_t));
+  }
+
+  Fabric* fabric_ = nullptr;
+  int world_ = 1, tokens_ = 0, hidden_ = 0, blocks_ = 1;
+  float eps_ = 1e-6f;
+  double timeout_s_ = 10.0;
+  OpBuffers bufs_;
+  std::size_t padded_packs_ = 0, scratch_bytes_ = 0;
+  std::unique_ptr<RankBuffers> scratch_, state_, sum_;
+  std::unique_ptr<Variant> inner_;
+  double allreduce_only_us_ = -1, norm_only_us_ = -1;
+};
+
+}  // namespace arbench

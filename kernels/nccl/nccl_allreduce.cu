@@ -1,0 +1,127 @@
+// `nccl` and its named configurations `nccl[<algo>/<proto>]`: ncclAllReduce on plain device
+// buffers. Plain `nccl` leaves the choice to NCCL's tuner (NCCL_ALGO / NCCL_PROTO from the
+// environment are respected and recorded); a configuration forces NCCL_ALGO and NCCL_PROTO
+// on a communicator of its own, created with those variables set.
+//
+// `nccl-symm`: the same call with input and output in NCCL symmetric windows (ncclMemAlloc +
+// ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC), done by the cuda fabric's
+// Fabric::alloc(bytes, Placement::symmetric)). With both buffers registered, NCCL 2.28 may pick
+// its built-in symmetric kernels (which load and store peer memory directly instead of the
+// ring/tree paths); it still decides per call and falls back silently where they do not apply,
+// which is exactly what an engine using symmetric windows would get. Needs symmetric memory
+// support (the fabric probes ncclDevCommCreate and P2P; its reason is shown as the skip).
+#include "kernels/nccl/nccl_allreduce.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "arbench/core/errors.hpp"
+#include "kernels/fabric/nccl_api.hpp"
+
+namespace arbench {
+namespace {
+
+ncclDataType_t nccl_type(DType t) {
+  switch (t) {
+    case DType::bf16: return ncclBfloat16;
+    case DType::fp16: return ncclFloat16;
+    default: return ncclFloat32;
+  }
+}
+
+// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}.
+std::map<std::string, std::string> config_env(const std::string& config) {
+  if (config.empty()) return {};
+  const auto slash = config.find('/');
+  const std::string algo = config.substr(0, slash), proto = config.substr(slash + 1);
+  const std::map<std::string, std::string> algos = {{"ring", "Ring"}, {"tree", "Tree"}};
+  const std::map<std::string, std::string> protos = {{"simple", "Simple"}, {"ll", "LL"}, {"ll128", "LL128"}};
+  if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto))
+    throw UsageError("unknown nccl configuration '" + config + "'; `arbench list` shows them");
+  return {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
+}
+
+class NcclAllReduce final : public Variant {
+ public:
+  NcclAllReduce(std::string config, Placement placement) : env_(config_env(config)), placement_(placement) {}
+
+  Support supports(const Case& c, const Fabric& f) const override {
+    if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
+    if (f.backend() != Backend::cuda || f.nccl_comm(0) == nullptr)
+      return Support::no("NCCL needs one real GPU per rank (it forbids two ranks on one GPU); use --backend cuda");
+    if (placement_ == Placement::symmetric)
+      if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
+    return Support::yes();
+  }
+
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
+    if (placement_ == Placement::symmetric && !(b.in->symmetric() && b.out->symmetric()))
+      throw CaseError("nccl-symm: the harness gave it non-symmetric buffers; it needs NCCL windows");
+    api_ = &NcclApi::get();
+    count_ = c.elements();
+    type_ = nccl_type(c.dtype);
+    world_ = f.world();
+    for (int r = 0; r < world_; ++r) {
+      comm_[r] = static_cast<ncclComm_t>(f.nccl_comm(r));
+      in_[r] = b.in->local(r);
+      out_[r] = b.out->local(r);
+    }
+  }
+
+  void launch(int rank, Stream stream) override {
+    ARB_NCCL_CHECK(*api_, AllReduce(in_[rank], out_[rank], count_, type_, ncclSum, comm_[rank],
+                                    static_cast<cudaStream_t>(stream)));
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const override {
+    std::vector<std::pair<std::string, std::string>> s;
+    s.push_back({"buffers", placement_ == Placement::symmetric
+                                ? "ncclMemAlloc + ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC)"
+                                : "cudaMalloc"});
+    for (const char* k : {"NCCL_ALGO", "NCCL_PROTO"}) {
+      auto it = env_.find(k);
+      const char* process = std::getenv(k);
+      s.push_back({k, it != env_.end() ? it->second : process ? process : "(NCCL's choice)"});
+    }
+    return s;
+  }
+  Placement buffer_placement() const override { return placement_; }
+  std::map<std::string, std::string> fabric_env() const override { return env_; }
+
+ private:
+  std::map<std::string, std::string> env_;
+  Placement placement_;
+  const NcclApi* api_ = nullptr;
+  std::size_t count_ = 0;
+  ncclDataType_t type_ = ncclBfloat16;
+  int world_ = 0;
+  ncclComm_t comm_[kMaxRanks] = {};
+  void* in_[kMaxRanks] = {};
+  void* out_[kMaxRanks] = {};
+};
+
+}  // namespace
+
+VariantEntry nccl_entry() {
+  VariantEntry e;
+  e.name = "nccl";
+  e.family = Family::allreduce;
+  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>] forces NCCL_ALGO/NCCL_PROTO";
+  e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::local); };
+  e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
+  e.configs = {"ring/simple", "ring/ll", "ring/ll128", "tree/simple", "tree/ll"};
+  e.make_configured = [](const std::string& cfg) { return std::make_unique<NcclAllReduce>(cfg, Placement::local); };
+  return e;
+}
+
+VariantEntry nccl_symm_entry() {
+  VariantEntry e;
+  e.name = "nccl-symm";
+  e.family = Family::allreduce;
+  e.summary = "ncclAllReduce on NCCL symmetric windows (NCCL's built-in symmetric kernels)";
+  e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::symmetric); };
+  e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
+  return e;
+}
+
+}  // namespace arbench

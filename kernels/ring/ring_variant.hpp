@@ -1,0 +1,203 @@
+// RingVariant: the host-side half of the native `ring` all-reduce, shared by the host twin
+// (kernels/ring/ring_twin.cpp) and the CUDA kernel (kernels/ring/ring.cu): support, ring order, policy
+// (channels, chunk), scratch and state, each rank's RingArgs, and error records -> CaseError.
+// Subclasses only say how many channels fit at once and run one op. Header-only so both the
+// plain-C++ twin library and the CUDA kernel library can use it.
+#pragma once
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/algo/epoch.hpp"
+#include "arbench/algo/ring_layout.hpp"
+#include "arbench/algo/ring_order.hpp"
+#include "arbench/algo/ring_policy.hpp"
+#include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
+
+namespace arbench {
+
+// Knobs for tests; production uses the defaults.
+struct RingOptions {
+  std::uint32_t start_seq = algo::kEpochStart;  // tests start near the 2^32 wrap-around
+  bool skip_credit_wait = false;                // the credit test: senders ignore credits
+  int slow_rank = -1;                           // the credit test: a slow receiver
+  std::uint64_t consume_delay_ns = 0;
+};
+
+// The message a person reads for a ring error record (host only).
+inline std::string describe_ring_error(const algo::ErrorRecord& r, double timeout_s) {
+  const auto kind = static_cast<algo::WaitKind>(r.kind);
+  char buf[640];
+  if (kind == algo::kRingOverwrite) {
+    std::snprintf(buf, sizeof buf,
+                  "ring: rank %d channel %d: receive slot of transfer %u was overwritten by rank %d "
+                  "(with transfer %u) before it was consumed: the credit protocol was bypassed or "
+                  "broken; results of this op are wrong.",
+                  r.rank, r.block, r.expected, r.peer, r.seen);
+  } else {
+    const bool credit = kind == algo::kRingCreditWait;
+    std::snprintf(buf, sizeof buf,
+                  "ring: rank %d channel %d waited %.3g s for %s %u from rank %d (last seen %u); "
+                  "rank %d never got there (crashed, hung, or not launched). Check that every rank "
+                  "runs the same op sequence; raise the bound with a larger --timeout if the peer is "
+                  "merely slow.",
+                  r.rank, r.block, timeout_s, credit ? "the credit of transfer" : "transfer", r.expected,
+                  r.peer, r.seen, r.peer);
+  }
+  return buf;
+}
+
+class RingVariant : public Variant {
+ public:
+  explicit RingVariant(RingOptions opt) : opt_(opt) {}
+
+  Support supports(const Case& c, const Fabric& f) const override {
+    if (c.family != Family::allreduce) return Support::no("ring is an all-reduce, not a fused op");
+    if (c.world < 1 || c.world > kMaxRanks)
+      return Support::no("world size " + std::to_string(c.world) + " outside 1.." + std::to_string(kMaxRanks));
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty())
+      return Support::no("ring pushes into peers' receive slots and needs symmetric memory: " + why);
+    return Support::yes();
+  }
+
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    if (b.in == nullptr) throw CaseError("ring: no input buffer");
+    fabric_ = &f;
+    dtype_ = c.dtype;
+    world_ = f.world();
+    if (!t.ring_order.empty())
+      if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
+        throw CaseError("ring: " + why);
+    const auto topo = t.topology_ring_orders.find(world_);
+    if (!t.ring_order.empty()) {
+      order_ = t.ring_order;
+      order_source_ = "--ring-order";
+    } else if (topo != t.topology_ring_orders.end() && algo::ring_order_problem(topo->second, world_).empty()) {
+      order_ = topo->second;
+      order_source_ = "PCIe topology (fewest switch and socket crossings)";
+    } else {
+      order_ = default_order(f);
+      order_source_ = default_order_source();
+    }
+    n_ = c.elements();
+    g_.packs = algo::pack_count(n_, c.dtype);
+    g_.world = world_;
+    g_.channels = algo::RingPolicy::channels(c.bytes, channel_cap(f), t.ring_channels);
+    g_.chunk_packs = algo::RingPolicy::chunk_packs(c.bytes, world_, g_.channels, t.ring_chunk);
+    timeout_s_ = f.timeout_s();
+    in_ = b.in;
+    out_ = b.out != nullptr ? b.out : b.in;
+    for (int r = 0; r < world_; ++r)
+      if (!algo::is_pack_aligned(in_->local(r)) || !algo::is_pack_aligned(out_->local(r)))
+        throw CaseError("ring: rank " + std::to_string(r) +
+                        "'s input or output is not 16-byte aligned; allocate it with Fabric::alloc");
+    scratch_bytes_ = algo::ring_scratch_bytes(g_);
+    scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
+    state_ = f.alloc(sizeof(algo::RingState), Placement::local);
+    init_state(f);
+  }
+
+  // Throws a recorded error naming rank, channel, peer and transfer. One fault stalls the whole
+  // ring, so most ranks record a wait for a neighbour that is itself stuck; the record shown is
+  // the root cause: an overwrite (a protocol violation) first, else a wait for a peer that
+  // recorded nothing (the rank that is really missing), else the lowest rank's.
+  void check_errors() override {
+    if (!state_) return;
+    std::vector<algo::ErrorRecord> recs(static_cast<std::size_t>(world_));
+    int first = -1;
+    for (int r = 0; r < world_; ++r) {
+      algo::RingState st{};
+      fabric_->download(r, &st, state_->local(r), sizeof st);
+      recs[static_cast<std::size_t>(r)] = st.error;
+      if (st.error.claimed != 0u && first < 0) first = r;
+    }
+    if (first < 0) return;
+    for (const auto& e : recs)
+      if (e.claimed != 0u && static_cast<algo::WaitKind>(e.kind) == algo::kRingOverwrite)
+        throw CaseError(describe_ring_error(e, timeout_s_));
+    for (const auto& e : recs)
+      if (e.claimed != 0u && e.peer >= 0 && e.peer < world_ && recs[static_cast<std::size_t>(e.peer)].claimed == 0u)
+        throw CaseError(describe_ring_error(e, timeout_s_));
+    throw CaseError(describe_ring_error(recs[static_cast<std::size_t>(first)], timeout_s_));
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const override {
+    return {{"ring_order", algo::ring_order_text(order_)},
+            {"ring_order_source", order_source_},
+            {"ring_channels", std::to_string(g_.channels)},
+            {"ring_chunk", std::to_string(g_.chunk_packs * algo::kPackBytes)},
+            {"ring_slots", std::to_string(algo::RingPolicy::kSlots)},
+            {"threads", std::to_string(threads())},
+            {"scratch_bytes_per_rank", std::to_string(scratch_bytes_)}};
+  }
+
+  const algo::RingGeometry& geometry() const { return g_; }
+
+ protected:
+  // The ring order without --ring-order: ranks 0..N-1 here; the GPU variant sorts by PCI bus.
+  virtual std::vector<int> default_order(const Fabric& /*f*/) const {
+    return algo::ring_order_or_default({}, world_);
+  }
+  virtual std::string default_order_source() const { return "rank order"; }
+  // Most channels that can run at once on this fabric.
+  virtual int channel_cap(const Fabric& f) const = 0;
+  virtual int threads() const = 0;
+
+  algo::RingArgs args_for(int rank) const {
+    const algo::RingNeighbours nb = algo::ring_neighbours(order_, rank);
+    algo::RingArgs a;
+    a.in = in_->local(rank);
+    a.out = out_->local(rank);
+    a.n = n_;
+    a.g = g_;
+    a.own = scratch_->local(rank);
+    a.next = world_ > 1 ? scratch_->peer(rank, nb.next) : a.own;
+    a.prev = world_ > 1 ? scratch_->peer(rank, nb.prev) : a.own;
+    a.state = static_cast<algo::RingState*>(state_->local(rank));
+    a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.rank = rank;
+    a.pos = nb.pos;
+    a.prev_rank = nb.prev;
+    a.next_rank = nb.next;
+    a.test_skip_credit_wait = opt_.skip_credit_wait ? 1 : 0;
+    a.test_slow_rank = opt_.slow_rank;
+    a.test_consume_delay_ns = opt_.consume_delay_ns;
+    return a;
+  }
+
+  RingOptions opt_;
+  DType dtype_ = DType::bf16;
+  int world_ = 1;
+
+ private:
+  // Counters, credits and flags start "just before" start_seq (zero-filled memory already is,
+  // for the production start). Uploaded through the fabric, so it works for device memory.
+  void init_state(Fabric& f) {
+    const std::uint32_t fill = algo::flag_fill(opt_.start_seq);
+    algo::RingState st{};
+    for (auto& s : st.seq) s = fill;
+    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    if (fill == 0u) return;
+    std::vector<std::uint32_t> words(algo::kRingDataOffset / sizeof(std::uint32_t), fill);
+    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), words.data(), algo::kRingDataOffset);
+  }
+
+  Fabric* fabric_ = nullptr;
+  std::size_t n_ = 0;
+  algo::RingGeometry g_{};
+  std::vector<int> order_;
+  std::string order_source_;
+  double timeout_s_ = 10.0;
+  std::size_t scratch_bytes_ = 0;
+  RankBuffers* in_ = nullptr;
+  RankBuffers* out_ = nullptr;
+  std::unique_ptr<RankBuffers> scratch_;
+  std::unique_ptr<RankBuffers> state_;
+};
+
+}  // namespace arbench

@@ -1,0 +1,149 @@
+// tune on a synthetic result with known winners and crossovers:
+//   oneshot-push 5 + b/1000 us, twoshot 8 + b/2000 us, nccl 25 + b/4000 us
+// so oneshot wins below 6000 B, twoshot up to 68000 B and nccl above; at 4 GPUs two variants
+// are indistinguishable (margin not significant); one failed case must be ignored.
+#include <gtest/gtest.h>
+
+#include "arbench/core/errors.hpp"
+#include "analysis/tune.hpp"
+#include "analysis/tune_report.hpp"
+#include "tests/host/results/synthetic_result.hpp"
+
+namespace arbench {
+namespace {
+
+using nlohmann::json;
+using testing::ar_name;
+using testing::fused_name;
+using testing::jittered;
+
+ResultFile synthetic() {
+  std::vector<testing::SynthCase> cases;
+  unsigned seed = 1;
+  for (std::uint64_t b = 1024; b <= (1u << 20); b *= 2) {
+    const double x = double(b);
+    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5 + x / 1000, 0.01, 30, seed++)});
+    cases.push_back({ar_name("twoshot", 8, b), jittered(8 + x / 2000, 0.01, 30, seed++)});
+    cases.push_back({ar_name("nccl", 8, b), jittered(25 + x / 4000, 0.01, 30, seed++)});
+    // 4 GPUs: the same distribution twice (a toss-up), and a failure.
+    cases.push_back({ar_name("ring", 4, b), jittered(30, 0.05, 30, 7)});
+    cases.push_back({ar_name("nccl", 4, b), jittered(30, 0.05, 30, 8)});
+  }
+  cases.push_back({ar_name("oneshot-pull", 4, 1024), {}, false});
+  // In-place runs are their own table, even where the variant also ran out of place.
+  cases.push_back({ar_name("twoshot", 8, 1024) + "/inplace", jittered(4, 0.01, 30, 99)});
+  for (int tokens : {1, 16, 256}) {
+    const double t = tokens;
+    cases.push_back(
+        {fused_name("fused-oneshot", 8, tokens, 8192), jittered(10 + t, 0.01, 30, seed++)});
+    cases.push_back(
+        {fused_name("unfused-nccl", 8, tokens, 8192), jittered(40 + t / 4, 0.01, 30, seed++)});
+  }
+  return parse_result_json(testing::make_result(cases), "synthetic.json");
+}
+
+const TuneTable& find(const TuneReport& r, const std::string& family, int world,
+                      bool in_place = false) {
+  for (const TuneTable& t : r.tables)
+    if (t.family == family && t.world == world && t.in_place == in_place) return t;
+  throw std::runtime_error("no table");
+}
+
+TEST(Tune, WinnersAndCrossovers) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  ASSERT_EQ(rep.tables.size(), 4u);
+  const TuneTable& t = find(rep, "allreduce", 8);
+  EXPECT_FALSE(t.in_place);
+  EXPECT_EQ(t.axis, "bytes");
+  ASSERT_EQ(t.points.size(), 11u);
+  EXPECT_EQ(t.points[0].best, "oneshot-push");     // 1 KiB
+  EXPECT_EQ(t.points[2].best, "oneshot-push");     // 4 KiB
+  EXPECT_EQ(t.points[3].best, "twoshot");          // 8 KiB
+  EXPECT_EQ(t.points[6].best, "twoshot");          // 64 KiB
+  EXPECT_EQ(t.points[7].best, "nccl");             // 128 KiB
+  EXPECT_EQ(t.points[0].runner_up, "twoshot");
+  EXPECT_NEAR(t.points[0].margin, (8 + 1.024 / 2) / (5 + 1.024) - 1, 0.02);
+  EXPECT_TRUE(t.points[0].significant);
+  EXPECT_EQ(t.points[0].candidates, 3);
+  ASSERT_EQ(t.crossovers.size(), 2u);
+  EXPECT_EQ(t.crossovers[0].from, "oneshot-push");
+  EXPECT_EQ(t.crossovers[0].to, "twoshot");
+  EXPECT_EQ(t.crossovers[0].last_from, 4096u);
+  EXPECT_EQ(t.crossovers[0].first_to, 8192u);
+  EXPECT_EQ(t.crossovers[1].last_from, 65536u);
+  EXPECT_EQ(t.crossovers[1].first_to, 131072u);
+  ASSERT_EQ(t.rules.size(), 3u);
+  EXPECT_EQ(t.rules[0].max_size, 4096u);
+  EXPECT_EQ(t.rules[1].variant, "twoshot");
+  EXPECT_TRUE(t.rules[2].unbounded);
+  EXPECT_EQ(t.rules[2].variant, "nccl");
+}
+
+TEST(Tune, TossUpIsNotSignificantAndFailuresAreIgnored) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  const TuneTable& t = find(rep, "allreduce", 4);
+  for (const TunePoint& p : t.points) {
+    EXPECT_FALSE(p.significant) << p.size;
+    EXPECT_EQ(p.candidates, 2);  // the failed oneshot-pull is not a candidate
+  }
+  ASSERT_EQ(rep.ignored.size(), 1u);
+  EXPECT_NE(rep.ignored[0].find("oneshot-pull"), std::string::npos);
+}
+
+TEST(Tune, InPlaceIsASeparateTable) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  const TuneTable& t = find(rep, "allreduce", 8, true);
+  ASSERT_EQ(t.points.size(), 1u);
+  EXPECT_EQ(t.points[0].best, "twoshot");
+  EXPECT_EQ(t.points[0].candidates, 1);
+  EXPECT_NE(format_tune(rep, ReportFormat::text).find("allreduce bf16, 8 GPUs, in-place"),
+            std::string::npos);
+}
+
+TEST(Tune, FusedTablesUseTokens) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  const TuneTable& t = find(rep, "allreduce_rmsnorm", 8);
+  EXPECT_EQ(t.axis, "tokens");
+  EXPECT_EQ(t.hidden, 8192);
+  ASSERT_EQ(t.points.size(), 3u);
+  EXPECT_EQ(t.points[0].best, "fused-oneshot");  // 11 vs 40.25
+  EXPECT_EQ(t.points[2].best, "unfused-nccl");   // 266 vs 104
+  ASSERT_EQ(t.crossovers.size(), 1u);
+  EXPECT_EQ(t.crossovers[0].last_from, 16u);
+}
+
+TEST(Tune, DispatchTableJson) {
+  const json j = dispatch_table_json(tune_results(synthetic(), 0.01));
+  EXPECT_EQ(j["schema"], "arbench-dispatch-table");
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["source"]["fingerprint"], "0123456789abcdef");
+  const json* t8 = nullptr;
+  for (const json& t : j["tables"])
+    if (t["family"] == "allreduce" && t["world"] == 8 && !t["in_place"].get<bool>()) t8 = &t;
+  ASSERT_NE(t8, nullptr);
+  EXPECT_EQ((*t8)["rules"][0], json({{"max", 4096}, {"variant", "oneshot-push"}}));
+  EXPECT_TRUE((*t8)["rules"][2]["max"].is_null());
+  EXPECT_EQ((*t8)["crossovers"][1], json({{"from", "twoshot"}, {"to", "nccl"}, {"after", 65536},
+                                          {"before", 131072}}));
+  EXPECT_FALSE(t8->contains("hidden"));
+  EXPECT_TRUE((*t8)["points"][0]["significant"].get<bool>());
+}
+
+TEST(Tune, HumanTables) {
+  const TuneReport rep = tune_results(synthetic(), 0.01);
+  const std::string text = format_tune(rep, ReportFormat::text);
+  EXPECT_NE(text.find("allreduce bf16, 8 GPUs"), std::string::npos) << text;
+  EXPECT_NE(text.find("oneshot-push -> twoshot between 4 KiB and 8 KiB"), std::string::npos);
+  const std::string md = format_tune(rep, ReportFormat::markdown);
+  EXPECT_NE(md.find("#### allreduce_rmsnorm bf16, 8 GPUs, hidden 8192"), std::string::npos);
+  EXPECT_EQ(format_size(1u << 20, "bytes"), "1 MiB");
+  EXPECT_EQ(format_size(1536, "bytes"), "1536 B");
+}
+
+TEST(Tune, NothingToTuneIsUnusableInput) {
+  const json plain = {{"benchmarks", {{{"name", "BM_A"}, {"real_time", 1.0}}}}};
+  EXPECT_THROW(tune_results(parse_result_json(plain, "p"), 0.01), UsageError);
+}
+
+}  // namespace
+}  // namespace arbench

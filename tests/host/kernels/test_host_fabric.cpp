@@ -1,0 +1,149 @@
+// The host fabric, the harness and the reference all-reduce, end to end on CPU threads.
+// Also built with ThreadSanitizer (label tsan).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "arbench/core/errors.hpp"
+#include "run/harness.hpp"
+#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/reference/reference_twin.hpp"
+
+using namespace arbench;
+
+TEST(HostFabric, RunsEveryRankOnce) {
+  HostFabric f(4);
+  std::atomic<int> mask{0};
+  f.run([&](int rank, Stream s) {
+    EXPECT_EQ(s, nullptr);
+    mask.fetch_or(1 << rank);
+  });
+  EXPECT_EQ(mask.load(), 0xf);
+}
+
+TEST(HostFabric, TimesSamplesAsMaxOverRanks) {
+  HostFabric f(3);
+  auto samples = f.time_isolated([](int, Stream) {}, 7);
+  ASSERT_EQ(samples.size(), 7u);
+  for (double s : samples) EXPECT_GE(s, 0.0);
+  EXPECT_GE(f.time_pipelined([](int, Stream) {}, 4, 3), 0.0);
+}
+
+TEST(HostFabric, RankErrorsReachTheCaller) {
+  HostFabric f(4);
+  EXPECT_THROW(f.run([](int rank, Stream) {
+    if (rank == 2) throw CaseError("rank 2 failed");
+  }),
+               CaseError);
+  // A failing rank must not leave its peers stuck at the start line of the next sample.
+  EXPECT_THROW(f.time_isolated(
+                   [](int rank, Stream) {
+                     if (rank == 1) throw CaseError("boom");
+                   },
+                   5),
+               CaseError);
+  f.run([](int, Stream) {});  // still usable
+}
+
+TEST(HostFabric, SymmetricBuffersAreSharedLocalOnesAreNot) {
+  HostFabric f(2);
+  auto sym = f.alloc(64, Placement::symmetric);
+  EXPECT_EQ(sym->peer(0, 1), sym->local(1));
+  PeerTable t = sym->table(1, 2);
+  EXPECT_EQ(t.ptr[0], sym->local(0));
+  EXPECT_EQ(t.rank, 1);
+  auto loc = f.alloc(64, Placement::local);
+  EXPECT_THROW(loc->peer(0, 1), CaseError);
+  EXPECT_EQ(static_cast<unsigned char*>(loc->local(0))[63], 0);
+}
+
+namespace {
+
+Registry host_registry() {
+  Registry r;
+  register_host_variants(r);
+  return r;
+}
+
+RunConfig quick_config() {
+  RunConfig c;
+  c.warmup = 1;
+  c.samples = 3;
+  c.pipelined_ops = 2;
+  c.timeout_s = 10;
+  return c;
+}
+
+CaseResult run_case(const Registry& reg, const Case& c, const RunConfig& cfg) {
+  FabricCache fabrics([&](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, cfg.timeout_s); });
+  Harness h(cfg, Backend::host, reg, fabrics);
+  EXPECT_TRUE(h.plan(c).ok);
+  return h.run(c);
+}
+
+}  // namespace
+
+TEST(ReferenceAllReduce, ExactForOneToEightRanksWithTails) {
+  const Registry reg = host_registry();
+  const RunConfig cfg = quick_config();
+  for (int world = 1; world <= 8; ++world)
+    for (DType t : kAllDTypes)
+      for (std::size_t elems : {std::size_t(1), std::size_t(7), std::size_t(8 * 8 + 3), std::size_t(4099)}) {
+        Case c{"reference", Family::allreduce, t, world, elems * dtype_size(t), 0, 0, false};
+        CaseResult r = run_case(reg, c, cfg);
+        EXPECT_TRUE(r.ok) << c.name() << ": " << r.reason;
+        EXPECT_TRUE(r.checked);
+        EXPECT_EQ(r.wrong_elements, 0u) << c.name();
+        EXPECT_EQ(r.samples_us.size(), 3u);
+        EXPECT_GE(r.pipelined_us, 0.0);
+      }
+}
+
+TEST(ReferenceAllReduce, InPlace) {
+  const Registry reg = host_registry();
+  Case c{"reference", Family::allreduce, DType::bf16, 4, 4096 * 2 + 6, 0, 0, true};
+  CaseResult r = run_case(reg, c, quick_config());
+  EXPECT_TRUE(r.ok) << r.reason;
+}
+
+namespace {
+
+// A deliberately wrong all-reduce: it forgets the last peer. The harness must catch it.
+class ForgetsLastPeer final : public Variant {
+ public:
+  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
+    c_ = c;
+    world_ = f.world();
+    b_ = b;
+  }
+  void launch(int rank, Stream) override {
+    for (std::size_t i = 0; i < c_.elements(); ++i) {
+      float s = 0;
+      for (int p = 0; p + 1 < world_; ++p) s += load_as_f32(b_.in->peer(rank, p), i, c_.dtype);
+      store_from_f32(b_.out->local(rank), i, c_.dtype, s);
+    }
+  }
+
+ private:
+  Case c_;
+  int world_ = 1;
+  OpBuffers b_;
+};
+
+}  // namespace
+
+TEST(Harness, WrongResultFailsTheCaseWithAReason) {
+  Registry reg;
+  VariantEntry e;
+  e.name = "broken";
+  e.host = [] { return std::make_unique<ForgetsLastPeer>(); };
+  reg.add(e);
+  Case c{"broken", Family::allreduce, DType::fp32, 4, 1024, 0, 0, false};
+  CaseResult r = run_case(reg, c, quick_config());
+  EXPECT_FALSE(r.ok);
+  EXPECT_GT(r.wrong_elements, 0u);
+  EXPECT_NE(r.reason.find("elements wrong after warm-up"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("rank 0 element"), std::string::npos) << r.reason;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The layering check (scripts/check_layering.py): the tree as it is passes, and each planted
+# violation — kernels or algo code including a bench/ header, analysis including CUDA, a
+# folder including a concern its README does not allow, a folder without its README — fails
+# with a message naming the file and the rule.
+set -uo pipefail
+src=${1:?usage: test_layering.sh SOURCE_DIR}
+check="python3 $src/scripts/check_layering.py"
+
+out=$($check --root "$src" 2>&1) || { echo "FAIL: the tree itself violates the layering:"; echo "$out"; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+# plant FILE LINE EXPECTED: adds LINE at the top of FILE in a fresh copy; the check must exit 1
+# and print EXPECTED.
+plant() {
+  rm -rf "$tmp/tree" && mkdir -p "$tmp/tree" && cp -r "$src/bench" "$src/kernels" "$src/include" "$tmp/tree/"
+  if [ "$2" = "--remove" ]; then rm "$tmp/tree/$1"; else sed -i "1i $2" "$tmp/tree/$1"; fi
+  out=$($check --root "$tmp/tree" 2>&1); rc=$?
+  if [ $rc -ne 1 ] || ! grep -qF -- "$3" <<<"$out"; then
+    echo "FAIL: planting '$2' in $1 gave exit $rc, expected 1 and '$3'; output:"; echo "$out"
+    fails=$((fails + 1))
+  fi
+}
+plant kernels/symm/oneshot_pull.cu '#include "run/harness.hpp"' \
+  'kernels/symm/oneshot_pull.cu:1: includes "run/harness.hpp" from bench/'
+plant include/arbench/algo/partition.hpp '#include "results/stats.hpp"' \
+  'include/arbench/algo/partition.hpp:1: includes "results/stats.hpp" from bench/'
+plant bench/analysis/compare.cpp '#include <cuda_runtime.h>' \
+  'bench/analysis/compare.cpp:1: includes <cuda_runtime.h>, which bench/analysis/README.md forbids'
+plant bench/results/report.cpp '#include "run/run_config.hpp"' \
+  'bench/results/report.cpp:1: includes "run/run_config.hpp", outside what bench/results/README.md allows'
+plant kernels/ring/ring_twin.cpp '#include <nlohmann/json.hpp>' 'which kernels/ring/README.md forbids'
+plant bench/topo/README.md --remove 'bench/topo/README.md: missing'
+[ $fails -eq 0 ] && echo "layering: the tree passes and all 6 planted violations are caught"
+exit $((fails > 0))
