@@ -1,4 +1,4 @@
-// Model presets for the fused family: hidden sizes of real models (sources in README.md).
+// Model presets for the fused family: hidden sizes of real models (sources in docs/variants.md, "Model presets").
 #pragma once
 
 #include <optional>

@@ -2,7 +2,7 @@
 // GPU) share: a stream per rank, the start gate, CUDA-event timing, CUDA-graph pipelining and
 // bounded waits. One host thread drives every rank.
 //
-// Gate (DESIGN.md "Measurement method"): before each sample every rank's stream runs a spin
+// Gate (docs/method.md): before each sample every rank's stream runs a spin
 // kernel that waits on a host-mapped word; once all ranks' work is enqueued the host writes
 // the word and all ranks start together. Per-rank events bracket the op; a sample is the
 // maximum over ranks.
