@@ -82,7 +82,8 @@ int run_step(StepArgs a) {
     std::cout << format_step_header(reports.front(), format);
     for (const StepReport& r : reports) std::cout << format_step(r, format);
   }
-  if (!a.out.empty()) std::cout << "\nwritten to " << a.out << "\n";
+  // JSON on stdout stays one document; the note then goes to stderr.
+  if (!a.out.empty()) (format == ReportFormat::json ? std::cerr : std::cout) << "\nwritten to " << a.out << "\n";
   std::cout << std::flush;
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -46,6 +47,17 @@ TEST(StepCli, WritesJsonAtomically) {
   EXPECT_FALSE(j["models"][0]["tables"][0]["rows"].empty());
   for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
     EXPECT_FALSE(has(e.path().filename().string(), std::filesystem::path(out).filename().string() + ".tmp"));
+  std::filesystem::remove(out);
+  // --format json prints the same document, and nothing else, on stdout.
+  const std::string cmd = std::string(ARBENCH_EXE) + " step " + kSample +
+                          " --model gpt-oss-120b --gpus 2 --format json --out " + out + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string stdout_text;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) stdout_text.append(buf, n);
+  EXPECT_EQ(pclose(p), 0);
+  EXPECT_EQ(nlohmann::json::parse(stdout_text)["models"][0]["name"], "gpt-oss-120b") << stdout_text;
   std::filesystem::remove(out);
 }
 
