@@ -100,7 +100,7 @@ void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std
 
 }  // namespace
 
-void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line) {
+void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world) {
   // Parsed values, shared by both subcommands (only one runs per invocation) and kept alive
   // by the callbacks that read them.
   struct Parsed {
@@ -118,16 +118,16 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   run->add_option("--out", cfg.out_json, "write the results JSON here (atomically)");
   run->add_option("--csv", cfg.out_csv, "write one CSV line per case here");
   run->add_flag("-q,--quiet", cfg.quiet, "no console table; errors and the footer only");
-  run->callback([&exit_code, parsed] {
+  run->callback([&exit_code, &world, parsed] {
     to_config(parsed->cfg, parsed->dtypes, parsed->families);
-    exit_code = run_sweep(parsed->cfg, false);
+    exit_code = run_sweep(parsed->cfg, false, world);
   });
 
   auto* list = app.add_subcommand("list", "print the cases a run would execute, one a line, and why any is skipped");
   add_sweep_options(*list, cfg, dtypes, families);
-  list->callback([&exit_code, parsed] {
+  list->callback([&exit_code, &world, parsed] {
     to_config(parsed->cfg, parsed->dtypes, parsed->families);
-    exit_code = run_sweep(parsed->cfg, true);
+    exit_code = run_sweep(parsed->cfg, true, world);
   });
 }
 

@@ -12,6 +12,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "topo/links.hpp"
+#include "topo/nodes.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/tree.hpp"
@@ -78,25 +79,25 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
 }
 
+// How long the processes of an MPI run wait for the node that probes longest.
+constexpr double kNodeProbeBound_s = 1800;
+
 json base_json(const std::string& source) {
   return {{"schema", "arbench-topo/1"}, {"source", source}};
 }
 
-int topo_from_sysfs(const TopoArgs& args) {
+// The tree of a saved sysfs: its text to `os`, its JSON returned.
+json topo_from_sysfs(const TopoArgs& args, std::ostream& os) {
   std::error_code ec;
   if (!fs::is_directory(args.sysfs_root, ec))
     throw UsageError("--sysfs-root " + args.sysfs_root + " is not a folder; give the folder that holds sys/ "
                      "(/ for this machine, or a fixture such as tests/fixtures/sysfs/one_switch_four_gpus)");
   topo::Topology t = topo::read_sysfs_topology(args.sysfs_root);
-  std::cout << topo::render_topology(t);
-  std::cout << "\nNo CUDA query and no measurement with --sysfs-root (it may describe another machine).\n";
-  if (!args.out.empty()) {
-    json j = base_json("sysfs");
-    j["topology"] = topo::topology_to_json(t);
-    write_atomically(args.out, j.dump(2) + "\n");
-    std::cout << "Wrote " << args.out << "\n";
-  }
-  return kExitOk;
+  os << topo::render_topology(t);
+  os << "\nNo CUDA query and no measurement with --sysfs-root (it may describe another machine).\n";
+  json j = base_json("sysfs");
+  j["topology"] = topo::topology_to_json(t);
+  return j;
 }
 
 // One CUDA device: its line of text (appended to `os`) and its JSON. The PCIe link comes from
@@ -131,7 +132,8 @@ json describe_gpu(const topo::CudaGpu& g, const topo::Topology& t, const topo::N
           {"link", topo::link_to_json(link)}, {"sysfs", place.empty() ? json("placed") : json(place)}};
 }
 
-int topo_from_machine(const TopoArgs& args) {
+// This machine: its text to `os`, its JSON returned.
+json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   topo::ProbeOptions opt;
   opt.bytes = parse_bytes(args.bytes);
   if (args.reps < 1) throw UsageError("--reps " + std::to_string(args.reps) + " must be at least 1");
@@ -163,15 +165,15 @@ int topo_from_machine(const TopoArgs& args) {
   topo::Selection sel = topo::selection_for_bus_ids(t, bus_ids);
   json cuda = json::array();
   for (const auto& g : gpus) cuda.push_back(describe_gpu(g, t, nvml.get(), head));
-  std::cout << head.str() << "\n";
-  if (!sel.gpus.empty()) std::cout << topo::render_topology(t, sel) << "\n";
+  os << head.str() << "\n";
+  if (!sel.gpus.empty()) os << topo::render_topology(t, sel) << "\n";
   const int n = static_cast<int>(gpus.size());
   topo::P2pMatrix p2p = topo::query_p2p(n);
-  std::cout << topo::render_p2p(p2p, labels) << "\n";
+  os << topo::render_p2p(p2p, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
-  std::cout << "Default ring order (CUDA devices):";
-  for (int r : ring) std::cout << " " << gpus[r].ordinal;
-  std::cout << "\n\n";
+  os << "Default ring order (CUDA devices):";
+  for (int r : ring) os << " " << gpus[r].ordinal;
+  os << "\n\n";
 
   json j = base_json("machine");
   j["cuda_gpus"] = cuda;
@@ -181,29 +183,25 @@ int topo_from_machine(const TopoArgs& args) {
   j["p2p"] = topo::p2p_to_json(p2p);
   j["ring_order"] = ring;
   if (args.no_measure) {
-    std::cout << "Link measurements skipped (--no-measure).\n";
+    os << "Link measurements skipped (--no-measure).\n";
   } else {
-    if (n < 2) std::cout << "Only " << n << " GPU: pairwise measurements skipped; the diagonal is within one GPU.\n";
+    if (n < 2) os << "Only " << n << " GPU: pairwise measurements skipped; the diagonal is within one GPU.\n";
     topo::Links links = topo::run_link_probes(gpus, opt);
-    std::cout << "Measured links:\n";
-    for (const auto& [name, m] : links.matrices) std::cout << "\n" << topo::render_link_matrix(name, m, labels);
+    os << "Measured links:\n";
+    for (const auto& [name, m] : links.matrices) os << "\n" << topo::render_link_matrix(name, m, labels);
     j["links"] = topo::links_to_json(links);
     if (args.loaded) {
       topo::LoadedLinks loaded = topo::run_loaded_probes(gpus, opt);
-      std::cout << "\n" << topo::render_loaded(loaded, links, labels);
+      os << "\n" << topo::render_loaded(loaded, links, labels);
       j["loaded"] = topo::loaded_to_json(loaded, links);
     }
   }
-  if (!args.out.empty()) {
-    write_atomically(args.out, j.dump(2) + "\n");
-    std::cout << "\nWrote " << args.out << (args.no_measure ? "" : " (use it as `arbench run --links FILE`)") << "\n";
-  }
-  return kExitOk;
+  return j;
 }
 
 }  // namespace
 
-void add_topo_command(CLI::App& app, int& exit_code) {
+void add_topo_command(CLI::App& app, int& exit_code, World& world) {
   auto args = std::make_shared<TopoArgs>();
   CLI::App* cmd = app.add_subcommand(
       "topo", "PCIe topology, relation codes, CUDA P2P matrix and measured link bandwidth and latency");
@@ -221,10 +219,28 @@ void add_topo_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--loaded", args->loaded,
                 "Also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
-  cmd->callback([args, &exit_code] {
+  cmd->callback([args, &exit_code, &world] {
     if (args->loaded && !args->sysfs_root.empty())
       throw UsageError("--loaded measures this machine's GPUs; it cannot run with --sysfs-root (a saved tree)");
-    exit_code = args->sysfs_root.empty() ? topo_from_machine(*args) : topo_from_sysfs(*args);
+    auto one_node = [args](std::ostream& os) {
+      return args->sysfs_root.empty() ? topo_from_machine(*args, os) : topo_from_sysfs(*args, os);
+    };
+    json doc;
+    if (world.multi_process()) {
+      // Each node's local process 0 reports its node; process 0 prints them all (topo/nodes.hpp).
+      world.set_wait_bound_s(kNodeProbeBound_s);
+      doc = topo::report_every_node(world, one_node, std::cout);
+      if (world.rank() != 0) return;
+    } else {
+      doc = one_node(std::cout);
+    }
+    if (!args->out.empty()) {
+      write_atomically(args->out, doc.dump(2) + "\n");
+      std::cout << "\nWrote " << args->out
+                << (args->no_measure || !args->sysfs_root.empty() || doc.contains("nodes")
+                        ? "" : " (use it as `arbench run --links FILE`)") << "\n";
+    }
+    exit_code = kExitOk;
   });
 }
 

@@ -6,13 +6,16 @@
 
 #include <string>
 
+#include "arbench/world.hpp"
+
 namespace arbench {
 
 // `run` (the default) and `list`; `command_line` is recorded in the results' provenance.
-void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line);
+// `world`: the processes of the run (several under mpirun; docs/multi-process.md).
+void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_tune_command(CLI::App& app, int& exit_code);
-void add_topo_command(CLI::App& app, int& exit_code);
+void add_topo_command(CLI::App& app, int& exit_code, World& world);
 void add_step_command(CLI::App& app, int& exit_code);
 
 }  // namespace arbench

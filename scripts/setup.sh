@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Debian provides (compiler, CMake, Ninja, Google Benchmark, GoogleTest, CLI11,
-# nlohmann_json, matplotlib) and checks what it cannot install: CUDA 13 and NCCL >= 2.28.
+# nlohmann_json, matplotlib, Open MPI for the multi-process mode and its tests) and checks what it
+# cannot install: CUDA 13 and NCCL >= 2.28.
 # Idempotent: does nothing when everything is already there.
 set -euo pipefail
 
 die() { echo "setup: $*" >&2; exit 3; }
 
 packages=(g++ cmake ninja-build git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
-          python3 python3-matplotlib python3-numpy)
+          python3 python3-matplotlib python3-numpy libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -41,6 +41,8 @@ Provenance host_provenance(const std::string& command_line, const std::string& b
   p.timing = backend == "host" ? "cpu" : "gpu";
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) p.host_name = host;
+  p.launch.hosts = {p.host_name};
+  p.launch.processes_per_node = {1};
   p.cpu_model = cpu_model();
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
@@ -51,12 +53,26 @@ Provenance host_provenance(const std::string& command_line, const std::string& b
   return p;
 }
 
+std::string launch_text(const LaunchInfo& l) {
+  if (l.processes <= 1) return "1 process";
+  const std::size_t nodes = l.hosts.size();
+  std::string s = std::to_string(l.processes) + " processes on " + std::to_string(nodes) +
+                  (nodes == 1 ? " node (" : " nodes (");
+  for (std::size_t i = 0; i < nodes; ++i)
+    s += (i ? ", " : "") + l.hosts[i] + " x" +
+         std::to_string(i < l.processes_per_node.size() ? l.processes_per_node[i] : 0);
+  return s + ")";
+}
+
 std::vector<std::pair<std::string, std::string>> fingerprint_fields(const Provenance& p) {
   std::string gpus;
   for (const auto& g : p.gpus) gpus += (gpus.empty() ? "" : ";") + g.name + "/" + g.cc + "/" + g.pci_bus_id;
-  return {{"backend", p.backend}, {"host_name", p.host_name}, {"cpu_model", p.cpu_model},
-          {"gpus", gpus},         {"driver", p.driver},       {"cuda_runtime", p.cuda_runtime},
-          {"nccl_version", p.nccl_version}};
+  std::vector<std::pair<std::string, std::string>> f = {
+      {"backend", p.backend}, {"host_name", p.host_name}, {"cpu_model", p.cpu_model},
+      {"gpus", gpus},         {"driver", p.driver},       {"cuda_runtime", p.cuda_runtime},
+      {"nccl_version", p.nccl_version}};
+  if (p.launch.processes > 1) f.emplace_back("launch", launch_text(p.launch));
+  return f;
 }
 
 std::string fingerprint(const Provenance& p) {
@@ -78,6 +94,11 @@ nlohmann::json to_json(const Provenance& p) {
                     {"sm_clock_mhz", g.sm_clock_mhz}, {"mem_clock_mhz", g.mem_clock_mhz}});
   nlohmann::json env = nlohmann::json::object();
   for (const auto& [k, v] : p.nccl_env) env[k] = v;
+  const nlohmann::json launch = {{"launcher", p.launch.launcher},
+                                 {"processes", p.launch.processes},
+                                 {"nodes", p.launch.hosts.size()},
+                                 {"hosts", p.launch.hosts},
+                                 {"processes_per_node", p.launch.processes_per_node}};
   nlohmann::json fields = nlohmann::json::object();
   for (const auto& [k, v] : fingerprint_fields(p)) fields[k] = v;
   return {{"arbench_version", p.arbench_version}, {"arbench_revision", p.arbench_revision},
@@ -86,7 +107,7 @@ nlohmann::json to_json(const Provenance& p) {
           {"driver", p.driver},                   {"cuda_runtime", p.cuda_runtime},
           {"nccl_version", p.nccl_version},       {"nccl_env", env},
           {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
-          {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
+          {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
 }
 
 }  // namespace arbench

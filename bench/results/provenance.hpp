@@ -15,6 +15,15 @@ struct GpuInfo {
   int sm_clock_mhz = 0, mem_clock_mhz = 0;
 };
 
+// How the run was launched: one process driving every rank, or one process per rank under
+// mpirun / srun (docs/multi-process.md).
+struct LaunchInfo {
+  std::string launcher = "none";          // "none", "mpirun" or "srun"
+  int processes = 1;
+  std::vector<std::string> hosts;         // one per node, in node order (nodes = hosts.size())
+  std::vector<int> processes_per_node;    // parallel to hosts
+};
+
 struct Provenance {
   std::string arbench_version, arbench_revision, command_line;
   std::string backend, timing;  // timing: "gpu" (CUDA events) or "cpu" (steady_clock)
@@ -22,11 +31,16 @@ struct Provenance {
   std::string driver, cuda_runtime, nccl_version;
   std::vector<std::pair<std::string, std::string>> nccl_env;  // every NCCL_* variable
   std::string host_name, cpu_model;
+  LaunchInfo launch;
 };
 
 // Host facts (version, revision, host, CPU, NCCL_* environment); GPU facts are added by the caller.
 Provenance host_provenance(const std::string& command_line, const std::string& backend);
-// The fields that must match for two results to be comparable.
+// "4 processes on 1 node (h0 x4)"; "1 process" for a plain run.
+std::string launch_text(const LaunchInfo& l);
+// The fields that must match for two results to be comparable. A multi-process run adds
+// `launch` (so a 2x8 run never compares against a 1x8 one, nor against one process driving 8
+// GPUs); a plain run's fields are those of results written before the multi-process mode.
 std::vector<std::pair<std::string, std::string>> fingerprint_fields(const Provenance& p);
 // 16 hex digits (FNV-1a 64 over the fingerprint fields).
 std::string fingerprint(const Provenance& p);

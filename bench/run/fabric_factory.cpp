@@ -2,14 +2,24 @@
 
 #include <cuda_runtime.h>
 
+#include "arbench/core/errors.hpp"
+
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 #include "kernels/fabric/nccl_fabric.hpp"
+#include "kernels/fabric/shm_fabric.hpp"
 #include "kernels/fabric/single_gpu_fabric.hpp"
 
 namespace arbench {
 
-std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s) {
+std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes) {
+  if (processes.multi_process()) {
+    if (world != processes.size())
+      throw UsageError("a fabric of " + std::to_string(world) + " ranks asked of " + std::to_string(processes.size()) +
+                       " processes; every rank is one process");
+    if (b == Backend::host) return std::make_unique<ShmFabric>(processes, timeout_s);
+    throw UsageError(std::string("the ") + std::string(backend_name(b)) + " backend does not run across processes");
+  }
   switch (b) {
     case Backend::host: return std::make_unique<HostFabric>(world, timeout_s);
     case Backend::single_gpu: return std::make_unique<SingleGpuFabric>(world, 0, timeout_s);

@@ -8,8 +8,10 @@
 
 namespace arbench {
 
-// Creates HostFabric, SingleGpuFabric (on GPU 0) or NcclFabric.
-std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s);
+// Creates HostFabric, SingleGpuFabric (on GPU 0) or NcclFabric; in a World of several processes
+// (one rank each), ShmFabric for the host backend. Collective then.
+std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
+                                    World& processes = solo_world());
 
 // Adds GPU facts (names, CC, bus ids, clocks, driver, CUDA runtime, NCCL version) for `gpus`
 // devices to `p`; leaves them empty on the host backend.

@@ -45,18 +45,26 @@ CaseResult Harness::run(const Case& c) {
   try {
     auto v = reg_.make(c.variant, backend_);
     Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
-    auto work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps);
-    v->prepare(c, f, work->buffers(), cfg_.tuning);
+    // In a multi-process run every process fails a step together, with the lowest failing
+    // rank's message, so no process goes on to wait for peers that stopped (the fabric's ops
+    // agree on their own errors; these are the steps outside them).
+    World& w = f.processes();
+    std::unique_ptr<Workload> work;
+    agree_on_errors(w, [&] {
+      work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps);
+      v->prepare(c, f, work->buffers(), cfg_.tuning);
+    }, "preparing the case");
     res.settings = v->settings();
     const RankFn op = [&](int rank, Stream s) { v->launch(rank, s); };
+    auto check_errors = [&] { agree_on_errors(w, [&] { v->check_errors(); }, "collecting the ranks' errors"); };
     auto checked_run = [&](const char* when) {
       // In-place ops consume their input: refill and run once more so the check sees one op.
       if (c.in_place) {
         work->fill(f);
         f.run(op);
-        v->check_errors();
+        check_errors();
       }
-      CheckResult chk = work->check(f);
+      CheckResult chk = gather_check(w, work->check(f));
       res.checked = true;
       res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
       res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
@@ -65,11 +73,11 @@ CaseResult Harness::run(const Case& c) {
 
     for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
     if (cfg_.warmup.value_or(1) == 0 && cfg_.check) f.run(op);  // the check needs one op
-    v->check_errors();
+    check_errors();
     if (cfg_.check) checked_run("after warm-up");
 
     auto samples = f.time_isolated(op, cfg_.samples.value_or(10));
-    v->check_errors();
+    check_errors();
     for (double s : samples) res.samples_us.push_back(s * 1e6);
     res.latency_us = summarize(res.samples_us);
     const double median_s = res.latency_us.median * 1e-6;
@@ -78,7 +86,7 @@ CaseResult Harness::run(const Case& c) {
 
     if (cfg_.pipelined_ops.value_or(0) > 0) {
       res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
-      v->check_errors();
+      check_errors();
     }
     if (cfg_.check) checked_run("after timing");
   } catch (const CaseError& e) {

@@ -4,10 +4,14 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
@@ -20,6 +24,7 @@
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 #include "run/run_links.hpp"
+#include "run/multi_process.hpp"
 #include "results/tee_reporter.hpp"
 
 namespace arbench {
@@ -30,7 +35,7 @@ struct ResolvedBackend {
   int gpus_present;
 };
 
-ResolvedBackend resolve_backend(const std::string& asked) {
+ResolvedBackend resolve_backend(const std::string& asked, bool lead) {
   if (asked == "host") return {Backend::host, cuda_device_count()};
   if (asked == "single-gpu") return {Backend::single_gpu, cuda_device_count_or_throw()};
   if (asked == "cuda") {
@@ -41,12 +46,14 @@ ResolvedBackend resolve_backend(const std::string& asked) {
   const int n = cuda_device_count();
   if (n > 0) {
     if (NcclApi::available()) return {Backend::cuda, n};
-    std::cerr << "arbench: " << n << " GPU(s) found but NCCL is unavailable (" << NcclApi::version_or_reason()
+    if (lead)
+      std::cerr << "arbench: " << n << " GPU(s) found but NCCL is unavailable (" << NcclApi::version_or_reason()
               << "); using --backend single-gpu (custom kernels on GPU 0 only)\n";
     return {Backend::single_gpu, n};
   }
-  std::cerr << "arbench: no CUDA device found; using --backend host (CPU threads run the host twins; "
-               "timings are CPU timings)\n";
+  if (lead)
+    std::cerr << "arbench: no CUDA device found; using --backend host (CPU threads run the host twins; "
+                 "timings are CPU timings)\n";
   return {Backend::host, 0};
 }
 
@@ -57,9 +64,12 @@ std::string join_ints(const std::vector<int>& v) {
 }
 
 void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const std::string& links_source,
-                  std::size_t n_cases, std::size_t n_skipped) {
+                  std::size_t n_cases, std::size_t n_skipped, const World& world) {
   std::cout << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
             << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
+  if (world.multi_process())
+    std::cout << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
+              << ", one rank per process\n";
   for (const Fabric* f : fabrics.created()) std::cout << "  fabric: " << f->describe() << "\n";
   if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
   std::string dts;
@@ -101,35 +111,52 @@ void print_catalogue(const Registry& reg, Backend b) {
 
 }  // namespace
 
-int run_sweep(RunConfig cfg, bool list_only) {
-  const ResolvedBackend rb = resolve_backend(cfg.backend);
-  const Backend b = rb.backend;
-  resolve_defaults(cfg, b, rb.gpus_present);
-  if (!cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
-  if (!cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
-
+int run_sweep(RunConfig cfg, bool list_only, World& world) {
+  // World rank 0 alone prints and writes. Every process sets the run up the same way, and they
+  // agree on any error before the first case (so none waits for a peer that gave up).
+  const bool lead = world.rank() == 0;
+  // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
+  if (cfg.timeout_s > 0) world.set_wait_bound_s(4 * cfg.timeout_s + 10);
+  Backend b = Backend::host;
+  std::optional<Sweep> sweep;
+  std::optional<RunLinks> links;
   const Registry& reg = Registry::builtin();
-  Sweep sweep = expand_sweep(cfg, reg, b);
-  const RunLinks links(cfg, b);
-  cfg.tuning.topology_ring_orders = links.ring_orders(cfg.gpus);
+  agree_on_errors(world, [&] {
+    const ResolvedBackend rb = resolve_backend(cfg.backend, lead);
+    b = rb.backend;
+    resolve_multi_process(cfg, b, world);
+    resolve_defaults(cfg, b, world.multi_process() ? world.size() : rb.gpus_present);
+    if (lead && !cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
+    if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
+    sweep = expand_sweep(cfg, reg, b);
+    links.emplace(cfg, b);
+    cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
+  }, "setting up the run");
+  const int stall = parse_stall_process(std::getenv("ARBENCH_TEST_STALL_PROCESS"), world.size());
+  if (stall >= 0)
+    std::cerr << "arbench: test switch ARBENCH_TEST_STALL_PROCESS=" << stall << ": that process stops answering\n";
   const double timeout = cfg.timeout_s;
-  FabricCache fabrics([timeout](Backend bk, int world, const FabricEnv& env) {
-    return make_fabric(bk, world, env, timeout);
+  FabricCache fabrics([timeout, &world](Backend bk, int w, const FabricEnv& env) {
+    std::unique_ptr<Fabric> f;
+    agree_on_errors(world, [&] { f = make_fabric(bk, w, env, timeout, world); }, "creating a fabric");
+    return f;
   });
   Harness harness(cfg, b, reg, fabrics);
 
   std::vector<Case> runnable;
   std::vector<Skipped> skipped;
-  for (auto& s : sweep.skipped) skipped.push_back({s.c, s.reason});
-  for (const auto& c : sweep.cases) {
+  for (auto& s : sweep->skipped) skipped.push_back({s.c, s.reason});
+  for (const auto& c : sweep->cases) {
     Support s = harness.plan(c);
     if (s.ok)
       runnable.push_back(c);
     else
       skipped.push_back({c, s.reason});
   }
+  if (!lead) cfg.quiet = true;
 
   if (list_only) {
+    if (!lead) return kExitOk;
     std::cout << "# backend " << backend_name(b) << ": " << runnable.size() << " cases, " << skipped.size()
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
@@ -143,16 +170,17 @@ int run_sweep(RunConfig cfg, bool list_only) {
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
 
-  if (!cfg.quiet) print_banner(cfg, b, fabrics, links.source(), runnable.size(), skipped.size());
+  if (!cfg.quiet) print_banner(cfg, b, fabrics, links->source(), runnable.size(), skipped.size(), world);
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
   for (const auto& c : runnable) {
-    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, &links, c](benchmark::State& state) {
+    benchmark::RegisterBenchmark(c.name().c_str(), [&, c](benchmark::State& state) {
+      if (stall == world.rank()) std::this_thread::sleep_for(std::chrono::hours(1));
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
-        links.annotate(r);
+        links->annotate(r);
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
@@ -180,8 +208,11 @@ int run_sweep(RunConfig cfg, bool list_only) {
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  benchmark::ConsoleReporter console(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
-                                                           : benchmark::ConsoleReporter::OO_Tabular);
+  // Under mpirun a process's stdout is a pseudo-terminal of mpirun's even when mpirun's own
+  // output goes to a file: no colours there.
+  const bool colour = isatty(STDOUT_FILENO) && !world.multi_process();
+  benchmark::ConsoleReporter console(colour ? benchmark::ConsoleReporter::OO_ColorTabular
+                                            : benchmark::ConsoleReporter::OO_Tabular);
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
   if (!cfg.quiet) to.push_back(&console);
   TeeReporter tee(to);
@@ -190,23 +221,27 @@ int run_sweep(RunConfig cfg, bool list_only) {
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
-  print_footer(results, skipped);
+  if (lead) print_footer(results, skipped);
 
-  Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
-  int max_world = 0;
-  for (int g : cfg.gpus) max_world = std::max(max_world, g);
-  add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
-  if (!cfg.out_json.empty()) {
-    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
-    arb["provenance"]["topology"] = links.provenance(max_world);
-    auto doc = merge_result_json(json_text.str(), arb);
-    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
-    std::cout << "arbench: wrote " << cfg.out_json << "\n";
-  }
-  if (!cfg.out_csv.empty()) {
-    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
-    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
-  }
+  agree_on_errors(world, [&] {
+    if (!lead) return;
+    Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
+    prov.launch = launch_info(world);
+    int max_world = 0;
+    for (int g : cfg.gpus) max_world = std::max(max_world, g);
+    add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
+    if (!cfg.out_json.empty()) {
+      auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
+      arb["provenance"]["topology"] = links->provenance(max_world);
+      auto doc = merge_result_json(json_text.str(), arb);
+      write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
+      std::cout << "arbench: wrote " << cfg.out_json << "\n";
+    }
+    if (!cfg.out_csv.empty()) {
+      write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
+      std::cout << "arbench: wrote " << cfg.out_csv << "\n";
+    }
+  }, "writing the results");
   for (const auto& r : results)
     if (!r.ok) return kExitFailure;
   return kExitOk;

@@ -2,11 +2,15 @@
 // case as a Google Benchmark; then print the footer and write the JSON / CSV.
 #pragma once
 
+#include "arbench/world.hpp"
 #include "run/run_config.hpp"
 
 namespace arbench {
 
 // Returns the exit code (0 ok, 1 a case failed); throws arbench::Error for usage/environment.
-int run_sweep(RunConfig cfg, bool list_only);
+// In a World of several processes (mpirun) every process runs every case as one rank; world
+// rank 0 alone prints and writes, and errors are agreed (AgreedError) so every process exits
+// with the same code.
+int run_sweep(RunConfig cfg, bool list_only, World& world);
 
 }  // namespace arbench

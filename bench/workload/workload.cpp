@@ -1,6 +1,9 @@
 #include "workload/workload.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <vector>
 
 #include "arbench/core/errors.hpp"
@@ -30,6 +33,7 @@ class AllReduceWorkload final : public Workload {
   void fill(Fabric& f) override {
     std::vector<std::uint8_t> host(c_.bytes);
     for (int r = 0; r < world_; ++r) {
+      if (!f.drives(r)) continue;  // its own process fills it
       fill_oracle(host.data(), c_.dtype, c_.elements(), seed_, r);
       f.upload(r, bufs_.in->local(r), host.data(), c_.bytes);
       if (!c_.in_place) {
@@ -43,6 +47,7 @@ class AllReduceWorkload final : public Workload {
     CheckResult res;
     std::vector<std::uint8_t> got(c_.bytes);
     for (int r = 0; r < world_; ++r) {
+      if (!f.drives(r)) continue;  // its own process checks it (gather_check adds the counts up)
       f.download(r, got.data(), bufs_.out->local(r), c_.bytes);
       const std::size_t n = c_.elements();
       res.checked_elements += n;
@@ -73,6 +78,25 @@ class AllReduceWorkload final : public Workload {
 };
 
 }  // namespace
+
+CheckResult gather_check(World& w, const CheckResult& mine) {
+  if (!w.multi_process()) return mine;
+  char head[96];
+  std::snprintf(head, sizeof head, "%zu %zu %.17g\n", mine.wrong_elements, mine.checked_elements, mine.max_ulp_error);
+  CheckResult all;
+  for (const std::string& text : w.all_gather(head + mine.first_error, "gathering the checks")) {
+    CheckResult one;
+    std::istringstream in(text);
+    in >> one.wrong_elements >> one.checked_elements >> one.max_ulp_error;
+    in.ignore(1);  // the newline
+    std::getline(in, one.first_error, '\0');
+    all.wrong_elements += one.wrong_elements;
+    all.checked_elements += one.checked_elements;
+    all.max_ulp_error = std::max(all.max_ulp_error, one.max_ulp_error);
+    if (all.first_error.empty()) all.first_error = one.first_error;
+  }
+  return all;
+}
 
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                         double eps) {

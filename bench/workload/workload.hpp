@@ -11,6 +11,7 @@
 #include "arbench/core/case.hpp"
 #include "arbench/fabric.hpp"
 #include "arbench/variant.hpp"
+#include "arbench/world.hpp"
 
 namespace arbench {
 
@@ -31,6 +32,11 @@ class Workload {
   // Read every rank's outputs back and compare (all ranks must also agree bitwise).
   virtual CheckResult check(Fabric& f) = 0;
 };
+
+// Every rank's check of a multi-process run, from each process's own (Fabric::drives): counts
+// added up, the worst ULP error, the lowest rank's first error; the same on every process.
+// Collective. One process: `mine` as it is.
+CheckResult gather_check(World& w, const CheckResult& mine);
 
 // Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

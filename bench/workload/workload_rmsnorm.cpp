@@ -49,6 +49,7 @@ class RmsnormWorkload final : public Workload {
     for (std::size_t j = 0; j < static_cast<std::size_t>(c_.hidden); ++j)
       store_from_f32(weight.data(), j, t, rmsnorm_weight(seed_, j));
     for (int r = 0; r < world_; ++r) {
+      if (!f.drives(r)) continue;  // its own process fills it
       for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed_, r, i));
       f.upload(r, bufs_.in->local(r), host.data(), bytes_);
       f.upload(r, bufs_.residual->local(r), residual.data(), bytes_);
@@ -61,7 +62,9 @@ class RmsnormWorkload final : public Workload {
   CheckResult check(Fabric& f) override {
     CheckResult res;
     std::vector<std::uint8_t> y0(bytes_), r0(bytes_), y(bytes_), r(bytes_);
+    share_rank0_outputs(f, y0, r0);
     for (int rank = 0; rank < world_; ++rank) {
+      if (!f.drives(rank)) continue;  // its own process checks it (gather_check adds the counts up)
       auto& yb = rank == 0 ? y0 : y;
       auto& rb = rank == 0 ? r0 : r;
       f.download(rank, yb.data(), bufs_.norm_out->local(rank), bytes_);
@@ -73,6 +76,23 @@ class RmsnormWorkload final : public Workload {
   }
 
  private:
+  // In a multi-process run, the process driving rank 0 sends rank 0's outputs to the others, so
+  // every process can hold its rank to rank 0's bits (collective: every process calls check).
+  void share_rank0_outputs(Fabric& f, std::vector<std::uint8_t>& y0, std::vector<std::uint8_t>& r0) const {
+    World& w = f.processes();
+    if (!w.multi_process()) return;
+    std::string both;
+    if (f.drives(0)) {
+      f.download(0, y0.data(), bufs_.norm_out->local(0), bytes_);
+      f.download(0, r0.data(), bufs_.residual_out->local(0), bytes_);
+      both.assign(y0.begin(), y0.end());
+      both.append(r0.begin(), r0.end());
+    }
+    w.broadcast(both, 0, "sharing rank 0's outputs for the check");
+    std::memcpy(y0.data(), both.data(), bytes_);
+    std::memcpy(r0.data(), both.data() + bytes_, bytes_);
+  }
+
   // One output of one rank against the reference and against rank 0's bytes.
   void compare(CheckResult& res, int rank, const char* what, const std::vector<std::uint8_t>& got,
                const std::vector<std::uint8_t>& rank0, const std::vector<double>& want, double tol) const {

@@ -4,7 +4,8 @@
 // Fabric: they get a PeerTable (plain pointers, by value). Kinds:
 //   cuda        one rank per GPU, NCCL communicator, symmetric memory from NCCL's window API
 //   single_gpu  N virtual ranks on one GPU (plain device allocations), for one-GPU machines
-//   host        N CPU threads; runs the host twins; timings are CPU timings
+//   host        N CPU threads; runs the host twins; timings are CPU timings (in a multi-process
+//               run: one process per rank, peers through POSIX shared memory)
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,9 @@
 #include <vector>
 
 namespace arbench {
+
+class World;           // arbench/world.hpp: the processes of a run
+World& solo_world();   // the one-process World
 
 enum class Backend : std::uint8_t { cuda, single_gpu, host };
 
@@ -69,6 +73,13 @@ class Fabric {
   virtual ~Fabric() = default;
   virtual Backend backend() const = 0;
   virtual int world() const = 0;
+  // Whether this process drives `rank`: runs its ops, fills and reads its buffers. A
+  // single-process fabric drives every rank; a multi-process one (one process per rank, under
+  // mpirun) only its own, so code that loops over the ranks skips the others.
+  virtual bool drives(int /*rank*/) const { return true; }
+  // The processes the fabric spans: one (solo_world()) for single-process fabrics. Collectives
+  // over them let the harness and the workloads agree on errors and gather results.
+  virtual World& processes() const { return solo_world(); }
   // One line for banners: "8 GPUs (NCCL 2.28.9)", "4 virtual ranks on GPU 0", "8 CPU threads".
   virtual std::string describe() const = 0;
 

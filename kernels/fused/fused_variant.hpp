@@ -132,6 +132,7 @@ class FusedVariant : public Variant {
     if (inner_) inner_->check_errors();
     if (!state_) return;
     for (int r = 0; r < world_; ++r) {
+      if (!fabric_->drives(r)) continue;  // its own process checks it
       algo::RankState st{};
       fabric_->download(r, &st, state_->local(r), sizeof st);
       if (st.error.claimed != 0u) throw CaseError(algo::describe_timeout(st.error, fused_algo_name(algo_), timeout_s_));
@@ -243,10 +244,12 @@ class FusedVariant : public Variant {
     const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
     algo::RankState st{};
     for (auto& e : st.epoch) e = fill;
-    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<std::uint32_t> flags(algo::kFlagWords, fill);
-    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), flags.data(), flags.size() * sizeof(std::uint32_t));
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, scratch_->local(r), flags.data(), flags.size() * sizeof(std::uint32_t));
   }
 
   Fabric* fabric_ = nullptr;

@@ -105,12 +105,15 @@ class RingVariant : public Variant {
   // Throws a recorded error naming rank, channel, peer and transfer. One fault stalls the whole
   // ring, so most ranks record a wait for a neighbour that is itself stuck; the record shown is
   // the root cause: an overwrite (a protocol violation) first, else a wait for a peer that
-  // recorded nothing (the rank that is really missing), else the lowest rank's.
+  // recorded nothing (the rank that is really missing), else the lowest rank's. In a
+  // multi-process run a process sees its own rank's record only; the harness then reports the
+  // lowest failing rank's.
   void check_errors() override {
     if (!state_) return;
     std::vector<algo::ErrorRecord> recs(static_cast<std::size_t>(world_));
     int first = -1;
     for (int r = 0; r < world_; ++r) {
+      if (!fabric_->drives(r)) continue;  // its own process checks it
       algo::RingState st{};
       fabric_->download(r, &st, state_->local(r), sizeof st);
       recs[static_cast<std::size_t>(r)] = st.error;
@@ -181,10 +184,12 @@ class RingVariant : public Variant {
     const std::uint32_t fill = algo::flag_fill(opt_.start_seq);
     algo::RingState st{};
     for (auto& s : st.seq) s = fill;
-    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<std::uint32_t> words(algo::kRingDataOffset / sizeof(std::uint32_t), fill);
-    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), words.data(), algo::kRingDataOffset);
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, scratch_->local(r), words.data(), algo::kRingDataOffset);
   }
 
   Fabric* fabric_ = nullptr;

@@ -74,6 +74,7 @@ class SymmVariant : public Variant {
   void check_errors() override {
     if (!state_) return;
     for (int r = 0; r < world_; ++r) {
+      if (!fabric_->drives(r)) continue;  // its own process checks it
       algo::RankState st{};
       fabric_->download(r, &st, state_->local(r), sizeof st);
       if (st.error.claimed != 0u)
@@ -119,7 +120,8 @@ class SymmVariant : public Variant {
     const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
     algo::RankState st{};
     for (auto& e : st.epoch) e = fill;
-    for (int r = 0; r < world_; ++r) f.upload(r, state_->local(r), &st, sizeof st);
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<unsigned char> img(scratch_bytes_, 0);
     auto* flags = reinterpret_cast<std::uint32_t*>(img.data());
@@ -130,7 +132,8 @@ class SymmVariant : public Variant {
       for (std::size_t i = 0; i < lines; ++i)
         std::memcpy(img.data() + algo::kDataOffset + i * sizeof line, &line, sizeof line);
     }
-    for (int r = 0; r < world_; ++r) f.upload(r, scratch_->local(r), img.data(), img.size());
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, scratch_->local(r), img.data(), img.size());
   }
 
   Fabric* fabric_ = nullptr;
