@@ -1,6 +1,7 @@
 // Topology-aware ring order (see ring_order.hpp for why depth-first order is optimal).
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 
 #include "topo/ring_order.hpp"
@@ -42,6 +43,22 @@ std::vector<int> ring_order_for_bus_ids(const Topology& topo, const std::vector<
   std::vector<int> order;
   for (int k : ring_order(paths)) order.push_back(placed[k]);
   order.insert(order.end(), unplaced.begin(), unplaced.end());
+  return order;
+}
+
+std::vector<int> ring_order_across_nodes(const std::vector<int>& node_of,
+                                         const std::vector<std::vector<int>>& node_orders) {
+  std::vector<int> order, seen(node_of.size(), 0);
+  for (std::size_t n = 0; n < node_orders.size(); ++n)
+    for (int r : node_orders[n]) {
+      if (r < 0 || std::size_t(r) >= node_of.size() || node_of[std::size_t(r)] != int(n) || seen[std::size_t(r)]++)
+        throw std::invalid_argument("ring across nodes: rank " + std::to_string(r) + " listed by node " +
+                                    std::to_string(n) + " is not one of its ranks, or listed twice");
+      order.push_back(r);
+    }
+  if (order.size() != node_of.size())
+    throw std::invalid_argument("ring across nodes: " + std::to_string(node_of.size() - order.size()) +
+                                " ranks are in no node's order");
   return order;
 }
 

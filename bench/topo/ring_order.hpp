@@ -28,6 +28,14 @@ std::vector<int> ring_order(const Topology& topo);
 // bus_ids. Ids not found in the topology keep their input order, after the placed ones.
 std::vector<int> ring_order_for_bus_ids(const Topology& topo, const std::vector<std::string>& bus_ids);
 
+// The ring over the ranks of several nodes: node after node (node 0 first), each node's ranks
+// in node_orders[node] (that node's own ring order, e.g. from its PCIe tree), so the ring leaves
+// and enters each node once and a rank's neighbours are on its node except at the node
+// boundaries. node_of[r]: node of world rank r. Throws std::invalid_argument unless every rank
+// appears once, in its own node's list.
+std::vector<int> ring_order_across_nodes(const std::vector<int>& node_of,
+                                         const std::vector<std::vector<int>>& node_orders);
+
 // How many ring edges (including the closing edge last -> first) have each relation,
 // indexed by static_cast<int>(Relation).
 using RingCost = std::array<int, 6>;

@@ -85,5 +85,18 @@ TEST(TopoRing, SmallRings) {
   EXPECT_EQ(ring_crossings(ring_cost(one, order), Relation::kPix), 0);
 }
 
+TEST(TopoRing, AcrossNodesTheRingLeavesEachNodeOnce) {
+  // mpirun --map-by node: ranks alternate between nodes a (0) and b (1).
+  const std::vector<int> node_of = {0, 1, 0, 1, 0, 1, 0, 1};
+  const std::vector<int> order = ring_order_across_nodes(node_of, {{0, 2, 6, 4}, {3, 1, 5, 7}});
+  EXPECT_EQ(order, (std::vector<int>{0, 2, 6, 4, 3, 1, 5, 7}));
+  int crossings = 0;
+  for (std::size_t k = 0; k < order.size(); ++k)
+    crossings += node_of[order[k]] != node_of[order[(k + 1) % order.size()]] ? 1 : 0;
+  EXPECT_EQ(crossings, 2);  // out of a and back, nothing more
+  EXPECT_THROW(ring_order_across_nodes(node_of, {{0, 2, 6, 4}, {3, 1, 5}}), std::invalid_argument);  // 7 missing
+  EXPECT_THROW(ring_order_across_nodes(node_of, {{0, 2, 6, 4, 1}, {3, 5, 7}}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace arbench::topo
