@@ -12,8 +12,9 @@ struct CliResult {
   std::string output;
 };
 
-inline CliResult run_arbench(const std::string& args) {
-  const std::string cmd = std::string(ARBENCH_EXE) + " " + args + " 2>&1";
+// Runs a shell command line; its stderr joins its stdout.
+inline CliResult run_shell(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -24,6 +25,8 @@ inline CliResult run_arbench(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+inline CliResult run_arbench(const std::string& args) { return run_shell(std::string(ARBENCH_EXE) + " " + args); }
 
 inline bool has_gpu_driver_and_device() {
   // The tests that need "no GPU here" check the backend arbench itself picks.

@@ -1,31 +1,21 @@
-// Run arbench under mpirun (or alone) and capture its exit code, output and wall time.
+// Run arbench under mpirun (or alone) and capture its exit code, output (stdout and stderr of
+// every process) and wall time.
 #pragma once
 
-#include <sys/wait.h>
-
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <string>
 
-struct MpiResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr of every process
-  double seconds = 0;
+#include "../cli/cli_util.hpp"
+
+struct MpiResult : CliResult {
+  double seconds = 0;  // wall time
 };
 
 inline MpiResult run_command(const std::string& cmd) {
-  MpiResult r;
   const auto t0 = std::chrono::steady_clock::now();
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  MpiResult r{run_shell(cmd)};
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
