@@ -18,6 +18,16 @@ std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, 
   return nullptr;
 }
 
+std::vector<int> gpus_with_kernel_watchdog(int gpus) {
+  std::vector<int> out;
+  for (int d = 0; d < gpus; ++d) {
+    int on = 0;
+    if (cudaDeviceGetAttribute(&on, cudaDevAttrKernelExecTimeout, d) == cudaSuccess && on) out.push_back(d);
+  }
+  (void)cudaGetLastError();
+  return out;
+}
+
 void add_gpu_provenance(Provenance& p, Backend b, int gpus) {
   if (b == Backend::host) return;
   int driver = 0, runtime = 0;

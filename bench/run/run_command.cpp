@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -19,6 +20,7 @@
 #include "run/fabric_factory.hpp"
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/single_gpu_env.hpp"
 #include "run/run_links.hpp"
 #include "results/tee_reporter.hpp"
 
@@ -60,7 +62,7 @@ void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const s
                   std::size_t n_cases, std::size_t n_skipped) {
   std::cout << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
             << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
-  for (const Fabric* f : fabrics.created()) std::cout << "  fabric: " << f->describe() << "\n";
+  for (const std::string& f : fabrics.created()) std::cout << "  fabric: " << f << "\n";
   if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
   std::string dts;
   for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
@@ -99,12 +101,50 @@ void print_catalogue(const Registry& reg, Backend b) {
   }
 }
 
+// --out and --csv from the cases completed so far (the whole sweep, or up to a stop).
+void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const std::string& gbench_json,
+                        const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped) {
+  Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
+  int max_world = 0;
+  for (int g : cfg.gpus) max_world = std::max(max_world, g);
+  add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
+  if (!cfg.out_json.empty()) {
+    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
+    arb["provenance"]["topology"] = links.provenance(max_world);
+    auto doc = merge_result_json(gbench_json, arb);
+    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
+    std::cout << "arbench: wrote " << cfg.out_json << "\n";
+  }
+  if (!cfg.out_csv.empty()) {
+    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
+    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
+  }
+}
+
+// Settings that must be in place before the process creates a CUDA context, and the bound that
+// a display watchdog imposes.
+void prepare_gpu_process(RunConfig& cfg, Backend b, int gpus_present) {
+  if (b == Backend::single_gpu) prepare_single_gpu_env(kMaxRanks);  // single_gpu_env.hpp: why
+  if (b == Backend::host) return;
+  const TimeoutCap cap = cap_timeout_for_watchdog(cfg.timeout_s, gpus_with_kernel_watchdog(gpus_present));
+  if (cap.warning.empty()) return;
+  std::cerr << "arbench: " << cap.warning << "\n";
+  cfg.timeout_s = cap.timeout_s;
+}
+
 }  // namespace
 
 int run_sweep(RunConfig cfg, bool list_only) {
+  // single-gpu asked by name: before the CUDA runtime's first call (device count).
+  if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);
   const ResolvedBackend rb = resolve_backend(cfg.backend);
   const Backend b = rb.backend;
   resolve_defaults(cfg, b, rb.gpus_present);
+  prepare_gpu_process(cfg, b, rb.gpus_present);
+  cfg.test_absent_rank = parse_absent_rank(std::getenv("ARBENCH_TEST_ABSENT_RANK"));
+  if (cfg.test_absent_rank >= 0)
+    std::cerr << "arbench: test switch ARBENCH_TEST_ABSENT_RANK=" << cfg.test_absent_rank
+              << ": that rank never launches its ops (its peers must time out)\n";
   if (!cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
   if (!cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
 
@@ -112,6 +152,7 @@ int run_sweep(RunConfig cfg, bool list_only) {
   Sweep sweep = expand_sweep(cfg, reg, b);
   const RunLinks links(cfg, b);
   cfg.tuning.topology_ring_orders = links.ring_orders(cfg.gpus);
+  cfg.all_nvlink = links.all_nvlink(cfg.gpus);
   const double timeout = cfg.timeout_s;
   FabricCache fabrics([timeout](Backend bk, int world, const FabricEnv& env) {
     return make_fabric(bk, world, env, timeout);
@@ -147,8 +188,14 @@ int run_sweep(RunConfig cfg, bool list_only) {
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
+  std::vector<Skipped> not_run;  // after a case left the devices unusable
   for (const auto& c : runnable) {
-    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, &links, c](benchmark::State& state) {
+    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, &links, &not_run, c](benchmark::State& state) {
+      if (!harness.stop_reason().empty()) {
+        not_run.push_back({c, "not run: the run stopped after " + harness.stop_reason()});
+        state.SkipWithError(not_run.back().reason.c_str());
+        return;
+      }
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
@@ -190,22 +237,13 @@ int run_sweep(RunConfig cfg, bool list_only) {
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
+  skipped.insert(skipped.end(), not_run.begin(), not_run.end());
   print_footer(results, skipped);
-
-  Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
-  int max_world = 0;
-  for (int g : cfg.gpus) max_world = std::max(max_world, g);
-  add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
-  if (!cfg.out_json.empty()) {
-    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
-    arb["provenance"]["topology"] = links.provenance(max_world);
-    auto doc = merge_result_json(json_text.str(), arb);
-    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
-    std::cout << "arbench: wrote " << cfg.out_json << "\n";
-  }
-  if (!cfg.out_csv.empty()) {
-    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
-    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
+  write_result_files(cfg, b, links, json_text.str(), results, skipped);
+  if (!harness.stop_reason().empty()) {
+    std::cout << "arbench: stopped after " << harness.stop_reason() << "; " << not_run.size()
+              << " cases not run (restart the process to get a fresh CUDA context)\n";
+    return kExitFailure;
   }
   for (const auto& r : results)
     if (!r.ok) return kExitFailure;

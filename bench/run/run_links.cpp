@@ -8,6 +8,7 @@
 #include "topo/topology.hpp"
 #include "run/link_efficiency.hpp"
 #include "topo/cuda_gpus.hpp"
+#include "topo/nvml_loader.hpp"
 #include "topo/probe.hpp"
 
 namespace arbench {
@@ -45,6 +46,19 @@ std::map<int, std::vector<int>> RunLinks::ring_orders(const std::vector<int>& wo
   for (int w : worlds) {
     if (w > int(bus_ids_.size())) continue;
     out[w] = topo::ring_order_for_bus_ids(t, std::vector<std::string>(bus_ids_.begin(), bus_ids_.begin() + w));
+  }
+  return out;
+}
+
+std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
+  std::map<int, bool> out;
+  if (!active_) return out;
+  const auto nvml = topo::Nvml::load();
+  for (int w : worlds) {
+    bool all = nvml != nullptr && w <= int(bus_ids_.size());
+    for (int a = 0; all && a < w; ++a)
+      for (int b = a + 1; all && b < w; ++b) all = nvml->nvlink_p2p(bus_ids_[a], bus_ids_[b]).value_or(false);
+    out[w] = all;
   }
   return out;
 }

@@ -22,6 +22,9 @@ class RunLinks {
   RunLinks(const RunConfig& cfg, Backend b);
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
+  // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
+  // NVML cannot tell).
+  std::map<int, bool> all_nvlink(const std::vector<int>& worlds) const;
   // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known.
   void annotate(CaseResult& r) const;
   // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).

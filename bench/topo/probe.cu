@@ -161,9 +161,12 @@ std::optional<double> one_way_us(ProbeDevice& x, ProbeDevice& y, const ProbeOpti
   ARB_CUDA_CHECK(cudaStreamSynchronize(x.stream));
   ARB_CUDA_CHECK(cudaSetDevice(y.ordinal));
   ARB_CUDA_CHECK(cudaStreamSynchronize(ys));
-  PingPongResult ri{}, rr{};
-  ARB_CUDA_CHECK(cudaMemcpy(&ri, x.result, sizeof ri, cudaMemcpyDeviceToHost));
-  ARB_CUDA_CHECK(cudaMemcpy(&rr, y.result + 1, sizeof rr, cudaMemcpyDeviceToHost));
+  PingPongResult ri{}, rr{};  // on the probe streams (ys is current), not the legacy default stream
+  ARB_CUDA_CHECK(cudaMemcpyAsync(&rr, y.result + 1, sizeof rr, cudaMemcpyDeviceToHost, ys));
+  ARB_CUDA_CHECK(cudaStreamSynchronize(ys));
+  ARB_CUDA_CHECK(cudaSetDevice(x.ordinal));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(&ri, x.result, sizeof ri, cudaMemcpyDeviceToHost, x.stream));
+  ARB_CUDA_CHECK(cudaStreamSynchronize(x.stream));
   if (ri.failed_round || rr.failed_round) {
     *why = "ping-pong timed out (initiator round " + std::to_string(ri.failed_round) + ", responder round " +
            std::to_string(rr.failed_round) + ", bound " + std::to_string(opt.wait_timeout_s) + " s per wait)";

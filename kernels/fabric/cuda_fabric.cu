@@ -1,43 +1,16 @@
 #include "kernels/fabric/cuda_fabric.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
+#include <cstdio>
+#include <set>
 #include <string>
-#include <thread>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/op_phases.hpp"
+#include "kernels/fabric/stream_wait.hpp"
 
 namespace arbench {
 namespace {
-
-__device__ __forceinline__ std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ std::uint32_t load_acquire_sys(const std::uint32_t* p) {
-  std::uint32_t v;
-  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Start gate. Purpose: hold a rank's stream until the host has enqueued every rank's op, so
-// all ranks start together. Protocol: spin until the host-mapped word reaches `token`
-// (wrap-safe); give up after timeout_ns and record the token, so a lost host never hangs a GPU.
-__global__ void gate_kernel(const std::uint32_t* gate, std::uint32_t token, std::uint64_t timeout_ns,
-                            std::uint32_t* timeouts) {
-  const std::uint64_t start = global_timer_ns();
-  while (static_cast<std::int32_t>(load_acquire_sys(gate) - token) < 0) {
-    if (global_timer_ns() - start > timeout_ns) {
-      *timeouts = token;
-      return;
-    }
-  }
-}
-
-using Clock = std::chrono::steady_clock;
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -71,28 +44,34 @@ int cuda_device_count_or_throw() {
 
 // ---- DeviceBuffers ------------------------------------------------------------------------
 
-DeviceBuffers::DeviceBuffers(const std::vector<int>& devices, std::size_t bytes, bool symmetric)
-    : devices_(devices), bytes_(bytes), symmetric_(symmetric) {
-  for (int d : devices_) {
-    ARB_CUDA_CHECK(cudaSetDevice(d));
+DeviceBuffers::DeviceBuffers(const CudaFabric& owner, std::size_t bytes, bool symmetric)
+    : owner_(owner), bytes_(bytes), symmetric_(symmetric) {
+  const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
+  for (int r = 0; r < owner.world(); ++r) {
+    ARB_CUDA_CHECK(cudaSetDevice(owner.device_of(r)));
     void* p = nullptr;
-    ARB_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)));
-    ARB_CUDA_CHECK(cudaMemset(p, 0, std::max<std::size_t>(bytes, 16)));
+    ARB_CUDA_CHECK(cudaMalloc(&p, alloc_bytes));
     ptrs_.push_back(p);
+    ARB_CUDA_CHECK(cudaMemsetAsync(p, 0, alloc_bytes, owner.stream(r)));
   }
-  ARB_CUDA_CHECK(cudaDeviceSynchronize());
+  if (!owner.quiesce()) throw HangError("zero-filling a new device buffer did not finish within the bound");
 }
 
 DeviceBuffers::~DeviceBuffers() {
+  if (!owner_.quiesce()) {
+    std::fprintf(stderr, "arbench: %zu device buffers of %zu bytes left allocated: a stream is still busy\n",
+                 ptrs_.size(), bytes_);
+    return;
+  }
   for (std::size_t r = 0; r < ptrs_.size(); ++r) {
-    cudaSetDevice(devices_[r]);
+    cudaSetDevice(owner_.device_of(int(r)));
     cudaFree(ptrs_[r]);
   }
 }
 
 void* DeviceBuffers::peer(int rank, int peer) const {
   if (!symmetric_) throw CaseError("peer() asked of a local (non-symmetric) device buffer");
-  if (devices_.at(rank) != devices_.at(peer))
+  if (owner_.device_of(rank) != owner_.device_of(peer))
     throw CaseError("plain device buffers are symmetric only between ranks on one GPU");
   return ptrs_.at(peer);
 }
@@ -101,13 +80,6 @@ void* DeviceBuffers::peer(int rank, int peer) const {
 
 CudaFabric::CudaFabric(std::vector<int> devices, double timeout_s)
     : devices_(std::move(devices)), timeout_s_(timeout_s) {
-  ARB_CUDA_CHECK(cudaHostAlloc(const_cast<std::uint32_t**>(&gate_), sizeof(std::uint32_t),
-                               cudaHostAllocMapped | cudaHostAllocPortable));
-  ARB_CUDA_CHECK(cudaHostAlloc(&gate_timeouts_, sizeof(std::uint32_t), cudaHostAllocMapped | cudaHostAllocPortable));
-  *gate_ = 0;
-  *gate_timeouts_ = 0;
-  ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_gate_), const_cast<std::uint32_t*>(gate_), 0));
-  ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_gate_timeouts_), gate_timeouts_, 0));
   for (int d : devices_) {
     ARB_CUDA_CHECK(cudaSetDevice(d));
     cudaStream_t s;
@@ -122,55 +94,100 @@ CudaFabric::CudaFabric(std::vector<int> devices, double timeout_s)
 }
 
 CudaFabric::~CudaFabric() {
+  // Bounded: after a hang whose kernels never ended, the streams, events and the gate's
+  // host-mapped words stay allocated (a kernel may still read them) until the process exits.
+  if (!quiesce()) {
+    (void)gate_.release();
+    return;
+  }
+  gate_.reset();
   for (std::size_t r = 0; r < streams_.size(); ++r) {
     cudaSetDevice(devices_[r]);
-    cudaStreamSynchronize(streams_[r]);
     cudaEventDestroy(start_[r]);
     cudaEventDestroy(stop_[r]);
     cudaStreamDestroy(streams_[r]);
   }
-  cudaFreeHost(const_cast<std::uint32_t*>(gate_));
-  cudaFreeHost(gate_timeouts_);
+}
+
+void CudaFabric::build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only) {
+  gate_ = std::make_unique<StartGate>(devices_, streams_, timeout_s_, std::move(flags), std::move(why_host_only));
+}
+
+void CudaFabric::release_gate() {
+  if (quiesce())
+    gate_.reset();
+  else
+    (void)gate_.release();  // a gate kernel may still run: leave its memory allocated
+}
+
+bool CudaFabric::quiesce() const {
+  const auto deadline = deadline_in(timeout_s_ * 2);
+  bool idle = true;
+  for (std::size_t r = 0; r < streams_.size(); ++r) {
+    if (cudaSetDevice(devices_[r]) != cudaSuccess) return false;
+    try {
+      idle = wait_stream(streams_[r], deadline) && idle;
+    } catch (const CaseError&) {
+      return false;  // a faulted context: nothing can be known to be idle
+    }
+  }
+  return idle;
+}
+
+std::string CudaFabric::health() const {
+  for (int d : std::set<int>(devices_.begin(), devices_.end())) {
+    cudaError_t e = cudaSetDevice(d);
+    (void)cudaGetLastError();  // clears an error that is not sticky
+    std::size_t free_b = 0, total_b = 0;
+    if (e == cudaSuccess) e = cudaMemGetInfo(&free_b, &total_b);
+    if (e != cudaSuccess)
+      return "GPU " + std::to_string(d) + " reports " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+             "): its CUDA context is unusable until the process exits";
+  }
+  return {};
+}
+
+void CudaFabric::sync_rank(int rank, const char* what) {
+  ARB_CUDA_CHECK(cudaSetDevice(devices_[rank]));
+  if (!wait_stream(streams_[rank], deadline_in(timeout_s_ * 2)))
+    throw HangError(std::string(what) + " on rank " + std::to_string(rank) + " (GPU " + std::to_string(devices_[rank]) +
+                    ") did not finish within " + std::to_string(timeout_s_ * 2) + " s");
 }
 
 void CudaFabric::upload(int rank, void* dst, const void* src, std::size_t bytes) {
   ARB_CUDA_CHECK(cudaSetDevice(devices_[rank]));
-  ARB_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, streams_[rank]));
+  sync_rank(rank, "an upload");  // the source is the caller's pageable memory
 }
 
 void CudaFabric::download(int rank, void* dst, const void* src, std::size_t bytes) {
   ARB_CUDA_CHECK(cudaSetDevice(devices_[rank]));
-  ARB_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, streams_[rank]));
+  sync_rank(rank, "a download");
 }
 
-void CudaFabric::launch_all(const RankFn& fn) {
-  begin_op_group();
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    fn(r, streams_[r]);
-  }
-  end_op_group();
+void CudaFabric::launch_all(const RankOp& op) {
+  enqueue_two_phase(
+      op, world(),
+      [this](int r) {
+        ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
+        return static_cast<Stream>(streams_[r]);
+      },
+      [this] { begin_op_group(); }, [this] { end_op_group(); });
 }
 
 void CudaFabric::sync_all() {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_ * 2);
+  const auto deadline = deadline_in(timeout_s_ * 2);
   for (int r = 0; r < world(); ++r) {
     ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    for (;;) {
-      cudaError_t e = cudaStreamQuery(streams_[r]);
-      if (e == cudaSuccess) break;
-      if (e != cudaErrorNotReady) ARB_CUDA_CHECK(e);
-      if (Clock::now() > deadline)
-        throw CaseError("rank " + std::to_string(r) + " (GPU " + std::to_string(devices_[r]) +
-                        ") did not finish within " + std::to_string(timeout_s_ * 2) +
-                        " s; a kernel is stuck (its peers never arrived?)");
-      std::this_thread::yield();
-    }
+    if (!wait_stream(streams_[r], deadline))
+      throw HangError("rank " + std::to_string(r) + " (GPU " + std::to_string(devices_[r]) + ") did not finish within " +
+                      std::to_string(timeout_s_ * 2) + " s (twice --timeout); a kernel is stuck (its peers never arrived?)");
   }
 }
 
-void CudaFabric::run(const RankFn& fn) {
-  launch_all(fn);
+void CudaFabric::run(const RankOp& op) {
+  launch_all(op);
   for (int r = 0; r < world(); ++r) {
     ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
     ARB_CUDA_CHECK(cudaGetLastError());
@@ -178,45 +195,45 @@ void CudaFabric::run(const RankFn& fn) {
   sync_all();
 }
 
-void CudaFabric::enqueue_gate(int rank, std::uint32_t token) {
-  gate_kernel<<<1, 1, 0, streams_[rank]>>>(d_gate_, token, std::uint64_t(timeout_s_ * 1e9), d_gate_timeouts_);
-  ARB_CUDA_CHECK(cudaGetLastError());
+double CudaFabric::max_over_ranks_s() const {
+  double worst = 0;
+  for (int r = 0; r < world(); ++r) {
+    float ms = 0;
+    ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
+    worst = std::max(worst, double(ms) * 1e-3);
+  }
+  return worst;
 }
 
-void CudaFabric::open_gate(std::uint32_t token) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  *gate_ = token;
-}
-
-std::vector<double> CudaFabric::time_isolated(const RankFn& fn, int samples) {
-  std::vector<double> out;
-  out.reserve(samples);
+IsolatedTimes CudaFabric::time_isolated(const RankOp& op, int samples) {
+  if (!gate_) build_gate(nullptr, "the fabric built no device barrier");
+  IsolatedTimes out;
   for (int s = 0; s < samples; ++s) {
-    const std::uint32_t token = ++gate_token_;
+    const std::uint32_t token = gate_->next_token();
     for (int r = 0; r < world(); ++r) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-      enqueue_gate(r, token);
+      gate_->enqueue(r, token);
       ARB_CUDA_CHECK(cudaEventRecord(start_[r], streams_[r]));
     }
-    launch_all(fn);
+    launch_all(op);
     for (int r = 0; r < world(); ++r) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
       ARB_CUDA_CHECK(cudaEventRecord(stop_[r], streams_[r]));
     }
-    open_gate(token);
+    gate_->open(token);
     sync_all();
-    double worst = 0;
-    for (int r = 0; r < world(); ++r) {
-      float ms = 0;
-      ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
-      worst = std::max(worst, double(ms) * 1e-3);
+    if (gate_->timed_out(token)) {  // a rank was released alone, after the timeout
+      ++out.discarded;
+      continue;
     }
-    out.push_back(worst);
+    out.samples.push_back(max_over_ranks_s());
+    if (auto skew = gate_->skew_s(token)) out.start_skew.push_back(*skew);
   }
   return out;
 }
 
-double CudaFabric::time_pipelined(const RankFn& fn, int ops, int reps) {
+double CudaFabric::time_pipelined(const RankOp& op, int ops, int reps) {
+  if (!gate_) build_gate(nullptr, "the fabric built no device barrier");
   // Capture `ops` back-to-back ops of every rank into one graph per rank.
   std::vector<cudaGraph_t> graphs(world(), nullptr);
   std::vector<cudaGraphExec_t> execs(world(), nullptr);
@@ -224,35 +241,29 @@ double CudaFabric::time_pipelined(const RankFn& fn, int ops, int reps) {
     ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
     ARB_CUDA_CHECK(cudaStreamBeginCapture(streams_[r], cudaStreamCaptureModeRelaxed));
   }
-  for (int k = 0; k < ops; ++k) launch_all(fn);
+  for (int k = 0; k < ops; ++k) launch_all(op);
   for (int r = 0; r < world(); ++r) {
     ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
     ARB_CUDA_CHECK(cudaStreamEndCapture(streams_[r], &graphs[r]));
     ARB_CUDA_CHECK(cudaGraphInstantiate(&execs[r], graphs[r], 0));
   }
-  auto launch_graphs = [&](std::uint32_t token, bool timed) {
+  auto launch_graphs = [&](bool timed) {
+    const std::uint32_t token = gate_->next_token();
     for (int r = 0; r < world(); ++r) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-      enqueue_gate(r, token);
+      gate_->enqueue(r, token);
       if (timed) ARB_CUDA_CHECK(cudaEventRecord(start_[r], streams_[r]));
       ARB_CUDA_CHECK(cudaGraphLaunch(execs[r], streams_[r]));
       if (timed) ARB_CUDA_CHECK(cudaEventRecord(stop_[r], streams_[r]));
     }
-    open_gate(token);
+    gate_->open(token);
     sync_all();
+    return !gate_->timed_out(token);
   };
-  launch_graphs(++gate_token_, false);  // upload and warm the graphs
+  launch_graphs(false);  // upload and warm the graphs
   std::vector<double> per_op;
-  for (int i = 0; i < reps; ++i) {
-    launch_graphs(++gate_token_, true);
-    double worst = 0;
-    for (int r = 0; r < world(); ++r) {
-      float ms = 0;
-      ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
-      worst = std::max(worst, double(ms) * 1e-3);
-    }
-    per_op.push_back(worst / ops);
-  }
+  for (int i = 0; i < reps; ++i)
+    if (launch_graphs(true)) per_op.push_back(max_over_ranks_s() / ops);
   for (int r = 0; r < world(); ++r) {
     cudaSetDevice(devices_[r]);
     cudaGraphExecDestroy(execs[r]);

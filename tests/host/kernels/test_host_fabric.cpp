@@ -24,9 +24,12 @@ TEST(HostFabric, RunsEveryRankOnce) {
 
 TEST(HostFabric, TimesSamplesAsMaxOverRanks) {
   HostFabric f(3);
-  auto samples = f.time_isolated([](int, Stream) {}, 7);
-  ASSERT_EQ(samples.size(), 7u);
-  for (double s : samples) EXPECT_GE(s, 0.0);
+  const IsolatedTimes t = f.time_isolated([](int, Stream) {}, 7);
+  ASSERT_EQ(t.samples.size(), 7u);
+  for (double s : t.samples) EXPECT_GE(s, 0.0);
+  ASSERT_EQ(t.start_skew.size(), 7u);  // the start line releases every rank: their spread
+  for (double s : t.start_skew) EXPECT_GE(s, 0.0);
+  EXPECT_EQ(t.discarded, 0);
   EXPECT_GE(f.time_pipelined([](int, Stream) {}, 4, 3), 0.0);
 }
 
