@@ -24,7 +24,8 @@ SingleGpuFabric::~SingleGpuFabric() { release_gate(); }
 std::string SingleGpuFabric::describe() const {
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, device_);
-  return std::to_string(world()) + " virtual ranks on GPU " + std::to_string(device_) + " (" + p.name + ")";
+  return std::to_string(world()) + " virtual ranks on GPU " + std::to_string(device_) + " (" + p.name +
+         "); start gate: " + gate_description();
 }
 
 std::unique_ptr<RankBuffers> SingleGpuFabric::alloc(std::size_t bytes, Placement placement) {
