@@ -4,7 +4,7 @@
 usage: history.py RESULT.json COMPARE.json HISTORY.jsonl [--date ISO8601]
 
 RESULT.json is `arbench run --out`; COMPARE.json is `arbench compare --format json` of the
-baseline against that result. Each line (schema documented in README.md ("Regression tracking and reports")):
+baseline against that result. Each line (schema documented in docs/regression.md):
   {"date","revision","fingerprint","backend","timing","case","status","median_us","p10_us",
    "p90_us","samples","baseline_median_us","ratio","p_value","verdict"}
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline

@@ -1,6 +1,6 @@
 // Rendering a CompareReport as text (terminal, logs), markdown (PR comments, CI job summaries)
 // or JSON (machines: the nightly script's history reads it). The JSON schema is in
-// README.md ("Regression tracking and reports").
+// docs/regression.md.
 #pragma once
 
 #include <optional>

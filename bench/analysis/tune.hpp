@@ -1,6 +1,6 @@
 // tune: from one result, the fastest variant at every measured size (or token count), by how much
 // it beats the runner-up, whether that margin is statistically real, where the winner changes,
-// and a dispatch table an inference engine can load (schema in README.md ("Regression tracking and reports")).
+// and a dispatch table an inference engine can load (schema in docs/regression.md).
 // Tables are per (family, dtype, world size[, hidden], in-place): the axis is bytes for
 // allreduce and tokens for allreduce_rmsnorm (one table per hidden size), so crossovers lie on
 // one line; in-place and out-of-place runs of a variant are different candidates.

@@ -1,5 +1,5 @@
 // Rendering a TuneReport: a human table (text or markdown) and the dispatch-table JSON.
-// Dispatch table (schema_version 1; documented in README.md ("Regression tracking and reports")):
+// Dispatch table (schema_version 1; documented in docs/regression.md):
 //   { "schema": "arbench-dispatch-table", "schema_version": 1,
 //     "source": { "result", "fingerprint", "backend", "timing", "arbench_revision", "alpha" },
 //     "tables": [ { "family", "dtype", "world", "axis": "bytes"|"tokens", "in_place",

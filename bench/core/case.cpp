@@ -1,4 +1,4 @@
-// Case names: build and parse the stable benchmark keys of DESIGN.md.
+// Case names: build and parse the stable benchmark keys (docs/output.md).
 #include "arbench/core/case.hpp"
 
 #include <charconv>

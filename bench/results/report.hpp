@@ -1,5 +1,5 @@
 // Reports: the result JSON (Google Benchmark's schema + an `arbench` object), the CSV, and
-// atomic file writing. The schema is documented in README.md ("Output").
+// atomic file writing. The schema is documented in docs/output.md.
 #pragma once
 
 #include <string>
@@ -22,7 +22,7 @@ nlohmann::json arbench_object(const Provenance& p, const nlohmann::json& config,
 // Google Benchmark's JSON text with the `arbench` object added.
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench);
 
-// One line per case with its key figures (schema: README.md "Output").
+// One line per case with its key figures (schema: docs/output.md).
 std::string results_csv(const std::vector<CaseResult>& results, const std::string& backend);
 
 // Writes `content` to a temporary file beside `path`, then renames it over `path`, so readers

@@ -1,7 +1,7 @@
 // TeeReporter: hands every Google Benchmark report to several reporters (the console table
 // and the JSON reporter whose text we extend), so both come from Google Benchmark's own
 // reporters and `--out` needs no `--benchmark_out`. It also keeps benchmark names the stable
-// case keys of DESIGN.md: Iterations(1) and UseManualTime() would otherwise append
+// case keys (docs/output.md): Iterations(1) and UseManualTime() would otherwise append
 // "/iterations:1/manual_time" to every name.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Harness: runs one Case end to end (DESIGN.md "The pipeline"): gets the fabric, prepares the
+// Harness: runs one Case end to end (docs/architecture.md): gets the fabric, prepares the
 // variant, warms up, checks correctness, measures isolated latency and pipelined time per op,
 // checks again, and returns a CaseResult. Host-only: it talks to the Fabric and Variant
 // interfaces, so the host tests drive it with the host fabric.

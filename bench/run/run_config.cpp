@@ -6,14 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
-#include "run/models.hpp"
+#include "arbench/core/models.hpp"
 
 namespace arbench {
 
 BackendDefaults backend_defaults(Backend b, int gpus_present) {
   BackendDefaults d{};
   if (b == Backend::host) {
-    // CPU threads on a 2-core CI machine: small sweep, few samples (measured: README "host").
+    // CPU threads on a 2-core CI machine: small sweep, few samples (measured: docs/developing.md).
     d = {1 << 10, 1 << 20, 2, 10, 4, {2, 4, 8}};
   } else if (b == Backend::single_gpu) {
     d = {1 << 10, 64 << 20, 5, 50, 20, {2, 4, 8}};

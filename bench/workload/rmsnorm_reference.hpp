@@ -6,7 +6,7 @@
 // (include/arbench/algo/rmsnorm.hpp) are exact and residual_out must match to 0 ULP.
 // The reference computes y = r / sqrt(mean(r^2) + eps) * w in fp64 from those exact r, with eps
 // as the kernels see it (rounded to fp32).
-// Tolerance, in ULPs of the output dtype at the reference value (README "allreduce_rmsnorm"):
+// Tolerance, in ULPs of the output dtype at the reference value (docs/variants.md, "Correctness and tolerance"):
 // bf16 and fp16: 1 ULP (the final rounding costs 0.5, the fp32 steps are ~2^-16 of an ULP);
 // fp32: 8 ULP (about six fp32 roundings after an exact sum of squares: 2^24 > 36^2 * 8192).
 #pragma once

@@ -1,4 +1,4 @@
-// Fabric: N ranks and how they reach each other (DESIGN.md "Core abstractions").
+// Fabric: N ranks and how they reach each other (docs/architecture.md).
 //
 // A fabric owns per-rank devices, streams, communicators and buffers. Kernels never see a
 // Fabric: they get a PeerTable (plain pointers, by value). Kinds:

@@ -1,4 +1,5 @@
-// Each bad input gets a one-line message naming the value, and its exit code (README "Errors").
+// Each bad input gets a one-line message naming the value, and its exit code
+// (docs/user-guide.md, "Errors and exit codes").
 #include <gtest/gtest.h>
 
 #include "cli_util.hpp"

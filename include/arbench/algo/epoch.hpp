@@ -3,7 +3,7 @@
 // Purpose: a flag written at op `e` must never be mistaken for one written at another op, also
 // after 2^32 ops (the counter wraps) and across CUDA-graph replays (the counter lives in device
 // or twin memory, never in a kernel argument).
-// Rules (DESIGN.md "Kernel rules"):
+// Rules (docs/variants.md, "Correctness rules the kernels follow"):
 //   - Each rank keeps one counter per block: "the last epoch this block completed". An op reads
 //     it, runs epoch e = next_epoch(last) and stores e back at its end. Blocks are independent
 //     (no grid-wide sync), so per-block counters need no cross-block coordination.

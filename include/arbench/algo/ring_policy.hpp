@@ -14,7 +14,7 @@
 //     channel) gets chunk = its segment, so small messages run exactly 2(N-1) transfers.
 //   - Channels are capped by what fits on the device at once: every block of every rank that
 //     shares a GPU must be resident together (they wait on each other).
-// These are first-principles defaults, not yet tuned on the target box (see README.md, "The native ring").
+// These are first-principles defaults, not yet tuned on the target box (see docs/variants.md, "The native ring").
 #pragma once
 
 #include <cstddef>

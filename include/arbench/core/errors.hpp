@@ -1,4 +1,4 @@
-// Errors that carry their exit code (DESIGN.md "Errors and exit codes").
+// Errors that carry their exit code (docs/user-guide.md, "Errors and exit codes").
 // 0 ok · 1 a case failed or a regression · 2 bad usage or unreadable input · 3 environment.
 #pragma once
 
