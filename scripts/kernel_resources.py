@@ -13,7 +13,8 @@ but it is not part of every toolkit install; ptxas is.)
       when a kernel has no expectation below, or when the table in --docs is stale
   kernel_resources.py table --build-dir build/ci [--write-docs docs/variants.md]
       prints the Markdown table (or rewrites it between the markers in the docs page)
-  kernel_resources.py check --report FILE     the same checks on a saved ptxas report (tests)
+  kernel_resources.py check --report FILE --source NAME.cu    the same checks on a saved ptxas report
+      of one source file (tests)
 
 Expectations: EXPECT maps a kernel's name to (barriers, register floor). The barrier count is
 exact: every kernel that syncs its block has one named barrier (bar.sync 0), the others none. The
@@ -31,9 +32,12 @@ import subprocess
 import sys
 import tempfile
 
-# kernel name (demangled, without namespace and template arguments) -> (barriers, min registers)
+# kernel name (demangled, without namespace and template arguments), or "source.cu:name" when two
+# sources define kernels of one name -> (barriers, min registers)
 EXPECT = {
-    "gate_kernel": (0, 10),
+    "start_gate.cu:gate_kernel": (0, 10),
+    "probe_kernels.cu:gate_kernel": (0, 5),
+    "fanout_copy_kernel": (1, 16),
     "clock_pingpong_kernel": (0, 8),
     "resolve_peer_pointers": (0, 6),
     "copy_kernel": (0, 16),
@@ -68,9 +72,9 @@ def short_name(mangled):
     return name, targs
 
 
-def parse_report(text):
+def parse_report(text, source=""):
     """Records {function, name, targs, arch, registers, barriers, smem, stack, spill_stores,
-    spill_loads, entry} from ptxas --resource-usage output (several architectures may mix)."""
+    spill_loads, entry, source} from ptxas --resource-usage output (several architectures may mix)."""
     records = []
     arch = None
     entry = None
@@ -84,7 +88,7 @@ def parse_report(text):
         if m:
             fn = m.group(1)
             name, targs = short_name(fn)
-            current = {"function": fn, "name": name, "targs": targs, "arch": arch, "entry": fn == entry,
+            current = {"function": fn, "name": name, "targs": targs, "arch": arch, "entry": fn == entry, "source": source,
                        "registers": None, "barriers": 0, "smem": 0, "stack": 0, "spill_stores": 0,
                        "spill_loads": 0}
             records.append(current)
@@ -117,11 +121,12 @@ def problems(records):
                        "registers (narrow the live ranges, or give it more registers per thread)")
         if not r["entry"]:
             continue
-        if r["name"] not in EXPECT:
+        key = f"{r['source']}:{r['name']}" if f"{r['source']}:{r['name']}" in EXPECT else r["name"]
+        if key not in EXPECT:
             out.append(f"{what}: no expectation in scripts/kernel_resources.py EXPECT; add "
                        f"({r['barriers']}, ~half of {r['registers']}) for it")
             continue
-        barriers, floor = EXPECT[r["name"]]
+        barriers, floor = EXPECT[key]
         if r["barriers"] != barriers:
             out.append(f"{what}: {r['barriers']} barriers, expected {barriers}; the block-wide syncs of its "
                        "protocol are gone or new (was it compiled without its protocol body?)")
@@ -164,20 +169,21 @@ def compile_one(entry, tmp):
 
 
 def collect(build_dir):
+    """Records of every kernel of the build, each tagged with its source file's name."""
     entries = kernel_sources(build_dir)
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, os.cpu_count() or 1)) as pool:
         reports = list(pool.map(lambda e: compile_one(e, tmp), entries))
-    return "\n".join(reports)
+    return [r for e, text in zip(entries, reports) for r in parse_report(text, os.path.basename(e["file"]))]
 
 
 def table(records):
-    rows = sorted((r for r in records if r["entry"]), key=lambda r: (r["name"], r["targs"], r["arch"]))
-    lines = ["| kernel | arch | registers | shared memory (B) | stack (B) | spill stores / loads (B) | barriers |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    rows = sorted((r for r in records if r["entry"]), key=lambda r: (r["source"], r["name"], r["targs"], r["arch"]))
+    lines = ["| source | kernel | arch | registers | shared memory (B) | stack (B) | spill stores / loads (B) | barriers |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         name = f"`{r['name']}<{r['targs']}>`" if r["targs"] else f"`{r['name']}`"
-        lines.append(f"| {name} | {r['arch']} | {r['registers']} | {r['smem']} | {r['stack']} | "
+        lines.append(f"| {r['source']} | {name} | {r['arch']} | {r['registers']} | {r['smem']} | {r['stack']} | "
                      f"{r['spill_stores']} / {r['spill_loads']} | {r['barriers']} |")
     return "\n".join(lines) + "\n"
 
@@ -194,13 +200,13 @@ def main():
     ap.add_argument("mode", choices=["check", "table"])
     ap.add_argument("--build-dir", help="a configured build folder (its compile_commands.json)")
     ap.add_argument("--report", help="a saved ptxas --resource-usage report instead of compiling")
+    ap.add_argument("--source", default="report", help="with --report: the source file the report came from")
     ap.add_argument("--docs", help="check mode: fail when the table in this page is stale")
     ap.add_argument("--write-docs", help="table mode: rewrite the table between the markers in this page")
     a = ap.parse_args()
     if bool(a.build_dir) == bool(a.report):
         ap.error("give exactly one of --build-dir and --report")
-    text = open(a.report).read() if a.report else collect(a.build_dir)
-    records = parse_report(text)
+    records = parse_report(open(a.report).read(), a.source) if a.report else collect(a.build_dir)
     t = table(records)
     if a.mode == "table":
         if a.write_docs:

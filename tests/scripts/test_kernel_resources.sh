@@ -14,7 +14,7 @@ fixtures=$src/tests/fixtures/ptxas
 fails=0
 
 expect() {  # expect REPORT EXIT TEXT
-  out=$($check --report "$fixtures/$1" 2>&1); rc=$?
+  out=$($check --report "$fixtures/$1" --source start_gate.cu 2>&1); rc=$?
   if [ $rc -ne "$2" ] || ! grep -qF -- "$3" <<<"$out"; then
     echo "FAIL: $1 gave exit $rc, expected $2 and '$3'; output:"; echo "$out"
     fails=$((fails + 1))
