@@ -9,6 +9,7 @@
 #include "run/harness.hpp"
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
+#include "tests/host/run/harness_test_util.hpp"
 
 using namespace arbench;
 
@@ -63,20 +64,8 @@ TEST(HostFabric, SymmetricBuffersAreSharedLocalOnesAreNot) {
 
 namespace {
 
-Registry host_registry() {
-  Registry r;
-  register_host_variants(r);
-  return r;
-}
-
-RunConfig quick_config() {
-  RunConfig c;
-  c.warmup = 1;
-  c.samples = 3;
-  c.pipelined_ops = 2;
-  c.timeout_s = 10;
-  return c;
-}
+using arbench::testing::host_registry;
+using arbench::testing::quick_config;
 
 CaseResult run_case(const Registry& reg, const Case& c, const RunConfig& cfg) {
   FabricCache fabrics([&](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, cfg.timeout_s); });

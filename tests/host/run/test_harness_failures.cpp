@@ -12,6 +12,7 @@
 #include "kernels/fabric/host_fabric.hpp"
 #include "run/harness.hpp"
 #include "run/nccl_protocol_policy.hpp"
+#include "tests/host/run/harness_test_util.hpp"
 
 namespace arbench {
 namespace {
@@ -85,73 +86,57 @@ class FakeFabric final : public Fabric {
   bool has_comm_;
 };
 
-Registry host_registry() {
-  Registry r;
-  register_host_variants(r);
-  return r;
-}
-
-RunConfig quick_config() {
-  RunConfig c;
-  c.warmup = 1;
-  c.samples = 3;
-  c.pipelined_ops = 2;
-  return c;
-}
+using arbench::testing::host_registry;
+using arbench::testing::quick_config;
 
 Case reference_case(int world) { return Case{"reference", Family::allreduce, DType::bf16, world, 1024, 0, 0, false}; }
 
-// The first fabric created gets `first`, later ones behave.
-FabricCache faulty_cache(FabricLog& log, FakeFabric::Fault first) {
-  return FabricCache([&log, first](Backend, int world, const FabricEnv&) {
-    return std::make_unique<FakeFabric>(world, log, log.created == 0 ? first : FakeFabric::Fault::none, false);
-  });
-}
+// A harness whose first fabric gets `first` (later ones behave), with its log.
+struct FaultyRun {
+  explicit FaultyRun(FakeFabric::Fault first, int absent_rank = -1)
+      : fabrics([this, first](Backend, int world, const FabricEnv&) {
+          return std::make_unique<FakeFabric>(world, log, log.created == 0 ? first : FakeFabric::Fault::none, false);
+        }) {
+    cfg.test_absent_rank = absent_rank;
+  }
+  Registry reg = host_registry();
+  RunConfig cfg = quick_config();
+  FabricLog log;
+  FabricCache fabrics;
+  Harness h{cfg, Backend::host, reg, fabrics};
+};
 
 TEST(HarnessFailures, AHangFailsTheCaseAbortsItsFabricAndTheRunGoesOn) {
-  const Registry reg = host_registry();
-  const RunConfig cfg = quick_config();
-  FabricLog log;
-  FabricCache fabrics = faulty_cache(log, FakeFabric::Fault::hang);
-  Harness h(cfg, Backend::host, reg, fabrics);
+  FaultyRun run(FakeFabric::Fault::hang);
   const Case c = reference_case(2);
-  const CaseResult r = h.run(c);
+  const CaseResult r = run.h.run(c);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.reason.find(c.name() + " did not finish"), std::string::npos) << r.reason;
-  EXPECT_EQ(log.aborted, 1);
-  EXPECT_GT(log.buffers_alive_at_abort, 0) << "abort must stop the fabric before the case's buffers are freed";
-  EXPECT_EQ(log.alive, 0) << "the hung fabric must be dropped";
-  EXPECT_EQ(h.stop_reason(), "") << "a healthy device: the run goes on";
+  EXPECT_EQ(run.log.aborted, 1);
+  EXPECT_GT(run.log.buffers_alive_at_abort, 0) << "abort must stop the fabric before the case's buffers are freed";
+  EXPECT_EQ(run.log.alive, 0) << "the hung fabric must be dropped";
+  EXPECT_EQ(run.h.stop_reason(), "") << "a healthy device: the run goes on";
 
-  const CaseResult next = h.run(c);
+  const CaseResult next = run.h.run(c);
   EXPECT_TRUE(next.ok) << next.reason;
-  EXPECT_EQ(log.created, 2) << "the next case runs on a fresh fabric";
+  EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
 }
 
 TEST(HarnessFailures, AnUnusableDeviceStopsTheRun) {
-  const Registry reg = host_registry();
-  const RunConfig cfg = quick_config();
-  FabricLog log;
-  FabricCache fabrics = faulty_cache(log, FakeFabric::Fault::sticky);
-  Harness h(cfg, Backend::host, reg, fabrics);
-  const CaseResult r = h.run(reference_case(2));
+  FaultyRun run(FakeFabric::Fault::sticky);
+  const CaseResult r = run.h.run(reference_case(2));
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.reason.find("cudaErrorIllegalAddress"), std::string::npos) << r.reason;
-  EXPECT_NE(h.stop_reason().find("left the devices unusable"), std::string::npos) << h.stop_reason();
-  EXPECT_EQ(log.alive, 0);
+  EXPECT_NE(run.h.stop_reason().find("left the devices unusable"), std::string::npos) << run.h.stop_reason();
+  EXPECT_EQ(run.log.alive, 0);
 }
 
 TEST(HarnessFailures, AWrongResultKeepsTheFabric) {
-  const Registry reg = host_registry();
-  RunConfig cfg = quick_config();
-  cfg.test_absent_rank = 1;  // rank 1 never runs: its peer times out, or its output stays unwritten
-  FabricLog log;
-  FabricCache fabrics = faulty_cache(log, FakeFabric::Fault::none);
-  Harness h(cfg, Backend::host, reg, fabrics);
-  const CaseResult r = h.run(reference_case(2));
+  FaultyRun run(FakeFabric::Fault::none, /*absent_rank=*/1);  // its peer times out, or its output stays unwritten
+  const CaseResult r = run.h.run(reference_case(2));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(log.aborted, 0);
-  EXPECT_EQ(log.alive, 1) << "a case that failed without hanging leaves its fabric usable";
+  EXPECT_EQ(run.log.aborted, 0);
+  EXPECT_EQ(run.log.alive, 1) << "a case that failed without hanging leaves its fabric usable";
 }
 
 TEST(HarnessFailures, TheHarnessRecordsStartSkewFloorAndDiscardedSamples) {
