@@ -55,6 +55,8 @@ std::string error_token(std::exception_ptr error) {
     return "U2:" + std::string(e.what());
   } catch (const EnvironmentError& e) {
     return "E3:" + std::string(e.what());
+  } catch (const HangError& e) {
+    return "H1:" + std::string(e.what());
   } catch (const CaseError& e) {
     return "C1:" + std::string(e.what());
   } catch (const Error& e) {
@@ -72,6 +74,7 @@ void throw_agreed(const std::string& token) {
   switch (token.empty() ? 'X' : token[0]) {
     case 'U': throw Agreed<UsageError>(what);
     case 'E': throw Agreed<EnvironmentError>(what);
+    case 'H': throw Agreed<HangError>(what);
     case 'C': throw Agreed<CaseError>(what);
     default: throw AgreedOther(colon == std::string::npos ? 1 : std::atoi(token.c_str() + 1), what);
   }

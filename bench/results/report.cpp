@@ -36,6 +36,9 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"algbw_GBps", r.algbw_gbps},
                       {"busbw_GBps", r.busbw_gbps},
                       {"wrong_elements", r.wrong_elements},
+                      {"start_skew_us", r.start_skew_us >= 0 ? nlohmann::json(r.start_skew_us) : nlohmann::json()},
+                      {"floor_us", r.floor_us >= 0 ? nlohmann::json(r.floor_us) : nlohmann::json()},
+                      {"discarded_samples", r.discarded_samples},
                       {"settings", settings}};
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
@@ -158,6 +161,9 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
       need(p, c, w, k, V::number_float);
     need(p, c, w, "samples_us", V::array);
     need(p, c, w, "settings", V::object);
+    // Start-gate figures (optional: files written before they existed lack them; null: not measured).
+    for (const char* k : {"start_skew_us", "floor_us", "discarded_samples"})
+      if (c.contains(k) && !(c.at(k).is_number() || c.at(k).is_null())) p.push_back(w + ": '" + k + "' is not a number");
   }
   for (const auto& s : a["skipped"]) {
     need(p, s, "skipped", "name", V::string);

@@ -22,6 +22,12 @@ struct CaseResult {
   bool checked = false;            // correctness was checked (not --no-check)
   std::size_t wrong_elements = 0;
   double max_ulp_error = 0;        // allreduce_rmsnorm only
+  // The start gate (docs/method.md): the median over kept samples of the time between the first
+  // and the last rank's release; the harness floor of this world size (an empty op through the
+  // same gate); samples dropped because the gate timed out. < 0: not measured.
+  double start_skew_us = -1;
+  double floor_us = -1;
+  int discarded_samples = 0;
   std::vector<std::pair<std::string, std::string>> settings;
   std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "arbench/core/errors.hpp"
+#include "results/stats.hpp"
+#include "run/nccl_protocol_policy.hpp"
 #include "workload/workload.hpp"
 
 namespace arbench {
@@ -10,26 +12,40 @@ namespace arbench {
 Fabric& FabricCache::get(Backend b, int world, const FabricEnv& env) {
   auto key = std::make_tuple(int(b), world, env);
   auto it = fabrics_.find(key);
-  if (it == fabrics_.end()) {
-    it = fabrics_.emplace(key, factory_(b, world, env)).first;
-    order_.push_back(it->second.get());
-  }
+  if (it != fabrics_.end()) return *it->second;
+  if (!env.empty())
+    std::erase_if(fabrics_, [](const auto& kv) { return kv.second->nccl_comm(0) != nullptr; });
+  it = fabrics_.emplace(key, factory_(b, world, env)).first;
+  described_.push_back(it->second->describe());
   return *it->second;
 }
 
-std::vector<const Fabric*> FabricCache::created() const { return order_; }
+void FabricCache::discard(const Fabric& f) {
+  std::erase_if(fabrics_, [&](const auto& kv) { return kv.second.get() == &f; });
+}
 
 Support Harness::plan(const Case& c) {
   if (auto why = reg_.unavailable_reason(c.variant, backend_); !why.empty()) return Support::no(why);
   auto v = reg_.make(c.variant, backend_);
-  Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
-  return v->supports(c, f);
+  // Support does not depend on the environment a forced NCCL configuration sets, so planning
+  // uses the plain fabric of the world size; the configured one is created when the case runs.
+  Fabric& f = fabrics_.get(backend_, c.world);
+  Support s = v->supports(c, f);
+  if (!s.ok) return s;
+  const auto nv = cfg_.all_nvlink.find(c.world);
+  if (std::string why = nccl_protocol_refusal(v->fabric_env(), nv != cfg_.all_nvlink.end() && nv->second,
+                                              cfg_.allow_ll128_pcie);
+      !why.empty())
+    return Support::no(why);
+  return s;
 }
 
 namespace {
 
 // Pipelined regime: enough back-to-back ops for a stable per-op time, few repetitions.
 constexpr int kPipelinedReps = 5;
+// Samples of the harness floor (an empty op through the gate), once per world size.
+constexpr int kFloorSamples = 20;
 
 void fail_on_wrong(const CheckResult& chk, const char* when) {
   if (chk.wrong_elements == 0) return;
@@ -37,61 +53,111 @@ void fail_on_wrong(const CheckResult& chk, const char* when) {
                   " elements wrong " + when + " (first: " + chk.first_error + ")");
 }
 
+// Median in microseconds of seconds `v`; -1 (not measured) when empty.
+double median_us(const std::vector<double>& v) { return v.empty() ? -1 : median_of(v) * 1e6; }
+
 }  // namespace
+
+double Harness::floor_us(Fabric& f) {
+  auto it = floors_us_.find(f.world());
+  if (it != floors_us_.end()) return it->second;
+  const IsolatedTimes t = f.time_isolated(RankOp([](int, Stream) {}), kFloorSamples);
+  return floors_us_[f.world()] = median_us(t.samples);
+}
+
+RankOp Harness::op_for(Variant& v) const {
+  const int absent = cfg_.test_absent_rank;
+  if (absent < 0) return op_of(v);
+  return RankOp([&v, absent](int rank, Stream s) { if (rank != absent) v.launch(rank, s); },
+                [&v, absent](int rank, Stream s) { if (rank != absent) v.launch_after(rank, s); });
+}
+
+void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res) {
+  // In a multi-process run every process fails a step together, with the lowest failing rank's
+  // message, so no process goes on to wait for peers that stopped: the fabric's ops agree on
+  // their own errors, these are the steps outside them (one process: the steps as they are).
+  World& w = f.processes();
+  agree_on_errors(w, [&] { v.prepare(c, f, work.buffers(), cfg_.tuning); }, "preparing the case");
+  res.settings = v.settings();
+  const RankOp op = op_for(v);
+  auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
+  auto checked_run = [&](const char* when) {
+    // In-place ops consume their input: refill and run once more so the check sees one op.
+    if (c.in_place) {
+      work.fill(f);
+      f.run(op);
+      check_errors();
+    }
+    CheckResult chk = gather_check(w, work.check(f));
+    res.checked = true;
+    res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
+    res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
+    fail_on_wrong(chk, when);
+  };
+
+  for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
+  if (cfg_.warmup.value_or(1) == 0 && cfg_.check) f.run(op);  // the check needs one op
+  check_errors();
+  if (cfg_.check) checked_run("after warm-up");
+
+  const int asked = cfg_.samples.value_or(10);
+  const IsolatedTimes t = f.time_isolated(op, asked);
+  check_errors();
+  res.discarded_samples = t.discarded;
+  if (t.samples.empty())
+    throw CaseError("all " + std::to_string(asked) + " samples were discarded: the start gate timed out every time "
+                    "(the ranks' ops could not be enqueued within --timeout)");
+  for (double s : t.samples) res.samples_us.push_back(s * 1e6);
+  res.latency_us = summarize(res.samples_us);
+  res.start_skew_us = median_us(t.start_skew);
+  const double median_s = res.latency_us.median * 1e-6;
+  res.algbw_gbps = algbw_gbps(c.bytes, median_s);
+  res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);
+
+  if (cfg_.pipelined_ops.value_or(0) > 0) {
+    res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
+    check_errors();
+  }
+  if (cfg_.check) checked_run("after timing");
+}
 
 CaseResult Harness::run(const Case& c) {
   CaseResult res;
   res.c = c;
+  Fabric* used = nullptr;
+  bool hung = false;
+  auto fail = [&](const CaseError& e) {
+    res.ok = false;
+    hung = hung || dynamic_cast<const HangError*>(&e) != nullptr;
+    res.reason = hung ? c.name() + " did not finish: " + e.what() : std::string(e.what());
+    if (hung && used != nullptr) used->abort();  // before the case's buffers are freed
+  };
   try {
     auto v = reg_.make(c.variant, backend_);
     Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
-    // In a multi-process run every process fails a step together, with the lowest failing
-    // rank's message, so no process goes on to wait for peers that stopped (the fabric's ops
-    // agree on their own errors; these are the steps outside them).
-    World& w = f.processes();
+    used = &f;
+    res.floor_us = floor_us(f);
     std::unique_ptr<Workload> work;
-    agree_on_errors(w, [&] {
-      work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps);
-      v->prepare(c, f, work->buffers(), cfg_.tuning);
-    }, "preparing the case");
-    res.settings = v->settings();
-    const RankFn op = [&](int rank, Stream s) { v->launch(rank, s); };
-    auto check_errors = [&] { agree_on_errors(w, [&] { v->check_errors(); }, "collecting the ranks' errors"); };
-    auto checked_run = [&](const char* when) {
-      // In-place ops consume their input: refill and run once more so the check sees one op.
-      if (c.in_place) {
-        work->fill(f);
-        f.run(op);
-        check_errors();
-      }
-      CheckResult chk = gather_check(w, work->check(f));
-      res.checked = true;
-      res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
-      res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
-      fail_on_wrong(chk, when);
-    };
-
-    for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
-    if (cfg_.warmup.value_or(1) == 0 && cfg_.check) f.run(op);  // the check needs one op
-    check_errors();
-    if (cfg_.check) checked_run("after warm-up");
-
-    auto samples = f.time_isolated(op, cfg_.samples.value_or(10));
-    check_errors();
-    for (double s : samples) res.samples_us.push_back(s * 1e6);
-    res.latency_us = summarize(res.samples_us);
-    const double median_s = res.latency_us.median * 1e-6;
-    res.algbw_gbps = algbw_gbps(c.bytes, median_s);
-    res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);
-
-    if (cfg_.pipelined_ops.value_or(0) > 0) {
-      res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
-      check_errors();
+    agree_on_errors(f.processes(), [&] { work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps); },
+                    "allocating the case's buffers");
+    try {
+      measure(c, *v, f, *work, res);
+    } catch (const CaseError& e) {
+      fail(e);  // here, while the variant's and the workload's buffers still exist
     }
-    if (cfg_.check) checked_run("after timing");
   } catch (const CaseError& e) {
-    res.ok = false;
-    res.reason = e.what();
+    fail(e);
+  }
+  if (res.ok || used == nullptr) return res;
+  // Every process replaces its fabric, or none does (creating one is collective).
+  const std::string sick = first_failure(used->processes(), used->health(), "checking the devices");
+  if (hung || !sick.empty()) {
+    if (!hung) used->abort();
+    fabrics_.discard(*used);
+  }
+  if (!sick.empty()) {
+    stop_ = c.name() + " left the devices unusable: " + sick;
+    res.reason += " [" + sick + "]";
   }
   return res;
 }

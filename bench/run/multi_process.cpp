@@ -1,6 +1,8 @@
 #include "run/multi_process.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "arbench/core/errors.hpp"
@@ -40,6 +42,23 @@ void resolve_multi_process(RunConfig& cfg, Backend b, World& w) {
     throw UsageError("--gpus " + join(cfg.gpus) + ": under " + l.launcher + " every case uses all " + n +
                      " processes, one rank each, so --gpus must be " + n + " or left out (for fewer ranks, "
                      "start fewer processes)");
+}
+
+std::vector<std::string> agree_on_plan(World& w, const std::vector<std::string>& why_not) {
+  if (!w.multi_process()) return why_not;
+  std::string mine;  // the reasons, one per line (a reason is one line)
+  for (std::string r : why_not) {
+    std::replace(r.begin(), r.end(), '\n', ' ');
+    mine += r + "\n";
+  }
+  std::vector<std::string> plan(why_not.size());
+  for (const std::string& theirs : w.all_gather(mine, "agreeing on the cases to run")) {
+    std::istringstream in(theirs);
+    std::string reason;
+    for (std::size_t i = 0; i < plan.size() && std::getline(in, reason); ++i)
+      if (plan[i].empty()) plan[i] = reason;
+  }
+  return plan;
 }
 
 int parse_stall_process(const char* text, int processes) {

@@ -16,6 +16,11 @@ namespace arbench {
 // Throws UsageError / EnvironmentError with what to change. One process: does nothing.
 void resolve_multi_process(RunConfig& cfg, Backend b, World& w);
 
+// The plan every process runs: case i runs when it can on every process (why_not[i] empty
+// everywhere), else it is skipped with the lowest process's reason. Collective; one process:
+// `why_not` as it is.
+std::vector<std::string> agree_on_plan(World& w, const std::vector<std::string>& why_not);
+
 // The launch as provenance records it (processes, nodes, host names, processes per node).
 LaunchInfo launch_info(const World& w);
 

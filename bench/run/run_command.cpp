@@ -7,12 +7,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "arbench/core/errors.hpp"
 #include "results/fusion_summary.hpp"
@@ -23,6 +23,7 @@
 #include "run/fabric_factory.hpp"
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/single_gpu_env.hpp"
 #include "run/run_links.hpp"
 #include "run/multi_process.hpp"
 #include "results/tee_reporter.hpp"
@@ -70,7 +71,7 @@ void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const s
   if (world.multi_process())
     std::cout << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
               << ", one rank per process\n";
-  for (const Fabric* f : fabrics.created()) std::cout << "  fabric: " << f->describe() << "\n";
+  for (const std::string& f : fabrics.created()) std::cout << "  fabric: " << f << "\n";
   if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
   std::string dts;
   for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
@@ -109,29 +110,72 @@ void print_catalogue(const Registry& reg, Backend b) {
   }
 }
 
+// --out and --csv from the cases completed so far (the whole sweep, or up to a stop). Collective:
+// the provenance gathers every process's GPU; process 0 writes.
+void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const std::string& gbench_json,
+                        const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
+                        World& world) {
+  Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
+  prov.launch = launch_info(world);
+  int max_world = 0;
+  for (int g : cfg.gpus) max_world = std::max(max_world, g);
+  add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world, world);
+  if (world.rank() != 0) return;
+  if (!cfg.out_json.empty()) {
+    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
+    arb["provenance"]["topology"] = links.provenance(max_world);
+    auto doc = merge_result_json(gbench_json, arb);
+    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
+    std::cout << "arbench: wrote " << cfg.out_json << "\n";
+  }
+  if (!cfg.out_csv.empty()) {
+    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
+    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
+  }
+}
+
+// Settings that must be in place before the process creates a CUDA context, and the bound that
+// a display watchdog imposes.
+void prepare_gpu_process(RunConfig& cfg, Backend b, int gpus_present) {
+  if (b == Backend::single_gpu) prepare_single_gpu_env(kMaxRanks);  // single_gpu_env.hpp: why
+  if (b == Backend::host) return;
+  const TimeoutCap cap = cap_timeout_for_watchdog(cfg.timeout_s, gpus_with_kernel_watchdog(gpus_present));
+  if (cap.warning.empty()) return;
+  std::cerr << "arbench: " << cap.warning << "\n";
+  cfg.timeout_s = cap.timeout_s;
+}
+
 }  // namespace
 
 int run_sweep(RunConfig cfg, bool list_only, World& world) {
   // World rank 0 alone prints and writes. Every process sets the run up the same way, and they
   // agree on any error before the first case (so none waits for a peer that gave up).
   const bool lead = world.rank() == 0;
-  // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
-  if (cfg.timeout_s > 0) world.set_wait_bound_s(4 * cfg.timeout_s + 10);
   Backend b = Backend::host;
   std::optional<Sweep> sweep;
   std::optional<RunLinks> links;
   const Registry& reg = Registry::builtin();
   agree_on_errors(world, [&] {
+    // single-gpu asked by name: before the CUDA runtime's first call (device count).
+    if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);
     const ResolvedBackend rb = resolve_backend(cfg.backend, lead);
     b = rb.backend;
     resolve_multi_process(cfg, b, world);
     resolve_defaults(cfg, b, world.multi_process() ? world.size() : rb.gpus_present);
+    prepare_gpu_process(cfg, b, rb.gpus_present);
+    cfg.test_absent_rank = parse_absent_rank(std::getenv("ARBENCH_TEST_ABSENT_RANK"));
+    if (cfg.test_absent_rank >= 0 && lead)
+      std::cerr << "arbench: test switch ARBENCH_TEST_ABSENT_RANK=" << cfg.test_absent_rank
+                << ": that rank never launches its ops (its peers must time out)\n";
     if (lead && !cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
     if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
     sweep = expand_sweep(cfg, reg, b);
-    links.emplace(cfg, b);
+    links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
+    cfg.all_nvlink = links->all_nvlink(cfg.gpus);
   }, "setting up the run");
+  // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
+  world.set_wait_bound_s(4 * cfg.timeout_s + 10);
   const int stall = parse_stall_process(std::getenv("ARBENCH_TEST_STALL_PROCESS"), world.size());
   if (stall >= 0)
     std::cerr << "arbench: test switch ARBENCH_TEST_STALL_PROCESS=" << stall << ": that process stops answering\n";
@@ -146,13 +190,17 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
   std::vector<Case> runnable;
   std::vector<Skipped> skipped;
   for (auto& s : sweep->skipped) skipped.push_back({s.c, s.reason});
+  std::vector<std::string> why_not;  // per case: empty when it runs here
   for (const auto& c : sweep->cases) {
     Support s = harness.plan(c);
-    if (s.ok)
-      runnable.push_back(c);
-    else
-      skipped.push_back({c, s.reason});
+    why_not.push_back(s.ok ? std::string() : s.reason);
   }
+  why_not = agree_on_plan(world, why_not);  // a case runs when every process can run it
+  for (std::size_t i = 0; i < sweep->cases.size(); ++i)
+    if (why_not[i].empty())
+      runnable.push_back(sweep->cases[i]);
+    else
+      skipped.push_back({sweep->cases[i], why_not[i]});
   if (!lead) cfg.quiet = true;
 
   if (list_only) {
@@ -174,9 +222,15 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
+  std::vector<Skipped> not_run;  // after a case left the devices unusable
   for (const auto& c : runnable) {
     benchmark::RegisterBenchmark(c.name().c_str(), [&, c](benchmark::State& state) {
       if (stall == world.rank()) std::this_thread::sleep_for(std::chrono::hours(1));
+      if (!harness.stop_reason().empty()) {
+        not_run.push_back({c, "not run: the run stopped after " + harness.stop_reason()});
+        state.SkipWithError(not_run.back().reason.c_str());
+        return;
+      }
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
@@ -221,27 +275,16 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
+  skipped.insert(skipped.end(), not_run.begin(), not_run.end());
   if (lead) print_footer(results, skipped);
-
-  agree_on_errors(world, [&] {
-    if (!lead) return;
-    Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
-    prov.launch = launch_info(world);
-    int max_world = 0;
-    for (int g : cfg.gpus) max_world = std::max(max_world, g);
-    add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
-    if (!cfg.out_json.empty()) {
-      auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
-      arb["provenance"]["topology"] = links->provenance(max_world);
-      auto doc = merge_result_json(json_text.str(), arb);
-      write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
-      std::cout << "arbench: wrote " << cfg.out_json << "\n";
-    }
-    if (!cfg.out_csv.empty()) {
-      write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
-      std::cout << "arbench: wrote " << cfg.out_csv << "\n";
-    }
-  }, "writing the results");
+  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, json_text.str(), results, skipped, world); },
+                  "writing the results");
+  if (!harness.stop_reason().empty()) {
+    if (lead)
+      std::cout << "arbench: stopped after " << harness.stop_reason() << "; " << not_run.size()
+              << " cases not run (restart the process to get a fresh CUDA context)\n";
+    return kExitFailure;
+  }
   for (const auto& r : results)
     if (!r.ok) return kExitFailure;
   return kExitOk;

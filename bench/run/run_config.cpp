@@ -1,5 +1,8 @@
 #include "run/run_config.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
@@ -84,10 +87,32 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"timeout_s", cfg.timeout_s},
           {"links_file", cfg.links_file},
           {"link_probe", cfg.link_probe},
+          {"allow_ll128_pcie", cfg.allow_ll128_pcie},
           {"blocks", cfg.tuning.blocks},
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},
           {"ring_order", cfg.tuning.ring_order}};
+}
+
+TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watchdog_gpus) {
+  if (watchdog_gpus.empty() || asked_s <= kWatchdogTimeoutCap) return {asked_s, {}};
+  std::string gpus;
+  for (int g : watchdog_gpus) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "--timeout %g s capped at %g s", asked_s, kWatchdogTimeoutCap);
+  return {kWatchdogTimeoutCap, std::string(buf) + ": GPU " + gpus +
+                                   " drives a display, and its kernel watchdog would kill a kernel waiting "
+                                   "longer for a peer (a lost CUDA context, not a failed case)"};
+}
+
+int parse_absent_rank(const char* text) {
+  if (text == nullptr || *text == '\0') return -1;
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < 0 || v >= kMaxRanks)
+    throw UsageError(std::string("ARBENCH_TEST_ABSENT_RANK=") + text + ": a rank 0.." + std::to_string(kMaxRanks - 1) +
+                     " expected (a test switch: that rank never launches its ops)");
+  return static_cast<int>(v);
 }
 
 }  // namespace arbench

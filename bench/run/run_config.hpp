@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,15 @@ struct RunConfig {
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   Tuning tuning;
   std::string command_line;
+  // --allow-ll128-pcie: offer nccl[*/ll128] on GPUs that are not all NVLink-connected
+  // (run/nccl_protocol_policy.hpp says why it is not offered by default).
+  bool allow_ll128_pcie = false;
+  // Per world size: every pair of GPUs 0..w-1 is NVLink-connected (filled by `arbench run` on the
+  // cuda backend from NVML; absent means not known to be).
+  std::map<int, bool> all_nvlink;
+  // Hidden test switch (ARBENCH_TEST_ABSENT_RANK, docs/developing.md): this rank never launches
+  // its ops, so its peers wait for a rank that never arrives. -1: off.
+  int test_absent_rank = -1;
 };
 
 // Defaults that depend on the backend: chosen so the host backend's default run finishes in
@@ -54,5 +64,19 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 
 // The configuration as recorded in the result JSON (`arbench.config`).
 nlohmann::json config_to_json(const RunConfig& cfg);
+
+// A display-attached GPU's driver kills any kernel running longer than its watchdog (a few
+// seconds; cudaDevAttrKernelExecTimeout says the GPU has one). arbench's kernels spin for up to
+// --timeout waiting for a peer, so on such a machine the bound is capped at kWatchdogTimeoutCap.
+inline constexpr double kWatchdogTimeoutCap = 1.0;
+struct TimeoutCap {
+  double timeout_s;
+  std::string warning;  // empty when --timeout was kept
+};
+TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watchdog_gpus);
+
+// The hidden test switch ARBENCH_TEST_ABSENT_RANK (nullptr or empty: -1, off); throws UsageError
+// for anything but a rank 0..7.
+int parse_absent_rank(const char* text);
 
 }  // namespace arbench

@@ -1,28 +1,38 @@
 #include "run/run_links.hpp"
 
 #include <iostream>
+#include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/process_gpu.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/topology.hpp"
 #include "run/link_efficiency.hpp"
 #include "topo/cuda_gpus.hpp"
+#include "topo/nvml_loader.hpp"
 #include "topo/probe.hpp"
 
 namespace arbench {
 
-RunLinks::RunLinks(const RunConfig& cfg, Backend b) {
+RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) {
   if (b != Backend::cuda) {
     source_ = "none: link efficiency is measured on the cuda backend only";
     return;
   }
   active_ = true;
   const auto gpus = topo::list_cuda_gpus();
-  for (const auto& g : gpus) bus_ids_.push_back(g.bus_id);
-  if (!cfg.links_file.empty()) {
+  if (world.multi_process())
+    exchange_bus_ids(world, gpus);
+  else
+    for (const auto& g : gpus) bus_ids_.push_back(g.bus_id);
+  if (world_ != nullptr && world.layout().nodes > 1) {
+    source_ = "none: links between nodes are not measured";
+  } else if (!cfg.links_file.empty()) {
     links_ = topo::read_links_file(cfg.links_file);  // UsageError (exit 2) names the file and the problem
     source_ = "file " + cfg.links_file;
+  } else if (world_ != nullptr) {
+    source_ = "none: no probe at start with one process per GPU; give --links FILE (arbench topo --out)";
   } else if (!cfg.link_probe) {
     source_ = "none: --no-link-probe";
   } else if (gpus.size() < 2) {
@@ -38,10 +48,49 @@ RunLinks::RunLinks(const RunConfig& cfg, Backend b) {
   }
 }
 
+void RunLinks::exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& gpus) {
+  world_ = &world;
+  const WorldLayout& l = world.layout();
+  std::string mine, failure;
+  try {
+    const int gpu = choose_process_gpu(l.local_rank, l.local_size, int(gpus.size()), l.hosts.at(std::size_t(world.rank())));
+    mine = gpus.at(std::size_t(gpu)).bus_id;
+  } catch (...) {
+    failure = error_token(std::current_exception());
+  }
+  // Every process reaches both collectives, whatever happened to it.
+  const std::string agreed = first_failure(world, failure, "choosing the processes' GPUs");
+  if (!agreed.empty()) throw_agreed(agreed);
+  bus_ids_ = world.all_gather(mine, "exchanging the GPUs' bus ids");
+  if (std::string why = shared_gpu_problem(l.hosts, bus_ids_); !why.empty()) throw EnvironmentError(why);
+}
+
 std::map<int, std::vector<int>> RunLinks::ring_orders(const std::vector<int>& worlds) const {
   std::map<int, std::vector<int>> out;
   if (!active_) return out;
   const topo::Topology t = topo::read_sysfs_topology("/");
+  if (world_ != nullptr) {
+    // Node by node; each node orders its own ranks by its own PCIe tree (only it can read it).
+    const WorldLayout& l = world_->layout();
+    std::vector<int> here;
+    std::vector<std::string> here_ids;
+    for (int r = 0; r < world_->size(); ++r)
+      if (l.node_of[std::size_t(r)] == l.node_of[std::size_t(world_->rank())]) {
+        here.push_back(r);
+        here_ids.push_back(bus_ids_[std::size_t(r)]);
+      }
+    std::string mine;
+    if (l.local_rank == 0)
+      for (int k : topo::ring_order_for_bus_ids(t, here_ids)) mine += std::to_string(here[std::size_t(k)]) + " ";
+    std::vector<std::vector<int>> node_orders(std::size_t(l.nodes));
+    const auto all = world_->all_gather(mine, "exchanging the nodes' ring orders");
+    for (int r = 0; r < world_->size(); ++r) {
+      std::istringstream in(all[std::size_t(r)]);
+      for (int x; in >> x;) node_orders[std::size_t(l.node_of[std::size_t(r)])].push_back(x);
+    }
+    out[world_->size()] = topo::ring_order_across_nodes(l.node_of, node_orders);
+    return out;
+  }
   for (int w : worlds) {
     if (w > int(bus_ids_.size())) continue;
     out[w] = topo::ring_order_for_bus_ids(t, std::vector<std::string>(bus_ids_.begin(), bus_ids_.begin() + w));
@@ -49,7 +98,21 @@ std::map<int, std::vector<int>> RunLinks::ring_orders(const std::vector<int>& wo
   return out;
 }
 
+std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
+  std::map<int, bool> out;
+  if (!active_) return out;
+  const auto nvml = topo::Nvml::load();
+  for (int w : worlds) {
+    bool all = nvml != nullptr && w <= int(bus_ids_.size()) && (world_ == nullptr || world_->layout().nodes == 1);
+    for (int a = 0; all && a < w; ++a)
+      for (int b = a + 1; all && b < w; ++b) all = nvml->nvlink_p2p(bus_ids_[a], bus_ids_[b]).value_or(false);
+    out[w] = all;
+  }
+  return out;
+}
+
 void RunLinks::annotate(CaseResult& r) const {
+  // links_ is only set where it describes every rank's GPU (one node).
   if (links_) annotate_link_efficiency(r, *links_, bus_ids_);
 }
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/world.hpp"
+#include "topo/cuda_gpus.hpp"
 #include "topo/links.hpp"
 #include "results/results.hpp"
 #include "run/run_config.hpp"
@@ -18,10 +20,15 @@ namespace arbench {
 
 class RunLinks {
  public:
-  // Reads the tree and the links for the cuda backend; does nothing on the others.
-  RunLinks(const RunConfig& cfg, Backend b);
+  // Reads the tree and the links for the cuda backend; does nothing on the others. In a run of
+  // several processes (one GPU each) the processes exchange their GPUs' bus ids, the ring order
+  // goes node by node, and there is no probe at start (--links gives the links). Collective.
+  RunLinks(const RunConfig& cfg, Backend b, World& world = solo_world());
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
+  // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
+  // NVML cannot tell).
+  std::map<int, bool> all_nvlink(const std::vector<int>& worlds) const;
   // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known.
   void annotate(CaseResult& r) const;
   // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).
@@ -29,8 +36,12 @@ class RunLinks {
   const std::string& source() const { return source_; }
 
  private:
+  // Several processes: this process's GPU (the one the fabric will choose) and everyone's.
+  void exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& gpus);
+
   bool active_ = false;
-  std::vector<std::string> bus_ids_;  // by rank = CUDA ordinal
+  World* world_ = nullptr;            // several processes: one rank each; else null
+  std::vector<std::string> bus_ids_;  // by rank (one process: = CUDA ordinal)
   std::optional<topo::Links> links_;
   std::string source_;  // where the links came from, or why there are none
 };

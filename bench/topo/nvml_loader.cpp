@@ -33,6 +33,7 @@ struct Nvml::Api {
   int (*max_gen)(NvmlDevice, unsigned*) = nullptr;
   int (*curr_width)(NvmlDevice, unsigned*) = nullptr;
   int (*max_width)(NvmlDevice, unsigned*) = nullptr;
+  int (*p2p_status)(NvmlDevice, NvmlDevice, int, int*) = nullptr;
 };
 
 std::unique_ptr<Nvml> Nvml::load(std::string* why) {
@@ -50,6 +51,7 @@ std::unique_ptr<Nvml> Nvml::load(std::string* why) {
   api->max_gen = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetMaxPcieLinkGeneration");
   api->curr_width = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetCurrPcieLinkWidth");
   api->max_width = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetMaxPcieLinkWidth");
+  api->p2p_status = symbol<int (*)(NvmlDevice, NvmlDevice, int, int*)>(lib, "nvmlDeviceGetP2PStatus");
   if (!api->init || !api->shutdown || api->init() != kNvmlSuccess) {
     if (why) *why = "nvmlInit_v2 failed or is missing in libnvidia-ml.so.1";
     dlclose(lib);
@@ -82,6 +84,17 @@ std::optional<PcieLink> Nvml::pcie_link(const std::string& bus_id) const {
   if (api_->curr_width && api_->curr_width(dev, &v) == kNvmlSuccess && v > 0) link.current.width = static_cast<int>(v);
   if (api_->max_width && api_->max_width(dev, &v) == kNvmlSuccess && v > 0) link.max.width = static_cast<int>(v);
   return link;
+}
+
+std::optional<bool> Nvml::nvlink_p2p(const std::string& bus_a, const std::string& bus_b) const {
+  constexpr int kCapsIndexNvlink = 2;  // NVML_P2P_CAPS_INDEX_NVLINK
+  constexpr int kP2pStatusOk = 0;      // NVML_P2P_STATUS_OK
+  NvmlDevice a = nullptr, b = nullptr;
+  int status = -1;
+  if (!api_->by_bus_id || !api_->p2p_status || api_->by_bus_id(bus_a.c_str(), &a) != kNvmlSuccess ||
+      api_->by_bus_id(bus_b.c_str(), &b) != kNvmlSuccess || api_->p2p_status(a, b, kCapsIndexNvlink, &status) != kNvmlSuccess)
+    return std::nullopt;
+  return status == kP2pStatusOk;
 }
 
 }  // namespace arbench::topo

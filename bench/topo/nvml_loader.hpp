@@ -22,6 +22,8 @@ class Nvml {
   std::optional<std::string> driver_version() const;
   // Current and maximum generation and width of the GPU's PCIe link; unknown fields empty.
   std::optional<PcieLink> pcie_link(const std::string& bus_id) const;
+  // Whether the two GPUs reach each other over NVLink (nvmlDeviceGetP2PStatus); nullopt: unknown.
+  std::optional<bool> nvlink_p2p(const std::string& bus_a, const std::string& bus_b) const;
 
  private:
   Nvml() = default;

@@ -137,10 +137,12 @@ inline void launch_pingpong(const PingPongSides& s, const ProbeOptions& opt) {
 // After both streams finished: one-way latency in µs, or nullopt with the reason in *why.
 inline std::optional<double> pingpong_one_way_us(const PingPongSides& s, const ProbeOptions& opt, std::string* why) {
   PingPongResult ri{}, rr{};
-  ARB_CUDA_CHECK(cudaSetDevice(s.x->ordinal));
-  ARB_CUDA_CHECK(cudaMemcpy(&ri, s.x->result, sizeof ri, cudaMemcpyDeviceToHost));
+  ARB_CUDA_CHECK(cudaSetDevice(s.x->ordinal));  // on the probe streams, not the legacy default stream
+  ARB_CUDA_CHECK(cudaMemcpyAsync(&ri, s.x->result, sizeof ri, cudaMemcpyDeviceToHost, s.xs));
+  ARB_CUDA_CHECK(cudaStreamSynchronize(s.xs));
   ARB_CUDA_CHECK(cudaSetDevice(s.y->ordinal));
-  ARB_CUDA_CHECK(cudaMemcpy(&rr, s.y->result + 1, sizeof rr, cudaMemcpyDeviceToHost));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(&rr, s.y->result + 1, sizeof rr, cudaMemcpyDeviceToHost, s.ys));
+  ARB_CUDA_CHECK(cudaStreamSynchronize(s.ys));
   if (ri.failed_round || rr.failed_round) {
     *why = "ping-pong timed out (initiator round " + std::to_string(ri.failed_round) + ", responder round " +
            std::to_string(rr.failed_round) + ", bound " + std::to_string(opt.wait_timeout_s) + " s per wait)";

@@ -138,7 +138,8 @@ class LoadedProbe {
     for (std::size_t g = 0; g < n_; ++g) {
       unsigned long long stamps[2 * kMaxFanout];
       ARB_CUDA_CHECK(cudaSetDevice(dev_[g]->dev.ordinal));
-      ARB_CUDA_CHECK(cudaMemcpy(stamps, dev_[g]->stamps, sizeof stamps, cudaMemcpyDeviceToHost));
+      ARB_CUDA_CHECK(cudaMemcpyAsync(stamps, dev_[g]->stamps, sizeof stamps, cudaMemcpyDeviceToHost, dev_[g]->dev.stream));
+      ARB_CUDA_CHECK(cudaStreamSynchronize(dev_[g]->dev.stream));
       for (std::size_t q = 0; q < served[g].size(); ++q) {
         const std::size_t p = served[g][q];
         if (stamps[kMaxFanout + q] > stamps[q])
@@ -233,8 +234,9 @@ class LoadedProbe {
       if (reset_stamps)
         for (auto& d : dev_) {
           ARB_CUDA_CHECK(cudaSetDevice(d->dev.ordinal));
-          ARB_CUDA_CHECK(cudaMemset(d->stamps, 0xff, kMaxFanout * sizeof(unsigned long long)));
-          ARB_CUDA_CHECK(cudaMemset(d->stamps + kMaxFanout, 0, kMaxFanout * sizeof(unsigned long long)));
+          // on the stream the timed kernels run on: the legacy default stream would not be ordered before them
+          ARB_CUDA_CHECK(cudaMemsetAsync(d->stamps, 0xff, kMaxFanout * sizeof(unsigned long long), d->dev.stream));
+          ARB_CUDA_CHECK(cudaMemsetAsync(d->stamps + kMaxFanout, 0, kMaxFanout * sizeof(unsigned long long), d->dev.stream));
         }
       if (!gated(work, reps, nullptr, &why)) {
         t->skipped = why;
@@ -271,7 +273,8 @@ class LoadedProbe {
       ARB_CUDA_CHECK(cudaStreamSynchronize(d->dev.stream));
       ARB_CUDA_CHECK(cudaStreamSynchronize(d->dev.stream2));
       unsigned flag = 0;
-      ARB_CUDA_CHECK(cudaMemcpy(&flag, d->gate_timed_out, sizeof flag, cudaMemcpyDeviceToHost));
+      ARB_CUDA_CHECK(cudaMemcpyAsync(&flag, d->gate_timed_out, sizeof flag, cudaMemcpyDeviceToHost, d->dev.stream));
+      ARB_CUDA_CHECK(cudaStreamSynchronize(d->dev.stream));
       timed_out = timed_out || flag != 0;
     }
     if (timed_out)

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace arbench {
@@ -66,6 +68,29 @@ class RankBuffers {
 using Stream = void*;  // cudaStream_t on CUDA fabrics; nullptr on the host fabric
 using RankFn = std::function<void(int rank, Stream stream)>;
 
+// One op of every rank, in two phases. `launch` enqueues the op's collectives, `after` the work
+// that consumes their output (may be empty). The NCCL fabric runs every rank's `launch` inside
+// one ncclGroupStart/End, and NCCL enqueues a grouped collective on its stream only at
+// ncclGroupEnd: a kernel enqueued in `launch` after ncclAllReduce would run BEFORE the
+// all-reduce it means to follow. Every fabric therefore runs all ranks' `launch`, ends the
+// group, then runs all ranks' `after` (the host fabric: launch then after, per rank thread).
+struct RankOp {
+  RankFn launch;
+  RankFn after;
+  RankOp(RankFn l, RankFn a) : launch(std::move(l)), after(std::move(a)) {}
+  // A one-phase op from any callable (a lambda, a RankFn).
+  template <class F>
+    requires std::is_invocable_v<F&, int, Stream>
+  RankOp(F&& f) : launch(std::forward<F>(f)) {}  // implicit: ops are written inline, as lambdas
+};
+
+// What Fabric::time_isolated measured.
+struct IsolatedTimes {
+  std::vector<double> samples;     // seconds per kept sample: the op's time, maximum over ranks
+  std::vector<double> start_skew;  // seconds per kept sample: last rank released minus first
+  int discarded = 0;               // samples whose start gate timed out: ranks did not start together
+};
+
 enum class Placement : std::uint8_t { local, symmetric };
 
 class Fabric {
@@ -90,13 +115,15 @@ class Fabric {
   virtual void upload(int rank, void* dst, const void* src, std::size_t bytes) = 0;
   virtual void download(int rank, void* dst, const void* src, std::size_t bytes) = 0;
 
-  // Calls fn(rank, stream) for every rank and waits (bounded) for all to finish.
-  virtual void run(const RankFn& fn) = 0;
-  // `samples` gated samples of one op each; a sample is the maximum over ranks, in seconds.
-  virtual std::vector<double> time_isolated(const RankFn& fn, int samples) = 0;
+  // Runs one op on every rank and waits (bounded) for all to finish; throws HangError when the
+  // ranks are still running after the bound (2 x timeout_s()).
+  virtual void run(const RankOp& op) = 0;
+  // `samples` gated samples of one op each. The gate releases all ranks together; a sample whose
+  // gate gave up (a rank was released alone, after the timeout) is discarded and counted.
+  virtual IsolatedTimes time_isolated(const RankOp& op, int samples) = 0;
   // `ops` ops back to back (a CUDA graph on GPU fabrics), repeated `reps` times;
   // returns the median time per op in seconds.
-  virtual double time_pipelined(const RankFn& fn, int ops, int reps) = 0;
+  virtual double time_pipelined(const RankOp& op, int ops, int reps) = 0;
 
   // Bound for any single wait, in seconds (spin-waits in kernels and twins, stream syncs).
   virtual double timeout_s() const { return 10.0; }
@@ -107,6 +134,14 @@ class Fabric {
   // How many ranks share one device (single_gpu: world). Kernels whose ranks wait on each
   // other must fit all sharing ranks' blocks on the device at once: divide the SMs by this.
   virtual int ranks_per_device() const { return 1; }
+
+  // After a hang (HangError): stops what is still in flight (NCCL: ncclCommAbort, which also ends
+  // NCCL kernels waiting for a lost peer), so the fabric can be dropped without waiting on work
+  // that will never finish. The fabric is unusable afterwards.
+  virtual void abort() {}
+  // Empty when the devices can run the next case; else why not (a sticky CUDA error: the context
+  // is lost until the process exits, so the run must stop).
+  virtual std::string health() const { return {}; }
 };
 
 }  // namespace arbench

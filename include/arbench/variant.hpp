@@ -52,8 +52,14 @@ class Variant {
   virtual Support supports(const Case& c, const Fabric& f) const = 0;
   // Allocate scratch, record pointers; called once per case before any launch.
   virtual void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) = 0;
-  // Enqueue one op of `rank` on `stream` (host fabric: run it on the calling thread).
+  // Enqueue one op of `rank` on `stream` (host fabric: run it on the calling thread). On the
+  // NCCL fabric this runs inside the op's ncclGroupStart/End: a collective called here is
+  // enqueued only when the group ends, after anything else launch() enqueues.
   virtual void launch(int rank, Stream stream) = 0;
+  // The part of one op that consumes a collective's output (e.g. unfused-nccl's norm kernel),
+  // enqueued on `stream` after every rank's launch() and the end of the NCCL group (RankOp).
+  // Every variant that chains work after a collective puts that work here.
+  virtual void launch_after(int /*rank*/, Stream /*stream*/) {}
   // Throws CaseError naming rank/block/flag when an op recorded a timeout since prepare().
   virtual void check_errors() {}
   // Settings worth recording in the JSON (e.g. NCCL_ALGO), as key/value text.
@@ -65,6 +71,11 @@ class Variant {
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
 };
+
+// One op of `v` in both phases, as the fabrics run it.
+inline RankOp op_of(Variant& v) {
+  return RankOp([&v](int rank, Stream s) { v.launch(rank, s); }, [&v](int rank, Stream s) { v.launch_after(rank, s); });
+}
 
 using VariantFactory = std::function<std::unique_ptr<Variant>()>;
 

@@ -1,43 +1,18 @@
 #include "kernels/fabric/cuda_fabric.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <set>
 #include <string>
-#include <thread>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/op_phases.hpp"
+#include "kernels/fabric/stream_wait.hpp"
 
 namespace arbench {
 namespace {
-
-__device__ __forceinline__ std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ std::uint32_t load_acquire_sys(const std::uint32_t* p) {
-  std::uint32_t v;
-  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// Start gate. Purpose: hold a rank's stream until the host has enqueued every rank's op, so
-// all ranks start together. Protocol: spin until the host-mapped word reaches `token`
-// (wrap-safe); give up after timeout_ns and record the token, so a lost host never hangs a GPU.
-__global__ void gate_kernel(const std::uint32_t* gate, std::uint32_t token, std::uint64_t timeout_ns,
-                            std::uint32_t* timeouts) {
-  const std::uint64_t start = global_timer_ns();
-  while (static_cast<std::int32_t>(load_acquire_sys(gate) - token) < 0) {
-    if (global_timer_ns() - start > timeout_ns) {
-      *timeouts = token;
-      return;
-    }
-  }
-}
-
-using Clock = std::chrono::steady_clock;
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -71,43 +46,52 @@ int cuda_device_count_or_throw() {
 
 // ---- DeviceBuffers ------------------------------------------------------------------------
 
-DeviceBuffers::DeviceBuffers(const std::vector<int>& devices, std::size_t bytes, bool symmetric)
-    : devices_(devices), bytes_(bytes), symmetric_(symmetric) {
-  for (int d : devices_) {
-    ARB_CUDA_CHECK(cudaSetDevice(d));
+DeviceBuffers::DeviceBuffers(const CudaFabric& owner, std::size_t bytes, bool symmetric)
+    : owner_(owner), bytes_(bytes), symmetric_(symmetric) {
+  const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
+  for (int r = owner.first_rank(); r < owner.first_rank() + owner.local_ranks(); ++r) {
+    ARB_CUDA_CHECK(cudaSetDevice(owner.device_of(r)));
     void* p = nullptr;
-    ARB_CUDA_CHECK(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)));
-    ARB_CUDA_CHECK(cudaMemset(p, 0, std::max<std::size_t>(bytes, 16)));
+    ARB_CUDA_CHECK(cudaMalloc(&p, alloc_bytes));
     ptrs_.push_back(p);
+    ARB_CUDA_CHECK(cudaMemsetAsync(p, 0, alloc_bytes, owner.stream(r)));
   }
-  ARB_CUDA_CHECK(cudaDeviceSynchronize());
+  if (!owner.quiesce()) throw HangError("zero-filling a new device buffer did not finish within the bound");
 }
 
 DeviceBuffers::~DeviceBuffers() {
-  for (std::size_t r = 0; r < ptrs_.size(); ++r) {
-    cudaSetDevice(devices_[r]);
-    cudaFree(ptrs_[r]);
+  if (!owner_.quiesce()) {
+    std::fprintf(stderr, "arbench: %zu device buffers of %zu bytes left allocated: a stream is still busy\n",
+                 ptrs_.size(), bytes_);
+    return;
+  }
+  for (std::size_t i = 0; i < ptrs_.size(); ++i) {
+    cudaSetDevice(owner_.device_of(owner_.first_rank() + int(i)));
+    cudaFree(ptrs_[i]);
   }
 }
 
 void* DeviceBuffers::peer(int rank, int peer) const {
   if (!symmetric_) throw CaseError("peer() asked of a local (non-symmetric) device buffer");
-  if (devices_.at(rank) != devices_.at(peer))
-    throw CaseError("plain device buffers are symmetric only between ranks on one GPU");
-  return ptrs_.at(peer);
+  if (!owner_.drives(peer) || owner_.device_of(rank) != owner_.device_of(peer))
+    throw CaseError("plain device buffers are symmetric only between ranks of one process on one GPU");
+  return local(peer);
 }
 
 // ---- CudaFabric ---------------------------------------------------------------------------
 
 CudaFabric::CudaFabric(std::vector<int> devices, double timeout_s)
-    : devices_(std::move(devices)), timeout_s_(timeout_s) {
-  ARB_CUDA_CHECK(cudaHostAlloc(const_cast<std::uint32_t**>(&gate_), sizeof(std::uint32_t),
-                               cudaHostAllocMapped | cudaHostAllocPortable));
-  ARB_CUDA_CHECK(cudaHostAlloc(&gate_timeouts_, sizeof(std::uint32_t), cudaHostAllocMapped | cudaHostAllocPortable));
-  *gate_ = 0;
-  *gate_timeouts_ = 0;
-  ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_gate_), const_cast<std::uint32_t*>(gate_), 0));
-  ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_gate_timeouts_), gate_timeouts_, 0));
+    : CudaFabric(std::move(devices), 0, solo_world(), timeout_s) {
+  world_ = local_ranks();
+}
+
+CudaFabric::CudaFabric(int device, int rank, int world, World& processes, double timeout_s)
+    : CudaFabric(std::vector<int>{device}, rank, processes, timeout_s) {
+  world_ = world;
+}
+
+CudaFabric::CudaFabric(std::vector<int> devices, int first_rank, World& processes, double timeout_s)
+    : first_rank_(first_rank), processes_(processes), devices_(std::move(devices)), timeout_s_(timeout_s) {
   for (int d : devices_) {
     ARB_CUDA_CHECK(cudaSetDevice(d));
     cudaStream_t s;
@@ -122,142 +106,243 @@ CudaFabric::CudaFabric(std::vector<int> devices, double timeout_s)
 }
 
 CudaFabric::~CudaFabric() {
+  // Bounded: after a hang whose kernels never ended, the streams, events and the gate's
+  // host-mapped words stay allocated (a kernel may still read them) until the process exits.
+  if (!quiesce()) {
+    (void)gate_.release();
+    return;
+  }
+  gate_.reset();
   for (std::size_t r = 0; r < streams_.size(); ++r) {
     cudaSetDevice(devices_[r]);
-    cudaStreamSynchronize(streams_[r]);
     cudaEventDestroy(start_[r]);
     cudaEventDestroy(stop_[r]);
     cudaStreamDestroy(streams_[r]);
   }
-  cudaFreeHost(const_cast<std::uint32_t*>(gate_));
-  cudaFreeHost(gate_timeouts_);
+}
+
+void CudaFabric::build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only) {
+  gate_ = std::make_unique<StartGate>(devices_, streams_, first_rank_, world_, timeout_s_, std::move(flags),
+                                      std::move(why_host_only));
+}
+
+void CudaFabric::release_gate() {
+  if (quiesce())
+    gate_.reset();
+  else
+    (void)gate_.release();  // a gate kernel may still run: leave its memory allocated
+}
+
+bool CudaFabric::quiesce() const {
+  const auto deadline = deadline_in(timeout_s_ * 2);
+  bool idle = true;
+  for (std::size_t r = 0; r < streams_.size(); ++r) {
+    if (cudaSetDevice(devices_[r]) != cudaSuccess) return false;
+    try {
+      idle = wait_stream(streams_[r], deadline) && idle;
+    } catch (const CaseError&) {
+      return false;  // a faulted context: nothing can be known to be idle
+    }
+  }
+  return idle;
+}
+
+std::string CudaFabric::health() const {
+  for (int d : std::set<int>(devices_.begin(), devices_.end())) {
+    cudaError_t e = cudaSetDevice(d);
+    (void)cudaGetLastError();  // clears an error that is not sticky
+    std::size_t free_b = 0, total_b = 0;
+    if (e == cudaSuccess) e = cudaMemGetInfo(&free_b, &total_b);
+    if (e != cudaSuccess)
+      return "GPU " + std::to_string(d) + " reports " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+             "): its CUDA context is unusable until the process exits";
+  }
+  return {};
+}
+
+void CudaFabric::sync_rank(int rank, const char* what) {
+  const int i = local(rank);
+  ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+  if (!wait_stream(streams_[i], deadline_in(timeout_s_ * 2)))
+    throw HangError(std::string(what) + " on rank " + std::to_string(rank) + " (GPU " + std::to_string(devices_[i]) +
+                    ") did not finish within " + std::to_string(timeout_s_ * 2) + " s");
 }
 
 void CudaFabric::upload(int rank, void* dst, const void* src, std::size_t bytes) {
-  ARB_CUDA_CHECK(cudaSetDevice(devices_[rank]));
-  ARB_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  if (!drives(rank)) throw CaseError("upload to rank " + std::to_string(rank) + ", which another process drives");
+  ARB_CUDA_CHECK(cudaSetDevice(devices_[local(rank)]));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, streams_[local(rank)]));
+  sync_rank(rank, "an upload");  // the source is the caller's pageable memory
 }
 
 void CudaFabric::download(int rank, void* dst, const void* src, std::size_t bytes) {
-  ARB_CUDA_CHECK(cudaSetDevice(devices_[rank]));
-  ARB_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  if (!drives(rank)) throw CaseError("download from rank " + std::to_string(rank) + ", which another process drives");
+  ARB_CUDA_CHECK(cudaSetDevice(devices_[local(rank)]));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, streams_[local(rank)]));
+  sync_rank(rank, "a download");
 }
 
-void CudaFabric::launch_all(const RankFn& fn) {
-  begin_op_group();
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    fn(r, streams_[r]);
-  }
-  end_op_group();
+void CudaFabric::launch_all(const RankOp& op) {
+  enqueue_two_phase(
+      op, first_rank_, local_ranks(),
+      [this](int r) {
+        ARB_CUDA_CHECK(cudaSetDevice(devices_[local(r)]));
+        return static_cast<Stream>(streams_[local(r)]);
+      },
+      [this] { begin_op_group(); }, [this] { end_op_group(); });
 }
 
 void CudaFabric::sync_all() {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_ * 2);
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    for (;;) {
-      cudaError_t e = cudaStreamQuery(streams_[r]);
-      if (e == cudaSuccess) break;
-      if (e != cudaErrorNotReady) ARB_CUDA_CHECK(e);
-      if (Clock::now() > deadline)
-        throw CaseError("rank " + std::to_string(r) + " (GPU " + std::to_string(devices_[r]) +
-                        ") did not finish within " + std::to_string(timeout_s_ * 2) +
-                        " s; a kernel is stuck (its peers never arrived?)");
-      std::this_thread::yield();
-    }
+  const auto deadline = deadline_in(timeout_s_ * 2);
+  for (int i = 0; i < local_ranks(); ++i) {
+    ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+    if (!wait_stream(streams_[i], deadline))
+      throw HangError("rank " + std::to_string(first_rank_ + i) + " (GPU " + std::to_string(devices_[i]) +
+                      ") did not finish within " + std::to_string(timeout_s_ * 2) +
+                      " s (twice --timeout); a kernel is stuck (its peers never arrived?)");
   }
 }
 
-void CudaFabric::run(const RankFn& fn) {
-  launch_all(fn);
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    ARB_CUDA_CHECK(cudaGetLastError());
-  }
-  sync_all();
-}
-
-void CudaFabric::enqueue_gate(int rank, std::uint32_t token) {
-  gate_kernel<<<1, 1, 0, streams_[rank]>>>(d_gate_, token, std::uint64_t(timeout_s_ * 1e9), d_gate_timeouts_);
-  ARB_CUDA_CHECK(cudaGetLastError());
-}
-
-void CudaFabric::open_gate(std::uint32_t token) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  *gate_ = token;
-}
-
-std::vector<double> CudaFabric::time_isolated(const RankFn& fn, int samples) {
-  std::vector<double> out;
-  out.reserve(samples);
-  for (int s = 0; s < samples; ++s) {
-    const std::uint32_t token = ++gate_token_;
-    for (int r = 0; r < world(); ++r) {
-      ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-      enqueue_gate(r, token);
-      ARB_CUDA_CHECK(cudaEventRecord(start_[r], streams_[r]));
+void CudaFabric::run(const RankOp& op) {
+  // With several processes: every rank's inputs are in place before any op starts (a peer's
+  // kernel may read them), and the processes end the op together, agreeing on its errors.
+  processes_.barrier("starting an op");
+  agree_on_errors(processes_, [&] {
+    launch_all(op);
+    for (int i = 0; i < local_ranks(); ++i) {
+      ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+      ARB_CUDA_CHECK(cudaGetLastError());
     }
-    launch_all(fn);
-    for (int r = 0; r < world(); ++r) {
-      ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-      ARB_CUDA_CHECK(cudaEventRecord(stop_[r], streams_[r]));
-    }
-    open_gate(token);
     sync_all();
-    double worst = 0;
-    for (int r = 0; r < world(); ++r) {
-      float ms = 0;
-      ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
-      worst = std::max(worst, double(ms) * 1e-3);
+  }, "ending an op");
+}
+
+double CudaFabric::max_over_ranks_s() const {
+  double worst = 0;
+  for (int i = 0; i < local_ranks(); ++i) {
+    float ms = 0;
+    ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[i], stop_[i]));
+    worst = std::max(worst, double(ms) * 1e-3);
+  }
+  return worst;
+}
+
+void CudaFabric::open_gate_together(std::uint32_t token, std::exception_ptr failed) {
+  const std::string agreed = first_failure(processes_, error_token(failed), "opening the start gate");
+  gate_->open(token);  // whatever was enqueued starts now, so no gate waits out its timeout
+  if (agreed.empty()) return;
+  if (!processes_.multi_process()) std::rethrow_exception(failed);
+  throw_agreed(agreed);
+}
+
+IsolatedTimes CudaFabric::time_isolated(const RankOp& op, int samples) {
+  if (!gate_) build_gate(nullptr, "the fabric built no device barrier");
+  // Per sample: this process's time (max over its ranks), whether its gate gave up, its skew
+  // (-1: unknown); reduced over the processes (max) once the batch is done.
+  const std::size_t n = static_cast<std::size_t>(samples);
+  std::vector<double> v(3 * n, 0.0);
+  std::exception_ptr failed;  // this process's first error: told to the others at the next gate
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint32_t token = gate_->next_token();
+    try {
+      if (failed) std::rethrow_exception(failed);
+      for (int i = 0; i < local_ranks(); ++i) {
+        ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+        gate_->enqueue(first_rank_ + i, token);
+        ARB_CUDA_CHECK(cudaEventRecord(start_[i], streams_[i]));
+      }
+      launch_all(op);
+      for (int i = 0; i < local_ranks(); ++i) {
+        ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+        ARB_CUDA_CHECK(cudaEventRecord(stop_[i], streams_[i]));
+      }
+    } catch (...) {
+      failed = std::current_exception();
     }
-    out.push_back(worst);
+    open_gate_together(token, failed);  // throws, on every process, when one has failed
+    try {
+      sync_all();
+      v[s] = max_over_ranks_s();
+      v[n + s] = gate_->timed_out(token) ? 1.0 : 0.0;  // a rank was released alone, after the timeout
+      const std::optional<double> skew = gate_->skew_s(token);
+      v[2 * n + s] = skew && !processes_.multi_process() ? *skew : -1.0;
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  agree_on_errors(processes_, [&] { if (failed) std::rethrow_exception(failed); }, "ending a timed batch");
+  processes_.max(v, "gathering the samples");
+  IsolatedTimes out;
+  for (std::size_t s = 0; s < n; ++s) {
+    if (v[n + s] > 0) {
+      ++out.discarded;
+      continue;
+    }
+    out.samples.push_back(v[s]);
+    if (v[2 * n + s] >= 0) out.start_skew.push_back(v[2 * n + s]);
   }
   return out;
 }
 
-double CudaFabric::time_pipelined(const RankFn& fn, int ops, int reps) {
+double CudaFabric::time_pipelined(const RankOp& op, int ops, int reps) {
+  if (!gate_) build_gate(nullptr, "the fabric built no device barrier");
   // Capture `ops` back-to-back ops of every rank into one graph per rank.
-  std::vector<cudaGraph_t> graphs(world(), nullptr);
-  std::vector<cudaGraphExec_t> execs(world(), nullptr);
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    ARB_CUDA_CHECK(cudaStreamBeginCapture(streams_[r], cudaStreamCaptureModeRelaxed));
-  }
-  for (int k = 0; k < ops; ++k) launch_all(fn);
-  for (int r = 0; r < world(); ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-    ARB_CUDA_CHECK(cudaStreamEndCapture(streams_[r], &graphs[r]));
-    ARB_CUDA_CHECK(cudaGraphInstantiate(&execs[r], graphs[r], 0));
-  }
-  auto launch_graphs = [&](std::uint32_t token, bool timed) {
-    for (int r = 0; r < world(); ++r) {
-      ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
-      enqueue_gate(r, token);
-      if (timed) ARB_CUDA_CHECK(cudaEventRecord(start_[r], streams_[r]));
-      ARB_CUDA_CHECK(cudaGraphLaunch(execs[r], streams_[r]));
-      if (timed) ARB_CUDA_CHECK(cudaEventRecord(stop_[r], streams_[r]));
+  const std::size_t n_local = devices_.size();
+  std::vector<cudaGraph_t> graphs(n_local, nullptr);
+  std::vector<cudaGraphExec_t> execs(n_local, nullptr);
+  std::exception_ptr failed;
+  try {
+    for (std::size_t i = 0; i < n_local; ++i) {
+      ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+      ARB_CUDA_CHECK(cudaStreamBeginCapture(streams_[i], cudaStreamCaptureModeRelaxed));
     }
-    open_gate(token);
-    sync_all();
-  };
-  launch_graphs(++gate_token_, false);  // upload and warm the graphs
+    for (int k = 0; k < ops; ++k) launch_all(op);
+    for (std::size_t i = 0; i < n_local; ++i) {
+      ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
+      ARB_CUDA_CHECK(cudaStreamEndCapture(streams_[i], &graphs[i]));
+      ARB_CUDA_CHECK(cudaGraphInstantiate(&execs[i], graphs[i], 0));
+    }
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  // Per repetition (the first, untimed, uploads and warms the graphs): this process's time per
+  // op and whether its gate gave up; reduced over the processes (max).
+  std::vector<double> v(2 * static_cast<std::size_t>(reps), 0.0);
+  for (int i = -1; i < reps; ++i) {
+    const std::uint32_t token = gate_->next_token();
+    try {
+      if (failed) std::rethrow_exception(failed);
+      for (std::size_t r = 0; r < n_local; ++r) {
+        ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
+        gate_->enqueue(first_rank_ + int(r), token);
+        if (i >= 0) ARB_CUDA_CHECK(cudaEventRecord(start_[r], streams_[r]));
+        ARB_CUDA_CHECK(cudaGraphLaunch(execs[r], streams_[r]));
+        if (i >= 0) ARB_CUDA_CHECK(cudaEventRecord(stop_[r], streams_[r]));
+      }
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    open_gate_together(token, failed);
+    try {
+      sync_all();
+      if (i >= 0) {
+        v[std::size_t(i)] = max_over_ranks_s() / ops;
+        v[std::size_t(reps + i)] = gate_->timed_out(token) ? 1.0 : 0.0;
+      }
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  for (std::size_t i = 0; i < n_local; ++i) {
+    cudaSetDevice(devices_[i]);
+    if (execs[i]) cudaGraphExecDestroy(execs[i]);
+    if (graphs[i]) cudaGraphDestroy(graphs[i]);
+  }
+  agree_on_errors(processes_, [&] { if (failed) std::rethrow_exception(failed); }, "ending a pipelined batch");
+  processes_.max(v, "gathering the pipelined times");
   std::vector<double> per_op;
-  for (int i = 0; i < reps; ++i) {
-    launch_graphs(++gate_token_, true);
-    double worst = 0;
-    for (int r = 0; r < world(); ++r) {
-      float ms = 0;
-      ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
-      worst = std::max(worst, double(ms) * 1e-3);
-    }
-    per_op.push_back(worst / ops);
-  }
-  for (int r = 0; r < world(); ++r) {
-    cudaSetDevice(devices_[r]);
-    cudaGraphExecDestroy(execs[r]);
-    cudaGraphDestroy(graphs[r]);
-  }
+  for (int i = 0; i < reps; ++i)
+    if (v[std::size_t(reps + i)] == 0) per_op.push_back(v[std::size_t(i)]);
   return median_of(per_op);
 }
 

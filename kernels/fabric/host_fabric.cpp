@@ -48,6 +48,15 @@ double median_of(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+// One op of `rank` on the calling thread: both phases (fabric.hpp RankOp). The rank's own launch
+// has finished when after() starts: twins run synchronously.
+void run_op(const RankOp& op, int rank) {
+  op.launch(rank, nullptr);
+  if (op.after) op.after(rank, nullptr);
+}
+
+double seconds(Clock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+
 }  // namespace
 
 HostFabric::HostFabric(int world, double timeout_s)
@@ -141,34 +150,39 @@ void HostFabric::keep_in_step(int rounds, const std::function<void(int)>& round)
   if (err) std::rethrow_exception(err);
 }
 
-void HostFabric::run(const RankFn& fn) {
-  run_on_workers([&](int rank) { fn(rank, nullptr); });
+void HostFabric::run(const RankOp& op) {
+  run_on_workers([&](int rank) { run_op(op, rank); });
 }
 
-std::vector<double> HostFabric::time_isolated(const RankFn& fn, int samples) {
-  std::vector<double> per_rank(static_cast<std::size_t>(samples) * world_, 0.0);
+IsolatedTimes HostFabric::time_isolated(const RankOp& op, int samples) {
+  const std::size_t cells = static_cast<std::size_t>(samples) * world_;
+  std::vector<double> per_rank(cells, 0.0), released(cells, 0.0);
   run_on_workers([&](int rank) {
     keep_in_step(samples, [&](int s) {
       auto t0 = Clock::now();
-      fn(rank, nullptr);
+      run_op(op, rank);
       auto t1 = Clock::now();
-      per_rank[static_cast<std::size_t>(s) * world_ + rank] = std::chrono::duration<double>(t1 - t0).count();
+      const std::size_t at = static_cast<std::size_t>(s) * world_ + rank;
+      per_rank[at] = std::chrono::duration<double>(t1 - t0).count();
+      released[at] = seconds(t0);
     });
   });
-  std::vector<double> out(samples);
+  IsolatedTimes out;
   for (int s = 0; s < samples; ++s) {
-    auto first = per_rank.begin() + static_cast<std::ptrdiff_t>(s) * world_;
-    out[s] = *std::max_element(first, first + world_);
+    const auto first = static_cast<std::ptrdiff_t>(s) * world_;
+    out.samples.push_back(*std::max_element(per_rank.begin() + first, per_rank.begin() + first + world_));
+    const auto [lo, hi] = std::minmax_element(released.begin() + first, released.begin() + first + world_);
+    out.start_skew.push_back(*hi - *lo);
   }
-  return out;
+  return out;  // the start line (std::barrier) never gives up: nothing is discarded
 }
 
-double HostFabric::time_pipelined(const RankFn& fn, int ops, int reps) {
+double HostFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   std::vector<double> per_rank(static_cast<std::size_t>(reps) * world_, 0.0);
   run_on_workers([&](int rank) {
     keep_in_step(reps, [&](int r) {
       auto t0 = Clock::now();
-      for (int i = 0; i < ops; ++i) fn(rank, nullptr);
+      for (int i = 0; i < ops; ++i) run_op(op, rank);
       auto t1 = Clock::now();
       per_rank[static_cast<std::size_t>(r) * world_ + rank] = std::chrono::duration<double>(t1 - t0).count();
     });

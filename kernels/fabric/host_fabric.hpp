@@ -29,9 +29,9 @@ class HostFabric final : public Fabric {
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void upload(int rank, void* dst, const void* src, std::size_t bytes) override;
   void download(int rank, void* dst, const void* src, std::size_t bytes) override;
-  void run(const RankFn& fn) override;
-  std::vector<double> time_isolated(const RankFn& fn, int samples) override;
-  double time_pipelined(const RankFn& fn, int ops, int reps) override;
+  void run(const RankOp& op) override;
+  IsolatedTimes time_isolated(const RankOp& op, int samples) override;
+  double time_pipelined(const RankOp& op, int ops, int reps) override;
   double timeout_s() const override { return timeout_s_; }
 
  private:

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/nccl_version.hpp"
 
 #ifndef ARBENCH_NCCL_LIBRARY
 #define ARBENCH_NCCL_LIBRARY "libnccl.so.2"
@@ -16,10 +17,6 @@ namespace arbench {
 namespace {
 
 constexpr int kMinVersion = 22800;  // 2.28.0: symmetric windows and ncclDevCommCreate
-
-std::string format_version(int v) {
-  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
-}
 
 struct Loaded {
   NcclApi api;
@@ -59,6 +56,10 @@ Loaded load() {
   sym(l.api.GetLastError, "ncclGetLastError");
   sym(l.api.CommInitAll, "ncclCommInitAll");
   sym(l.api.CommDestroy, "ncclCommDestroy");
+  sym(l.api.CommAbort, "ncclCommAbort");
+  sym(l.api.GetUniqueId, "ncclGetUniqueId");
+  sym(l.api.CommInitRankConfig, "ncclCommInitRankConfig");
+  sym(l.api.CommGetAsyncError, "ncclCommGetAsyncError");
   sym(l.api.GroupStart, "ncclGroupStart");
   sym(l.api.GroupEnd, "ncclGroupEnd");
   sym(l.api.AllReduce, "ncclAllReduce");
@@ -74,7 +75,7 @@ Loaded load() {
   }
   l.api.GetVersion(&l.api.version);
   if (l.api.version < kMinVersion)
-    l.error = "NCCL " + format_version(l.api.version) + " at " + l.api.path +
+    l.error = "NCCL " + nccl_version_text(l.api.version) + " at " + l.api.path +
               " is too old: arbench needs NCCL >= 2.28. Install NCCL 2.28 or set ARBENCH_NCCL_LIBRARY.";
   return l;
 }
@@ -94,7 +95,7 @@ const NcclApi& NcclApi::get() {
 
 std::string NcclApi::version_or_reason() {
   const Loaded& l = loaded();
-  return l.error.empty() ? format_version(l.api.version) : l.error;
+  return l.error.empty() ? nccl_version_text(l.api.version) : l.error;
 }
 
 bool NcclApi::available() { return loaded().error.empty(); }
@@ -104,6 +105,10 @@ void throw_nccl(const NcclApi& api, ncclResult_t r, const char* call, const char
                     api.GetErrorString(r);
   if (const char* last = api.GetLastError(nullptr); last && *last) msg += " (" + std::string(last) + ")";
   throw CaseError(msg);
+}
+
+void abandon_group(const NcclApi& api) {
+  (void)api.AllReduce(nullptr, nullptr, 0, ncclInt8, ncclSum, nullptr, nullptr);
 }
 
 }  // namespace arbench

@@ -18,6 +18,12 @@ struct NcclApi {
   decltype(&::ncclGetLastError) GetLastError = nullptr;
   decltype(&::ncclCommInitAll) CommInitAll = nullptr;
   decltype(&::ncclCommDestroy) CommDestroy = nullptr;
+  decltype(&::ncclCommAbort) CommAbort = nullptr;
+  // One communicator per process (nccl_process_fabric): the id from process 0, a non-blocking
+  // creation polled with a bound.
+  decltype(&::ncclGetUniqueId) GetUniqueId = nullptr;
+  decltype(&::ncclCommInitRankConfig) CommInitRankConfig = nullptr;
+  decltype(&::ncclCommGetAsyncError) CommGetAsyncError = nullptr;
   decltype(&::ncclGroupStart) GroupStart = nullptr;
   decltype(&::ncclGroupEnd) GroupEnd = nullptr;
   decltype(&::ncclAllReduce) AllReduce = nullptr;
@@ -53,4 +59,13 @@ struct NcclApi {
 
 namespace arbench {
 [[noreturn]] void throw_nccl(const NcclApi& api, ncclResult_t r, const char* call, const char* file, int line);
+
+// Call inside ncclGroupStart when one rank's call of a grouped setup collective
+// (ncclDevCommCreate, ncclCommWindowRegister) failed: makes the group's ncclGroupEnd run none of
+// its calls. NCCL runs those calls as collectives at ncclGroupEnd, and ending a group that holds
+// only some ranks' calls would run them without the others. NCCL marks a group failed when it
+// rejects any call inside it, and then ends it by cleaning up; this makes it reject one (an
+// all-reduce on no communicator). The ranks whose call went in keep it queued in their
+// communicator: the caller must stop using that feature of those communicators.
+void abandon_group(const NcclApi& api);
 }

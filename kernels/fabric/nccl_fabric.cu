@@ -1,93 +1,13 @@
 #include "kernels/fabric/nccl_fabric.hpp"
 
-#include <cstdlib>
-#include <optional>
-
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/nccl_group.hpp"
+#include "kernels/fabric/nccl_setup.hpp"
+#include "kernels/fabric/nccl_version.hpp"
+#include "kernels/fabric/nccl_windows.hpp"
 
 namespace arbench {
 namespace {
-
-// Resolve every peer's address of a symmetric window as `rank` sees it, with NCCL's own
-// ncclGetLsaPointer (on a single node the LSA team is the world, so LSA rank = world rank).
-__global__ void resolve_peer_pointers(ncclWindow_t win, int world, void** out) {
-  const int p = int(threadIdx.x);
-  if (p < world) out[p] = ncclGetLsaPointer(win, 0, p);
-}
-
-// Symmetric buffers from ncclMemAlloc, registered as NCCL symmetric windows.
-class NcclSymmetricBuffers final : public RankBuffers {
- public:
-  NcclSymmetricBuffers(const NcclApi& api, const std::vector<ncclComm_t>& comms, std::size_t bytes)
-      : api_(api), comms_(comms), bytes_(bytes) {
-    const int world = int(comms.size());
-    const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
-    ptrs_.assign(world, nullptr);
-    wins_.assign(world, nullptr);
-    peers_.assign(world, std::vector<void*>(world, nullptr));
-    for (int r = 0; r < world; ++r) {
-      ARB_CUDA_CHECK(cudaSetDevice(r));
-      ARB_NCCL_CHECK(api_, MemAlloc(&ptrs_[r], alloc_bytes));
-      ARB_CUDA_CHECK(cudaMemset(ptrs_[r], 0, alloc_bytes));
-    }
-    ARB_NCCL_CHECK(api_, GroupStart());
-    for (int r = 0; r < world; ++r)
-      ARB_NCCL_CHECK(api_, CommWindowRegister(comms_[r], ptrs_[r], alloc_bytes, &wins_[r], NCCL_WIN_COLL_SYMMETRIC));
-    ARB_NCCL_CHECK(api_, GroupEnd());
-    for (int r = 0; r < world; ++r) {
-      ARB_CUDA_CHECK(cudaSetDevice(r));
-      void** d_out = nullptr;
-      ARB_CUDA_CHECK(cudaMalloc(&d_out, sizeof(void*) * world));
-      resolve_peer_pointers<<<1, 32>>>(wins_[r], world, d_out);
-      ARB_CUDA_CHECK(cudaGetLastError());
-      ARB_CUDA_CHECK(cudaMemcpy(peers_[r].data(), d_out, sizeof(void*) * world, cudaMemcpyDeviceToHost));
-      ARB_CUDA_CHECK(cudaFree(d_out));
-    }
-  }
-  ~NcclSymmetricBuffers() override {
-    api_.GroupStart();
-    for (std::size_t r = 0; r < comms_.size(); ++r)
-      if (wins_[r]) api_.CommWindowDeregister(comms_[r], wins_[r]);
-    api_.GroupEnd();
-    for (std::size_t r = 0; r < ptrs_.size(); ++r) {
-      cudaSetDevice(int(r));
-      if (ptrs_[r]) api_.MemFree(ptrs_[r]);
-    }
-  }
-  std::size_t bytes() const override { return bytes_; }
-  bool symmetric() const override { return true; }
-  void* local(int rank) const override { return ptrs_.at(rank); }
-  void* peer(int rank, int peer) const override { return peers_.at(rank).at(peer); }
-
- private:
-  const NcclApi& api_;
-  std::vector<ncclComm_t> comms_;
-  std::size_t bytes_;
-  std::vector<void*> ptrs_;
-  std::vector<ncclWindow_t> wins_;
-  std::vector<std::vector<void*>> peers_;
-};
-
-// Sets environment variables for its lifetime, then restores the previous values.
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
-    for (const auto& [k, v] : vars) {
-      const char* old = std::getenv(k.c_str());
-      saved_.push_back({k, old ? std::optional<std::string>(old) : std::nullopt});
-      setenv(k.c_str(), v.c_str(), 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& [k, v] : saved_) {
-      if (v) setenv(k.c_str(), v->c_str(), 1);
-      else unsetenv(k.c_str());
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 std::vector<int> first_devices(int world) {
   std::vector<int> d(world);
@@ -106,20 +26,44 @@ NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::s
     ARB_NCCL_CHECK(api_, CommInitAll(comms_.data(), world, devs.data()));
   }
   probe_symmetric();
+  std::unique_ptr<RankBuffers> flags;
+  std::string why = symmetric_reason_;
+  if (why.empty()) {
+    try {
+      flags = alloc(StartGate::kGateFlagWords * sizeof(std::uint32_t), Placement::symmetric);
+    } catch (const CaseError& e) {  // e.g. a window without peer pointers
+      symmetric_reason_ = why = e.what();
+    }
+  }
+  build_gate(std::move(flags), why);
 }
 
 NcclFabric::~NcclFabric() {
+  release_gate();  // its flags are windows of comms_
+  if (aborted()) return;  // ncclCommAbort freed the communicators
+  const bool idle = quiesce();
   for (auto c : comms_)
-    if (c) api_.CommDestroy(c);
+    if (c) idle ? api_.CommDestroy(c) : api_.CommAbort(c);
+}
+
+void NcclFabric::abort() {
+  if (aborted()) return;
+  CudaFabric::abort();
+  for (auto c : comms_)
+    if (c) api_.CommAbort(c);
 }
 
 std::string NcclFabric::describe() const {
   std::string s = std::to_string(world()) + " GPUs, NCCL " + NcclApi::version_or_reason();
   for (const auto& [k, v] : env_) s += " " + k + "=" + v;
-  return s;
+  return s + "; start gate: " + gate_description();
 }
 
 void NcclFabric::probe_symmetric() {
+  if (std::string why = nccl_device_api_mismatch(NCCL_VERSION_CODE, api_.version); !why.empty()) {
+    symmetric_reason_ = why;
+    return;
+  }
   for (int a = 0; a < world(); ++a)
     for (int b = 0; b < world(); ++b) {
       int ok = 1;
@@ -130,24 +74,24 @@ void NcclFabric::probe_symmetric() {
       }
     }
   std::vector<ncclDevComm_t> dev(world());
-  ncclDevCommRequirements_t reqs{};
-  ncclResult_t r = api_.GroupStart();
-  for (int i = 0; i < world() && r == ncclSuccess; ++i) r = api_.DevCommCreate(comms_[i], &reqs, &dev[i]);
-  ncclResult_t end = api_.GroupEnd();
-  if (r != ncclSuccess || end != ncclSuccess) {
+  const ncclDevCommRequirements_t reqs = no_requirements();
+  const ncclResult_t r = grouped_setup(
+      world(), ncclSuccess, [&] { return api_.GroupStart(); },
+      [&](int i) { return api_.DevCommCreate(comms_[i], &reqs, &dev[i]); }, [&] { abandon_group(api_); },
+      [&] { return api_.GroupEnd(); });
+  if (r != ncclSuccess) {
     const char* last = api_.GetLastError(nullptr);
-    symmetric_reason_ = std::string("ncclDevCommCreate failed: ") +
-                        api_.GetErrorString(r != ncclSuccess ? r : end) +
+    symmetric_reason_ = std::string("ncclDevCommCreate failed: ") + api_.GetErrorString(r) +
                         (last && *last ? std::string(" (") + last + ")" : std::string());
-    return;
+    return;  // symmetric memory stays off: some communicators may hold a queued creation
   }
   for (int i = 0; i < world(); ++i) api_.DevCommDestroy(comms_[i], &dev[i]);
 }
 
 std::unique_ptr<RankBuffers> NcclFabric::alloc(std::size_t bytes, Placement placement) {
-  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(first_devices(world()), bytes, false);
+  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
   if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
-  return std::make_unique<NcclSymmetricBuffers>(api_, comms_, bytes);
+  return std::make_unique<NcclWindows>(*this, api_, comms_, bytes);
 }
 
 void NcclFabric::begin_op_group() { ARB_NCCL_CHECK(api_, GroupStart()); }

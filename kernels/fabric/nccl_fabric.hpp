@@ -1,10 +1,13 @@
 // NcclFabric: one rank per GPU, driven by one host thread, with one NCCL communicator per
-// rank (ncclCommInitAll). Symmetric memory comes from NCCL 2.28's own API: ncclMemAlloc +
-// ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC); peer pointers from ncclGetLsaPointer;
-// ncclDevCommCreate is the capability probe (it fails when the GPUs lack P2P).
+// rank (ncclCommInitAll). Symmetric memory comes from NCCL 2.28's own API (nccl_windows.hpp);
+// ncclDevCommCreate is the capability probe (it fails when the GPUs lack P2P), run only when the
+// loaded library has the major.minor of the headers arbench was built with (nccl_version.hpp).
 //
 // NCCL reads NCCL_ALGO / NCCL_PROTO when a communicator is created, so each NCCL
 // configuration (`nccl[ring/ll]`) gets its own fabric, created with those variables set.
+// setenv is not safe while another thread may read the environment, so such a fabric is only
+// created while no other communicator (and so none of NCCL's threads) exists: FabricCache
+// releases the others first (bench/run/harness.hpp).
 #pragma once
 
 #include <map>
@@ -27,6 +30,8 @@ class NcclFabric final : public CudaFabric {
   std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void* nccl_comm(int rank) const override { return comms_.at(rank); }
+  // ncclCommAbort on every communicator: NCCL kernels waiting for a lost peer end.
+  void abort() override;
   const std::map<std::string, std::string>& env() const { return env_; }
 
  protected:

@@ -59,6 +59,12 @@ double median_of(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+// One op of `rank` on the calling thread: both phases (fabric.hpp RankOp).
+void run_op(const RankOp& op, int rank) {
+  op.launch(rank, nullptr);
+  if (op.after) op.after(rank, nullptr);
+}
+
 }  // namespace
 
 // Every rank's slice of one buffer, side by side in the segment: slice p is rank p's buffer.
@@ -142,13 +148,13 @@ void ShmFabric::agree(const std::string& failure, const char* what) {
   throw_agreed(agreed);
 }
 
-void ShmFabric::run(const RankFn& fn) {
+void ShmFabric::run(const RankOp& op) {
   // Every rank's inputs are in place before any op starts, and no rank changes a buffer a peer
   // may still read before every op has ended: the op is bracketed by the World.
   world_.barrier("starting an op");
   std::exception_ptr error;
   try {
-    fn(world_.rank(), nullptr);
+    run_op(op, world_.rank());
   } catch (...) {
     error = std::current_exception();
   }
@@ -162,7 +168,7 @@ std::vector<std::pair<double, double>> ShmFabric::keep_in_step(int rounds, const
   std::exception_ptr error;
   for (int i = 0; i < rounds; ++i) {
     if (!arrive_and_wait(*line, world(), bound_s))
-      throw CaseError("process " + std::to_string(world_.rank()) + ": the other processes did not reach the start "
+      throw HangError("process " + std::to_string(world_.rank()) + ": the other processes did not reach the start "
                       "line of round " + std::to_string(i) + " within " + std::to_string(int(bound_s)) +
                       " s; a rank is stuck in its op");
     const auto t0 = Clock::now();
@@ -179,14 +185,14 @@ std::vector<std::pair<double, double>> ShmFabric::keep_in_step(int rounds, const
   return spans;
 }
 
-std::vector<double> ShmFabric::time_isolated(const RankFn& fn, int samples) {
+IsolatedTimes ShmFabric::time_isolated(const RankOp& op, int samples) {
   world_.barrier("starting a timed batch");
   const std::size_t n = static_cast<std::size_t>(samples);
   // [0, n): duration; [n, 2n): release time; [2n, 3n): minus release time (max gives the min).
   std::vector<double> v(3 * n, 0.0);
   std::exception_ptr error;
   try {
-    auto spans = keep_in_step(samples, [&] { fn(world_.rank(), nullptr); });
+    auto spans = keep_in_step(samples, [&] { run_op(op, world_.rank()); });
     for (std::size_t s = 0; s < n; ++s) {
       v[s] = spans[s].second - spans[s].first;
       v[n + s] = spans[s].first;
@@ -197,20 +203,19 @@ std::vector<double> ShmFabric::time_isolated(const RankFn& fn, int samples) {
   }
   world_.max(v, "gathering the samples");
   agree(error_token(error), "ending a timed batch");
-  std::vector<double> skew(n);
-  for (std::size_t s = 0; s < n; ++s) skew[s] = v[n + s] + v[2 * n + s];
-  last_skew_s_ = median_of(skew);
-  v.resize(n);
-  return v;
+  IsolatedTimes out;
+  out.samples.assign(v.begin(), v.begin() + std::ptrdiff_t(n));
+  for (std::size_t s = 0; s < n; ++s) out.start_skew.push_back(v[n + s] + v[2 * n + s]);
+  return out;
 }
 
-double ShmFabric::time_pipelined(const RankFn& fn, int ops, int reps) {
+double ShmFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   world_.barrier("starting a pipelined batch");
   std::vector<double> per_rep(static_cast<std::size_t>(reps), 0.0);
   std::exception_ptr error;
   try {
     auto spans = keep_in_step(reps, [&] {
-      for (int i = 0; i < ops; ++i) fn(world_.rank(), nullptr);
+      for (int i = 0; i < ops; ++i) run_op(op, world_.rank());
     });
     for (std::size_t r = 0; r < per_rep.size(); ++r) per_rep[r] = (spans[r].second - spans[r].first) / ops;
   } catch (...) {

@@ -12,7 +12,9 @@
 // regimes start together (World barrier) and end together (the processes agree on any error,
 // so every process fails the op with the same message). A timed sample starts at a spin
 // barrier in the segment, after the World barrier that opens the batch; a sample is the
-// maximum over ranks (World max), the start skew the spread of the ranks' release times.
+// maximum over ranks (World max), the start skew the spread of the ranks' release times (one
+// node: steady_clock is one clock for every process). The start line never releases a rank
+// alone (a rank missing past its bound fails the batch, HangError), so nothing is discarded.
 #pragma once
 
 #include <cstdint>
@@ -39,13 +41,10 @@ class ShmFabric final : public Fabric {
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void upload(int rank, void* dst, const void* src, std::size_t bytes) override;
   void download(int rank, void* dst, const void* src, std::size_t bytes) override;
-  void run(const RankFn& fn) override;
-  std::vector<double> time_isolated(const RankFn& fn, int samples) override;
-  double time_pipelined(const RankFn& fn, int ops, int reps) override;
+  void run(const RankOp& op) override;
+  IsolatedTimes time_isolated(const RankOp& op, int samples) override;
+  double time_pipelined(const RankOp& op, int ops, int reps) override;
   double timeout_s() const override { return timeout_s_; }
-
-  // Median start skew of the last time_isolated call, in seconds (last rank released minus first).
-  double last_start_skew_s() const { return last_skew_s_; }
 
  private:
   friend class ShmBuffers;
@@ -63,7 +62,6 @@ class ShmFabric final : public Fabric {
   ShmSegment segment_;
   std::size_t used_ = 0;  // bytes of buffers handed out after the control block
   int live_ = 0;          // buffers not yet released; the space is reused when none is left
-  double last_skew_s_ = 0;
 };
 
 }  // namespace arbench

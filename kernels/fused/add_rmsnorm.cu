@@ -17,7 +17,8 @@ namespace arbench {
 namespace {
 
 template <DType D>
-__global__ void __launch_bounds__(algo::FusedLaunchPolicy::kThreads) add_rmsnorm_kernel(const algo::NormArgs a) {
+__global__ void __launch_bounds__(algo::FusedLaunchPolicy::kThreads, algo::FusedLaunchPolicy::kMinBlocksPerSm)
+    add_rmsnorm_kernel(const algo::NormArgs a) {
   __shared__ float lanes[algo::kNormLanes];
   const algo::BlockCtx c{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(threadIdx.x),
                          static_cast<int>(blockDim.x)};

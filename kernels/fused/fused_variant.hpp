@@ -71,13 +71,14 @@ class FusedVariant : public Variant {
   Support supports(const Case& c, const Fabric& f) const override {
     const std::string me = fused_algo_name(algo_);
     if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
+    if (!is_unfused(algo_))
+      if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
     if (c.world < 1 || c.world > algo::kLayoutMaxRanks)
       return Support::no("world size " + std::to_string(c.world) + " outside 1.." +
                          std::to_string(algo::kLayoutMaxRanks));
     if (c.tokens < 1 || c.hidden < 1) return Support::no(me + " needs tokens >= 1 and hidden >= 1");
     if (c.in_place) return Support::no(me + " writes separate outputs (no in-place form)");
     if (is_unfused(algo_)) return make_allreduce()->supports(allreduce_case(c), f);
-    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
     return Support::yes();
   }
 
@@ -118,13 +119,19 @@ class FusedVariant : public Variant {
     init_state(f);
   }
 
+  // Unfused: the all-reduce here, the norm that reads its output in launch_after() (on the NCCL
+  // fabric the all-reduce is enqueued only when the op's group ends).
   void launch(int rank, Stream stream) override {
-    if (is_unfused(algo_)) {
+    if (is_unfused(algo_))
       inner_->launch(rank, stream);
-      run_norm(norm_args(rank), blocks_, stream);
-    } else {
+    else
       run_fused(fused_args(rank), blocks_, stream);
-    }
+  }
+
+  void launch_after(int rank, Stream stream) override {
+    if (!is_unfused(algo_)) return;
+    inner_->launch_after(rank, stream);
+    run_norm(norm_args(rank), blocks_, stream);
   }
 
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
@@ -220,14 +227,14 @@ class FusedVariant : public Variant {
   // on this case's buffers, so the fusion accounting compares like with like in the same run.
   void time_components(Fabric& f) {
     constexpr int kWarmup = 2, kSamples = 10;
-    const RankFn ar = [this](int rank, Stream s) { inner_->launch(rank, s); };
-    const RankFn norm = [this](int rank, Stream s) { run_norm(norm_args(rank), blocks_, s); };
+    const RankOp ar = op_of(*inner_);
+    const RankOp norm([this](int rank, Stream s) { run_norm(norm_args(rank), blocks_, s); });
     for (int i = 0; i < kWarmup; ++i) {
       f.run(ar);
       f.run(norm);
     }
-    allreduce_only_us_ = median_us(f.time_isolated(ar, kSamples));
-    norm_only_us_ = median_us(f.time_isolated(norm, kSamples));
+    allreduce_only_us_ = median_us(f.time_isolated(ar, kSamples).samples);
+    norm_only_us_ = median_us(f.time_isolated(norm, kSamples).samples);
     inner_->check_errors();
   }
 

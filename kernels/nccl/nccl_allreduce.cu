@@ -14,6 +14,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/nccl_api.hpp"
@@ -61,16 +62,20 @@ class NcclAllReduce final : public Variant {
     count_ = c.elements();
     type_ = nccl_type(c.dtype);
     world_ = f.world();
+    comm_.assign(std::size_t(world_), nullptr);
+    in_.assign(std::size_t(world_), nullptr);
+    out_.assign(std::size_t(world_), nullptr);
     for (int r = 0; r < world_; ++r) {
-      comm_[r] = static_cast<ncclComm_t>(f.nccl_comm(r));
-      in_[r] = b.in->local(r);
-      out_[r] = b.out->local(r);
+      if (!f.drives(r)) continue;  // its own process launches it
+      comm_[std::size_t(r)] = static_cast<ncclComm_t>(f.nccl_comm(r));
+      in_[std::size_t(r)] = b.in->local(r);
+      out_[std::size_t(r)] = b.out->local(r);
     }
   }
 
   void launch(int rank, Stream stream) override {
-    ARB_NCCL_CHECK(*api_, AllReduce(in_[rank], out_[rank], count_, type_, ncclSum, comm_[rank],
-                                    static_cast<cudaStream_t>(stream)));
+    const auto r = std::size_t(rank);
+    ARB_NCCL_CHECK(*api_, AllReduce(in_[r], out_[r], count_, type_, ncclSum, comm_[r], static_cast<cudaStream_t>(stream)));
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
@@ -95,9 +100,10 @@ class NcclAllReduce final : public Variant {
   std::size_t count_ = 0;
   ncclDataType_t type_ = ncclBfloat16;
   int world_ = 0;
-  ncclComm_t comm_[kMaxRanks] = {};
-  void* in_[kMaxRanks] = {};
-  void* out_[kMaxRanks] = {};
+  // Per rank (any world size: NCCL has no 8-rank limit; with one process per GPU only this
+  // process's rank is filled).
+  std::vector<ncclComm_t> comm_;
+  std::vector<void*> in_, out_;
 };
 
 }  // namespace

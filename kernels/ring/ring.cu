@@ -25,7 +25,8 @@ namespace arbench {
 namespace {
 
 template <DType D>
-__global__ void __launch_bounds__(algo::RingPolicy::kThreads) ring_kernel(const algo::RingArgs a) {
+__global__ void __launch_bounds__(algo::RingPolicy::kThreads, algo::RingPolicy::kMinBlocksPerSm)
+    ring_kernel(const algo::RingArgs a) {
   const algo::BlockCtx c{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x),
                          static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
   algo::ring_channel<DeviceMem, D>(a, c);  // an error is in a.state->error

@@ -58,10 +58,10 @@ class RingVariant : public Variant {
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("ring is an all-reduce, not a fused op");
-    if (c.world < 1 || c.world > kMaxRanks)
-      return Support::no("world size " + std::to_string(c.world) + " outside 1.." + std::to_string(kMaxRanks));
     if (std::string why = f.symmetric_unsupported_reason(); !why.empty())
       return Support::no("ring pushes into peers' receive slots and needs symmetric memory: " + why);
+    if (c.world < 1 || c.world > kMaxRanks)
+      return Support::no("world size " + std::to_string(c.world) + " outside 1.." + std::to_string(kMaxRanks));
     return Support::yes();
   }
 

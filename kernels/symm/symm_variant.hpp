@@ -41,10 +41,10 @@ class SymmVariant : public Variant {
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce)
       return Support::no(std::string(symm_algo_name(algo_)) + " is an all-reduce, not a fused op");
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
     if (c.world < 1 || c.world > algo::kLayoutMaxRanks)
       return Support::no("world size " + std::to_string(c.world) + " outside 1.." +
                          std::to_string(algo::kLayoutMaxRanks));
-    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
     return Support::yes();
   }
 

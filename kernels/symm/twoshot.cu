@@ -17,7 +17,7 @@ namespace arbench {
 namespace {
 
 template <DType D>
-__global__ void __launch_bounds__(algo::SymmLaunchPolicy::kThreads)
+__global__ void __launch_bounds__(algo::SymmLaunchPolicy::kThreads, algo::SymmLaunchPolicy::kMinBlocksPerSm)
     twoshot_kernel(const algo::SymmArgs a) {
   const algo::BlockCtx c{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x),
                          static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};

@@ -42,7 +42,7 @@ CaseResult run_case(Backend b, const Case& c) {
 std::vector<std::vector<std::uint8_t>> outputs(Variant& v, Fabric& f, const Case& c) {
   auto work = make_rmsnorm_workload(c, f, v.buffer_placement(), 3, 1e-6);
   v.prepare(c, f, work->buffers(), Tuning{});
-  f.run([&](int rank, Stream s) { v.launch(rank, s); });
+  f.run(op_of(v));
   v.check_errors();
   std::vector<std::vector<std::uint8_t>> out;
   for (int r = 0; r < f.world(); ++r)

@@ -5,9 +5,13 @@
 // must name the forced algorithm and protocol. Skips without 2 GPUs or without NCCL.
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdio>
 #include <cstdlib>
@@ -53,8 +57,32 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// A child (one configuration on 2 GPUs, 10 s timeouts inside) that is still running after this is
+// stuck outside arbench's bounds (e.g. in NCCL's connection setup): it is killed.
+constexpr double kChildDeadlineS = 120.0;
+constexpr int kChildKilled = -2;
+
+// Waits for `pid` at most kChildDeadlineS; kills it (SIGKILL) after that. Returns its exit status,
+// -1 when it did not exit normally, kChildKilled when it was killed at the deadline.
+int wait_child(pid_t pid) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kChildDeadlineS);
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (done < 0) return -1;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return kChildKilled;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 // Runs this test binary again, filtered to the child test, with `extra` added to (and NCCL_ALGO /
-// NCCL_PROTO removed from) the environment; stdout+stderr go to `log`. Returns the exit status.
+// NCCL_PROTO removed from) the environment; stdout+stderr go to `log`. Returns the exit status
+// (wait_child).
 int run_child(const std::vector<std::string>& extra, const std::string& log) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -76,9 +104,7 @@ int run_child(const std::vector<std::string>& extra, const std::string& log) {
   const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) return -1;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return wait_child(pid);
 }
 
 }  // namespace
@@ -91,6 +117,7 @@ TEST(NcclConfigsGpuChild, RunOneConfiguration) {
   cfg.warmup = 1;
   cfg.samples = 2;
   cfg.pipelined_ops = 0;
+  cfg.allow_ll128_pcie = true;  // asked for explicitly: this test checks that NCCL obeys the forcing
   FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 10.0); });
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
   Case c{variant, Family::allreduce, DType::bf16, 2, std::size_t(1) << 20, 0, 0, false};
@@ -117,6 +144,8 @@ TEST(NcclConfigsGpu, ForcedAlgorithmIsTheOneUsed) {
     for (std::string l; std::getline(lines, l);)
       if (l.find("AllReduce: ") != std::string::npos && l.find(" Bytes -> Algo ") != std::string::npos)
         tuning.push_back(l);
+    ASSERT_NE(rc, kChildKilled) << e.variant << ": still running after " << kChildDeadlineS << " s, killed:\n"
+                                << read_file(out);
     if (rc != 0) {
       // NCCL may refuse a forced combination on this machine (e.g. LL128 or Tree on PCIe):
       // allowed for the non-strict ones, as long as it did not silently run another algorithm.

@@ -138,6 +138,26 @@ TEST(MpiHost, SameCaseNamesAsOneProcessButAnotherFingerprint) {
   EXPECT_EQ(ds["arbench"]["provenance"]["launch"]["processes"], 1);
 }
 
+// A rank that never runs its ops (planted: ARBENCH_TEST_ABSENT_RANK): its peers time out, and
+// every process fails every case with the same message (the lowest failing rank's), within the
+// bound; the run goes on, writes its JSON, and exits 1.
+TEST(MpiHost, AnAbsentRankFailsEveryCaseOnEveryProcess) {
+  const std::string out = temp_path("absent.json");
+  MpiResult r = run_mpi(3, "run --backend host --variants oneshot-pull,reference -b 1K -e 2K --family allreduce "
+                           "--timeout 1 -q --out " + out, "ARBENCH_TEST_ABSENT_RANK=1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_LT(r.seconds, 4 * (4 * 1 + 10)) << r.output;  // four cases, each well within the World's bound
+  EXPECT_EQ(count_of(r.output, "4 cases run, 0 ok, 4 failed"), 1u) << r.output;
+  EXPECT_EQ(count_of(r.output, "FAILED allreduce/reference/bf16/gpus:3/bytes:1024: reference: rank 0 waited"), 1u)
+      << r.output;
+  const json doc = read_json(out);
+  for (const auto& c : doc["arbench"]["cases"]) {
+    EXPECT_EQ(c["status"], "failed") << c.dump();
+    EXPECT_NE(c["reason"].get<std::string>().find("rank 1"), std::string::npos) << c.dump();
+  }
+  EXPECT_EQ(leaked_segments(), std::set<std::string>{});
+}
+
 // A process that never comes back (planted: it sleeps before its first case): the others give
 // up after the World's bound (4 x --timeout + 10 s), end the run with MPI_Abort and exit 1, and
 // no shared-memory segment is left behind.

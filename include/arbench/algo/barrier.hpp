@@ -5,7 +5,7 @@
 //   2. arrive: for each peer p, one thread stores e into p's flag[ph][b][me] with release at system
 //      scope. Release is cumulative: what the block wrote before step 1 is visible to whoever
 //      acquires the flag.
-//   3. wait: for each peer p, one thread spins (bounded) until its own flag[ph][b][p] reaches e
+//   3. wait: for each peer p, one thread spins (bounded by the op's OpBound) until its own flag[ph][b][p] reaches e
 //      (acquire), then block_all() combines the outcomes: false if any wait expired.
 // A peer may already be at e+1 when we look (it saw all of our arrivals and moved on), hence
 // epoch_reached() and not equality. Single writer per flag word, monotonic values.
@@ -18,7 +18,7 @@
 namespace arbench::algo {
 
 template <class Mem>
-ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch) {
+ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound) {
   Mem::block_sync();
   for (int p = c.thread; p < a.world; p += c.threads)
     if (p != a.rank) Mem::store_release(flag_ptr(rank_scratch(a, p), phase, c.block, a.rank), epoch);
@@ -26,8 +26,8 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
   for (int p = c.thread; p < a.world; p += c.threads) {
     if (p == a.rank || !ok) continue;
     const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
-    ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, a.timeout_ns,
-                        &a.state->error, site);
+    ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, bound, &a.state->error,
+                        site);
   }
   return Mem::block_all(ok);
 }

@@ -53,6 +53,7 @@ struct NormArgs {
 struct FusedLaunchPolicy {
   static constexpr int kThreads = kNormLanes;  // must divide kNormLanes (rmsnorm.hpp)
   static_assert(kNormLanes % kThreads == 0);
+  static constexpr int kMinBlocksPerSm = SymmLaunchPolicy::kMinBlocksPerSm;
   static constexpr int blocks(int rows, int sms, int ranks_per_device, int requested) {
     const int cap = SymmLaunchPolicy::max_blocks(sms, ranks_per_device);
     const int want = requested > 0 ? requested : rows;

@@ -26,6 +26,7 @@ template <class Mem, DType D>
 ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* lanes) {
   const SymmArgs& s = a.s;
   const std::uint32_t e = begin_epoch<Mem>(s, c);
+  OpBound bound{s.timeout_ns};
   const int slot = epoch_slot(e);
   const int hidden = a.io.hidden;
   const std::size_t rp = row_packs(hidden, D);
@@ -36,7 +37,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
 
   for (int p = 0; p < s.world; ++p)
     stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, owned_block_range(tokens, s.world, p, c.blocks, c.block), c);
-  bool ok = block_barrier<Mem>(s, c, 0, e);
+  bool ok = block_barrier<Mem>(s, c, 0, e, bound);
   if (ok) {
     NormIo io = a.io;
     io.mirror_r = gather_ptr(own, slot, 0, s.packs);
@@ -44,7 +45,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
     const Range mine = owned_block_range(tokens, s.world, s.rank, c.blocks, c.block);
     for (std::size_t row = mine.begin; row < mine.end; ++row)
       add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
-    ok = block_barrier<Mem>(s, c, 1, e);
+    ok = block_barrier<Mem>(s, c, 1, e, bound);
   }
   if (ok) {
     for (int p = 0; p < s.world; ++p) {

@@ -16,6 +16,12 @@ namespace arbench::algo {
 
 struct SymmLaunchPolicy {
   static constexpr int kThreads = 512;
+  // Blocks per SM the kernels are compiled for (__launch_bounds__'s second argument). The grid
+  // rules never need more than one block of a rank per SM, and saying so lets ptxas give each
+  // thread up to 65536 / kThreads registers; left unsaid, ptxas aims at two blocks per SM (64
+  // registers at 512 threads) and the fp16 and fused kernels spilled to local memory, a round
+  // trip inside the critical path of a latency-bound kernel (scripts/kernel_resources.py checks).
+  static constexpr int kMinBlocksPerSm = 1;
   static constexpr std::size_t kPacksPerBlock = kThreads;  // 8 KB of message per block
   static constexpr int kHostSms = 4;  // the twins' stand-in SM count (keeps multi-block paths tested)
 

@@ -20,6 +20,7 @@ namespace arbench::algo {
 template <class Mem, DType D>
 ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   const std::uint32_t e = begin_epoch<Mem>(a, c);
+  OpBound bound{a.timeout_ns};
   const int slot = epoch_slot(e);
   const Range mine = block_range(a.packs, c.blocks, c.block);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
@@ -28,7 +29,7 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
   for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
 
-  const bool ok = block_barrier<Mem>(a, c, 0, e);
+  const bool ok = block_barrier<Mem>(a, c, 0, e, bound);
   if (ok) {
     for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
       Pack v[kLayoutMaxRanks] = {};

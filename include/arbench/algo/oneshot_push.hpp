@@ -26,7 +26,7 @@ namespace arbench::algo {
 // the first peer still missing.
 template <class Mem>
 ARB_HD bool ll_wait_pack(const SymmArgs& a, const BlockCtx& c, int slot, std::uint32_t e,
-                         std::size_t k, LlLine (&got)[kLayoutMaxRanks][kLinesPerPack]) {
+                         std::size_t k, LlLine (&got)[kLayoutMaxRanks][kLinesPerPack], OpBound& bound) {
   const LlLine* from0 = ll_ptr(rank_scratch(a, a.rank), slot, 0, a.world, a.packs);
   const std::size_t region = a.packs * kLinesPerPack;  // lines per sender
   bool ready[kLayoutMaxRanks] = {};
@@ -51,7 +51,7 @@ ARB_HD bool ll_wait_pack(const SymmArgs& a, const BlockCtx& c, int slot, std::ui
         }
         return all;
       },
-      e, a.timeout_ns, &a.state->error, site);
+      e, bound, &a.state->error, site);
 }
 
 template <class Mem, DType D>
@@ -75,9 +75,10 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
   }
 
   bool ok = true;
+  OpBound bound{a.timeout_ns};
   for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
     LlLine got[kLayoutMaxRanks][kLinesPerPack] = {};
-    ok = ll_wait_pack<Mem>(a, c, slot, e, k, got);
+    ok = ll_wait_pack<Mem>(a, c, slot, e, k, got, bound);
     if (!ok) break;
     const Pack own = load_pack<D>(a.in, k, a.n);
     PackAccumulator<D> acc{};  // rank order 0..N-1

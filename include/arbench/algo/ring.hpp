@@ -47,9 +47,9 @@ ARB_HD Pack ring_load_slot(const Pack* p) {
 
 template <class Mem>
 ARB_HD bool ring_wait(const std::uint32_t* word, std::uint32_t want, const RingArgs& a, const BlockCtx& c,
-                      int peer, WaitKind kind) {
+                      int peer, WaitKind kind, OpBound& bound) {
   const WaitSite site{a.rank, c.block, peer, kind, want};
-  return wait_flag<Mem>(word, want, a.timeout_ns, &a.state->error, site);
+  return wait_flag<Mem>(word, want, bound, &a.state->error, site);
 }
 
 // Test hook: the slow rank dawdles after its data arrived (a slow receiver). Zero in production.
@@ -76,16 +76,18 @@ ARB_HD bool ring_release_slot(const RingArgs& a, const BlockCtx& c, std::uint32_
 
 // One step of round `round`: consumes transfer q-1 (unless step 0) and produces transfer q.
 template <class Mem, DType D>
-ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, int step, std::uint32_t q) {
+ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, int step, std::uint32_t q,
+                      OpBound& bound) {
   const int ch = c.block;
   const int world = a.g.world;
   bool ok = true;
   if (c.thread == 0) {
     if (a.test_skip_credit_wait == 0)
-      ok = ring_wait<Mem>(ring_credit_ptr(a.own, ch), q - RingPolicy::kSlots, a, c, a.next_rank, kRingCreditWait);
+      ok = ring_wait<Mem>(ring_credit_ptr(a.own, ch), q - RingPolicy::kSlots, a, c, a.next_rank, kRingCreditWait,
+                          bound);
     if (ok && step > 0)
       ok = ring_wait<Mem>(ring_flag_ptr(a.own, ch, ring_slot(q - 1u, RingPolicy::kSlots)), q - 1u, a, c,
-                          a.prev_rank, kRingDataWait);
+                          a.prev_rank, kRingDataWait, bound);
     if (ok && step > 0) ring_test_delay<Mem>(a);
   }
   if (!Mem::block_all(ok)) return false;
@@ -121,13 +123,13 @@ ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, i
 
 // After a round's last step: transfer q (the last final sum received) goes to own output.
 template <class Mem, DType D>
-ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, std::uint32_t q) {
+ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, std::uint32_t q, OpBound& bound) {
   const int ch = c.block;
   const int world = a.g.world;
   bool ok = true;
   if (c.thread == 0) {
     ok = ring_wait<Mem>(ring_flag_ptr(a.own, ch, ring_slot(q, RingPolicy::kSlots)), q, a, c, a.prev_rank,
-                        kRingDataWait);
+                        kRingDataWait, bound);
     if (ok) ring_test_delay<Mem>(a);
   }
   if (!Mem::block_all(ok)) return false;
@@ -157,9 +159,10 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
   const int steps = ring_steps(a.g.world);
   std::uint32_t q = base;
   bool ok = true;
+  OpBound bound{a.timeout_ns};  // one budget for all the op's transfers
   for (std::size_t r = 0; r < rounds && ok; ++r) {
-    for (int s = 0; s < steps && ok; ++s) ok = ring_step<Mem, D>(a, c, r, s, ++q);
-    if (ok) ok = ring_drain<Mem, D>(a, c, r, q);
+    for (int s = 0; s < steps && ok; ++s) ok = ring_step<Mem, D>(a, c, r, s, ++q, bound);
+    if (ok) ok = ring_drain<Mem, D>(a, c, r, q, bound);
   }
   Mem::block_sync();  // every thread read the counter above before thread 0 moves it on
   if (c.thread == 0) a.state->seq[ch] = base + static_cast<std::uint32_t>(ring_transfers(a.g, ch));

@@ -52,7 +52,7 @@ struct RingArgs {
   void* next = nullptr;  // next rank's scratch as this rank addresses it (slots, flags)
   void* prev = nullptr;  // prev rank's scratch as this rank addresses it (credits)
   RingState* state = nullptr;
-  std::uint64_t timeout_ns = 0;
+  std::uint64_t timeout_ns = 0;  // bound of one op's waits (wait.hpp OpBound)
   int rank = 0;
   int pos = 0;  // ring position
   int prev_rank = 0;

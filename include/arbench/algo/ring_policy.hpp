@@ -25,6 +25,7 @@ namespace arbench::algo {
 
 struct RingPolicy {
   static constexpr int kThreads = 512;
+  static constexpr int kMinBlocksPerSm = 1;  // as SymmLaunchPolicy::kMinBlocksPerSm
   static constexpr int kSlots = 4;  // receive slots per channel; a power of two (ring_slot wraps)
   static constexpr int kMaxChannels = 32;  // flag/credit layout bound
   static constexpr int kDefaultMaxChannels = 8;

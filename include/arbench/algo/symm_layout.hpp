@@ -70,7 +70,7 @@ struct SymmArgs {
   std::size_t packs = 0;     // pack_count(n, dtype)
   void* scratch[kLayoutMaxRanks] = {};  // every rank's symmetric scratch, as this rank sees it
   RankState* state = nullptr;           // own local state
-  std::uint64_t timeout_ns = 0;
+  std::uint64_t timeout_ns = 0;         // bound of one op's waits (wait.hpp OpBound)
   int rank = 0;
   int world = 1;
 };

@@ -24,6 +24,7 @@ namespace arbench::algo {
 template <class Mem, DType D>
 ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   const std::uint32_t e = begin_epoch<Mem>(a, c);
+  OpBound bound{a.timeout_ns};
   const int slot = epoch_slot(e);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
@@ -34,7 +35,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
   }
 
-  bool ok = block_barrier<Mem>(a, c, 0, e);
+  bool ok = block_barrier<Mem>(a, c, 0, e, bound);
   if (ok) {
     const Range r = owned_block_range(a.packs, a.world, a.rank, c.blocks, c.block);
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
@@ -46,7 +47,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
       own[k] = sum;
       store_pack<D>(a.out, k, a.n, sum);
     }
-    ok = block_barrier<Mem>(a, c, 1, e);
+    ok = block_barrier<Mem>(a, c, 1, e, bound);
   }
   if (ok) {
     for (int p = 0; p < a.world; ++p) {

@@ -58,19 +58,28 @@ ARB_HD void record_timeout(ErrorRecord* rec, const WaitSite& site, std::uint32_t
   rec->seen = seen;
 }
 
-// Spins until probe(seen) returns true, at most timeout_ns (per wait, measured from its start).
-// probe stores the value it read in `seen` for the error message. Returns false on expiry,
-// after recording it.
+// The time bound of one op, per thread: every wait of the op draws on one budget. The first wait
+// that has to spin starts the clock; it and every later wait give up at that deadline, so an op
+// ends within timeout_ns of its first spin however many waits it has (the ring waits once per
+// transfer, the one-shot push once per pack). The host's bound on a whole op (twice the timeout,
+// CudaFabric::sync_all) relies on it: a kernel still running after it is stuck, not slow.
+struct OpBound {
+  std::uint64_t timeout_ns = 0;
+  std::uint64_t deadline_ns = 0;  // 0 until the first wait spins
+};
+
+// Spins until probe(seen) returns true or the op's deadline passes. probe stores the value it
+// read in `seen` for the error message. Returns false on expiry, after recording it.
 template <class Mem, class Probe>
-ARB_HD bool bounded_wait(Probe&& probe, std::uint32_t expected, std::uint64_t timeout_ns,
-                         ErrorRecord* rec, const WaitSite& site) {
+ARB_HD bool bounded_wait(Probe&& probe, std::uint32_t expected, OpBound& bound, ErrorRecord* rec,
+                         const WaitSite& site) {
   std::uint32_t seen = 0;
   if (probe(seen)) return true;  // the common case: no clock read
-  const std::uint64_t t0 = Mem::now_ns();
+  if (bound.deadline_ns == 0) bound.deadline_ns = Mem::now_ns() + bound.timeout_ns;
   for (;;) {
     Mem::pause();
     if (probe(seen)) return true;
-    if (Mem::now_ns() - t0 > timeout_ns) {
+    if (Mem::now_ns() > bound.deadline_ns) {
       record_timeout<Mem>(rec, site, expected, seen);
       return false;
     }
@@ -80,14 +89,14 @@ ARB_HD bool bounded_wait(Probe&& probe, std::uint32_t expected, std::uint64_t ti
 // Waits until the barrier flag at `flag` reaches epoch `want` (acquire: what the peer wrote
 // before releasing the flag is visible afterwards).
 template <class Mem>
-ARB_HD bool wait_flag(const std::uint32_t* flag, std::uint32_t want, std::uint64_t timeout_ns,
-                      ErrorRecord* rec, const WaitSite& site) {
+ARB_HD bool wait_flag(const std::uint32_t* flag, std::uint32_t want, OpBound& bound, ErrorRecord* rec,
+                      const WaitSite& site) {
   return bounded_wait<Mem>(
       [&](std::uint32_t& seen) {
         seen = Mem::load_acquire(flag);
         return epoch_reached(seen, want);
       },
-      want, timeout_ns, rec, site);
+      want, bound, rec, site);
 }
 
 // The message a person reads when a wait expired (host only).

@@ -18,7 +18,7 @@ enum class DType : std::uint8_t { bf16, fp16, fp32 };
 
 inline constexpr DType kAllDTypes[] = {DType::bf16, DType::fp16, DType::fp32};
 
-constexpr std::size_t dtype_size(DType t) { return t == DType::fp32 ? 4 : 2; }
+ARB_HD_CONSTEXPR std::size_t dtype_size(DType t) { return t == DType::fp32 ? 4 : 2; }
 
 constexpr std::string_view dtype_name(DType t) {
   switch (t) {

@@ -33,4 +33,11 @@ struct CaseError : Error {
   explicit CaseError(const std::string& w) : Error(kExitFailure, w) {}
 };
 
+// A case whose ops did not finish within their bound: the fabric may still be running them, so
+// it is stopped (Fabric::abort) and dropped before anything else runs; the run goes on with a
+// fresh fabric, or stops when the devices are no longer usable (Fabric::health).
+struct HangError : CaseError {
+  explicit HangError(const std::string& w) : CaseError(w) {}
+};
+
 }  // namespace arbench

@@ -57,7 +57,7 @@ inline CheckResult run_fused_case(HostFabric& fabric, const FusedRun& r, double 
   CheckResult chk;
   for (int op = 0; op < r.ops; ++op) {
     work->fill(fabric);
-    fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+    fabric.run(op_of(*v));
     v->check_errors();
     chk = work->check(fabric);
     if (chk.wrong_elements != 0) {

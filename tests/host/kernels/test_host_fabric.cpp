@@ -9,6 +9,7 @@
 #include "run/harness.hpp"
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
+#include "tests/host/run/harness_test_util.hpp"
 
 using namespace arbench;
 
@@ -24,9 +25,12 @@ TEST(HostFabric, RunsEveryRankOnce) {
 
 TEST(HostFabric, TimesSamplesAsMaxOverRanks) {
   HostFabric f(3);
-  auto samples = f.time_isolated([](int, Stream) {}, 7);
-  ASSERT_EQ(samples.size(), 7u);
-  for (double s : samples) EXPECT_GE(s, 0.0);
+  const IsolatedTimes t = f.time_isolated([](int, Stream) {}, 7);
+  ASSERT_EQ(t.samples.size(), 7u);
+  for (double s : t.samples) EXPECT_GE(s, 0.0);
+  ASSERT_EQ(t.start_skew.size(), 7u);  // the start line releases every rank: their spread
+  for (double s : t.start_skew) EXPECT_GE(s, 0.0);
+  EXPECT_EQ(t.discarded, 0);
   EXPECT_GE(f.time_pipelined([](int, Stream) {}, 4, 3), 0.0);
 }
 
@@ -60,20 +64,8 @@ TEST(HostFabric, SymmetricBuffersAreSharedLocalOnesAreNot) {
 
 namespace {
 
-Registry host_registry() {
-  Registry r;
-  register_host_variants(r);
-  return r;
-}
-
-RunConfig quick_config() {
-  RunConfig c;
-  c.warmup = 1;
-  c.samples = 3;
-  c.pipelined_ops = 2;
-  c.timeout_s = 10;
-  return c;
-}
+using arbench::testing::host_registry;
+using arbench::testing::quick_config;
 
 CaseResult run_case(const Registry& reg, const Case& c, const RunConfig& cfg) {
   FabricCache fabrics([&](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, cfg.timeout_s); });

@@ -67,21 +67,26 @@ TEST(ShmFabric, OneProcessTimesItsOwnRank) {
     EXPECT_EQ(s, nullptr);
     ++calls;
   });
-  const auto samples = f.time_isolated([&](int, Stream) { ++calls; }, 5);
-  EXPECT_EQ(samples.size(), 5u);
+  const IsolatedTimes t = f.time_isolated([&](int, Stream) { ++calls; }, 5);
+  EXPECT_EQ(t.samples.size(), 5u);
+  EXPECT_EQ(t.start_skew, std::vector<double>(5, 0.0));  // one rank: no spread
+  EXPECT_EQ(t.discarded, 0);
   EXPECT_GE(f.time_pipelined([&](int, Stream) { ++calls; }, 3, 2), 0.0);
   EXPECT_EQ(calls, 1 + 5 + 3 * 2);
-  EXPECT_EQ(f.last_start_skew_s(), 0.0);
 }
 
 TEST(ShmFabric, SamplesAreTheMaximumOverProcesses) {
   FakeWorld w(0, 1);
   ShmFabric f(w, 1.0);
-  // The peers' answers (FakeWorld::max): sample 1 took 5 s on some other process.
-  w.peer_values = {0.0, 5.0, 0.0};
-  const auto samples = f.time_isolated([](int, Stream) {}, 3);
-  EXPECT_LT(samples[0], 1.0);
-  EXPECT_EQ(samples[1], 5.0);
+  // The peers' answers (FakeWorld::max over [durations, release times, minus release times]):
+  // sample 1 took 5 s on another process, and sample 2 started there 3 s before this one.
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  w.peer_values = {0.0, 5.0, 0.0, 0.0, 0.0, 0.0, -1e12, -1e12, -(now - 3.0)};
+  const IsolatedTimes t = f.time_isolated([](int, Stream) {}, 3);
+  EXPECT_LT(t.samples[0], 1.0);
+  EXPECT_EQ(t.samples[1], 5.0);
+  EXPECT_LT(t.start_skew[0], 1.0);
+  EXPECT_GT(t.start_skew[2], 2.9);  // this process released at least 3 s after the other
 }
 
 TEST(ShmFabric, AMissingPeerFailsTheBatchWithinTheBound) {
@@ -91,7 +96,7 @@ TEST(ShmFabric, AMissingPeerFailsTheBatchWithinTheBound) {
   try {
     f.time_isolated([](int, Stream) {}, 3);
     FAIL() << "no throw";
-  } catch (const CaseError& e) {
+  } catch (const HangError& e) {
     EXPECT_NE(std::string(e.what()).find("did not reach the start line of round 0"), std::string::npos) << e.what();
     EXPECT_NE(dynamic_cast<const AgreedError*>(&e), nullptr);
   }

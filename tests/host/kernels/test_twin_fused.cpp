@@ -102,7 +102,7 @@ TEST(TwinFused, VariantsAndRanksAgreeBitwiseOnRandomInputs) {
         fabric.upload(rank, b.weight->local(rank), weight.data(), weight.size());
       }
       v->prepare(c, fabric, b, Tuning{});
-      fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+      fabric.run(op_of(*v));
       v->check_errors();
       for (int rank = 0; rank < kWorld; ++rank) {
         fabric.download(rank, y.data(), b.norm_out->local(rank), c.bytes);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "tests/host/kernels/ring_twin_harness.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
 
 namespace arbench::testing {
@@ -46,6 +47,28 @@ TEST(TwinTimeout, MissingRankIsAnErrorNotAHang) {
       EXPECT_EQ(e.exit_code(), kExitFailure);
     }
   }
+}
+
+// The bound holds per op, not per wait: a receiver that dawdles 80 ms before each of its ~45
+// transfers keeps every single wait of its peers under the 0.3 s bound, but the op as a whole
+// takes ~3.8 s. The op must fail once its waits have spent 0.3 s (it ends after ~0.9 s: the slow
+// rank finishes its current dawdle first), not run to the end as it did with a bound per wait.
+TEST(TwinTimeout, BoundHoldsPerOpNotPerWait) {
+  constexpr double kBound = 0.3;
+  HostFabric fabric(8, kBound);
+  RingRun r{DType::bf16, 8, 8 * 8 * 3, 1, 1, 16};  // one channel, one-pack chunks: many transfers
+  r.opt.slow_rank = 5;
+  r.opt.consume_delay_ns = 80'000'000;
+  std::string error;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    run_ring_case(fabric, r, /*report=*/false);
+  } catch (const CaseError& e) {
+    error = e.what();
+  }
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(error.find("waited"), std::string::npos) << "no timeout although the op ran " << took << " s: " << error;
+  EXPECT_LT(took, 2.0) << "the op's waits together took longer than one bound (" << kBound << " s) + slack";
 }
 
 }  // namespace

@@ -100,3 +100,12 @@ TEST(MultiProcess, StallSwitchIsValidated) {
   EXPECT_THROW(parse_stall_process("4", 4), UsageError);
   EXPECT_THROW(parse_stall_process("x", 4), UsageError);
 }
+
+TEST(MultiProcess, ACaseRunsOnlyWhereEveryProcessCanRunIt) {
+  FakeWorld w(1, 3);
+  w.peers = {"\nno P2P on node a\n\n", "", "\n\nnccl missing\n"};
+  const auto plan = agree_on_plan(w, {"", "", "mine\nsecond line"});
+  EXPECT_EQ(plan, (std::vector<std::string>{"", "no P2P on node a", "mine second line"}));
+  SoloWorld one;
+  EXPECT_EQ(agree_on_plan(one, {"", "x"}), (std::vector<std::string>{"", "x"}));
+}

@@ -25,7 +25,7 @@ class PlantedError : public ::testing::Test {
     v_ = make_fused_twin(r.algo, r.opt);
     work_ = make_rmsnorm_workload(c_, fabric_, Placement::local, 7, 1e-6);
     v_->prepare(c_, fabric_, work_->buffers(), Tuning{});
-    fabric_.run([&](int rank, Stream st) { v_->launch(rank, st); });
+    fabric_.run(op_of(*v_));
     const CheckResult clean = work_->check(fabric_);
     EXPECT_EQ(clean.wrong_elements, 0u) << clean.first_error;
     EXPECT_LE(clean.max_ulp_error, rmsnorm_tolerance_ulp(t));

@@ -1,0 +1,129 @@
+// Every custom variant on the cuda backend (one rank per GPU, NCCL symmetric windows, the
+// device-barrier start gate) at every world size the box has, 2 .. all GPUs (odd ones too),
+// through the harness: eager ops (warm-up, isolated samples) checked, CUDA-graph replays (the
+// pipelined regime) checked after, in-place too. Every case is bounded (--timeout 5 s: a lost
+// peer fails the case, it cannot hang the test) and its wall time is asserted. Also a rank that
+// never arrives in an NCCL all-reduce: the case fails, its communicators are aborted, and the
+// next case runs on a fresh fabric. Skips below 2 GPUs, without NCCL, or without P2P.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "gpu_test_util.hpp"
+#include "kernels/fabric/nccl_api.hpp"
+#include "run/fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "workload/rmsnorm_reference.hpp"
+
+using namespace arbench;
+
+namespace {
+
+constexpr double kTimeout = 5.0;
+constexpr double kCaseBound = 60.0;  // seconds: generous, but finite, for any one case
+
+int gpu_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+  return n;
+}
+
+RunConfig quick_config() {
+  RunConfig cfg;
+  cfg.warmup = 2;
+  cfg.samples = 5;
+  cfg.pipelined_ops = 4;  // one CUDA graph of 4 ops per rank, replayed
+  cfg.timeout_s = kTimeout;
+  return cfg;
+}
+
+std::vector<Case> cases_for(int world) {
+  std::vector<Case> out;
+  for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring"}) {
+    for (std::size_t bytes : {std::size_t(1024), std::size_t(65536 + 6), std::size_t(1 << 20)})
+      out.push_back(Case{v, Family::allreduce, DType::bf16, world, bytes, 0, 0, false});
+    out.push_back(Case{v, Family::allreduce, DType::fp16, world, 4096 * 2 + 2, 0, 0, true});
+    out.push_back(Case{v, Family::allreduce, DType::fp32, world, 4000 * 4, 0, 0, false});
+  }
+  for (const char* v : {"unfused-oneshot", "unfused-nccl", "fused-oneshot", "fused-twoshot"})
+    for (auto [tokens, hidden] : std::vector<std::pair<int, int>>{{1, 8192}, {5, 1001}, {16, 4096}})
+      out.push_back(Case{v, Family::allreduce_rmsnorm, DType::bf16, world,
+                         std::size_t(tokens) * std::size_t(hidden) * 2, tokens, hidden, false});
+  return out;
+}
+
+FabricCache cuda_fabrics() {
+  return FabricCache([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, kTimeout); });
+}
+
+}  // namespace
+
+TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
+  ARB_REQUIRE_GPUS(2);
+  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  const RunConfig cfg = quick_config();
+  for (int world = 2; world <= std::min(gpu_count(), kMaxRanks); ++world) {
+    FabricCache fabrics = cuda_fabrics();
+    Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
+    for (const Case& c : cases_for(world)) {
+      const Support s = h.plan(c);
+      if (!s.ok) GTEST_SKIP() << c.name() << ": " << s.reason;  // e.g. no P2P: nothing custom runs
+      const auto t0 = std::chrono::steady_clock::now();
+      const CaseResult r = h.run(c);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      EXPECT_TRUE(r.ok) << c.name() << ": " << r.reason;
+      EXPECT_EQ(r.wrong_elements, 0u) << c.name();
+      if (c.family == Family::allreduce_rmsnorm) {
+        EXPECT_LE(r.max_ulp_error, rmsnorm_tolerance_ulp(c.dtype)) << c.name();
+      }
+      EXPECT_GT(r.pipelined_us, 0.0) << c.name() << ": no graph replay measured";
+      EXPECT_LT(took, kCaseBound) << c.name();
+      ASSERT_EQ(h.stop_reason(), "") << c.name();
+    }
+  }
+}
+
+TEST(CustomKernelsCuda, StartGateReportsSkewAndFloor) {
+  ARB_REQUIRE_GPUS(2);
+  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  const RunConfig cfg = quick_config();
+  FabricCache fabrics = cuda_fabrics();
+  Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
+  const int world = std::min(gpu_count(), kMaxRanks);
+  const CaseResult r = h.run(Case{"nccl", Family::allreduce, DType::bf16, world, 1024, 0, 0, false});
+  ASSERT_TRUE(r.ok) << r.reason;
+  EXPECT_GT(r.floor_us, 0.0);
+  EXPECT_GE(r.start_skew_us, 0.0) << "the GPU clock offsets could not be measured";
+  EXPECT_EQ(r.discarded_samples, 0);
+  std::cout << "[ GATE ] " << world << " GPUs, " << fabrics.created().front() << ": start skew " << r.start_skew_us
+            << " us (median), floor " << r.floor_us << " us\n";
+}
+
+TEST(CustomKernelsCuda, ANeverArrivingRankIsAbortedAndTheRunGoesOn) {
+  ARB_REQUIRE_GPUS(2);
+  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  RunConfig healthy = quick_config();
+  healthy.timeout_s = 1.0;
+  RunConfig broken = healthy;
+  broken.test_absent_rank = 1;
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 1.0); });
+  const Case c{"nccl", Family::allreduce, DType::bf16, 2, 1 << 16, 0, 0, false};
+  // A healthy case first: NCCL connects its peers at the first collective, on the host thread,
+  // and that handshake (unlike a kernel) has no bound to catch a missing rank.
+  EXPECT_TRUE(Harness(healthy, Backend::cuda, Registry::builtin(), fabrics).run(c).ok);
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    Harness h(broken, Backend::cuda, Registry::builtin(), fabrics);
+    const CaseResult r = h.run(c);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.reason.find(c.name() + " did not finish"), std::string::npos) << r.reason;
+    EXPECT_EQ(h.stop_reason(), "") << "ncclCommAbort must leave the devices usable";
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  Harness h(healthy, Backend::cuda, Registry::builtin(), fabrics);
+  const CaseResult next = h.run(c);
+  EXPECT_TRUE(next.ok) << next.reason;
+  EXPECT_EQ(fabrics.created().size(), 2u) << "the aborted fabric is replaced";
+}

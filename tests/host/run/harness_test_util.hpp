@@ -1,0 +1,25 @@
+// What the harness tests share: the host variants' registry and a quick run configuration.
+#pragma once
+
+#include "arbench/variant.hpp"
+#include "run/run_config.hpp"
+
+namespace arbench::testing {
+
+inline Registry host_registry() {
+  Registry r;
+  register_host_variants(r);
+  return r;
+}
+
+// Few ops per case: the tests check behaviour, not timings.
+inline RunConfig quick_config() {
+  RunConfig c;
+  c.warmup = 1;
+  c.samples = 3;
+  c.pipelined_ops = 2;
+  c.timeout_s = 10;
+  return c;
+}
+
+}  // namespace arbench::testing

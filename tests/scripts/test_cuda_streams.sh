@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The CUDA stream rules (scripts/check_cuda_streams.py): the tree passes, and each planted
+# violation — a cudaMemcpy / cudaMemset on the legacy default stream, a kernel launched without
+# a stream, an unbounded stream synchronisation in a fabric — fails naming the file and the rule.
+set -uo pipefail
+src=${1:?usage: test_cuda_streams.sh SOURCE_DIR}
+check="python3 $src/scripts/check_cuda_streams.py"
+
+out=$($check --root "$src" 2>&1) || { echo "FAIL: the tree itself breaks the stream rules:"; echo "$out"; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+# plant FILE LINE EXPECTED: appends LINE to FILE in a fresh copy; the check must exit 1 and
+# print EXPECTED.
+plant() {
+  rm -rf "$tmp/tree" && mkdir -p "$tmp/tree" && cp -r "$src/bench" "$src/kernels" "$tmp/tree/"
+  printf '%s\n' "$2" >>"$tmp/tree/$1"
+  out=$($check --root "$tmp/tree" 2>&1); rc=$?
+  if [ $rc -ne 1 ] || ! grep -qF -- "$3" <<<"$out"; then
+    echo "FAIL: planting '$2' in $1 gave exit $rc, expected 1 and '$3'; output:"; echo "$out"
+    fails=$((fails + 1))
+  fi
+}
+plant kernels/fabric/cuda_fabric.cu 'void f(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyHostToDevice); }' \
+  'cuda_fabric.cu:'
+plant kernels/fabric/cuda_fabric.cu 'void g(void* d) { cudaMemset(d, 0, 4); }' 'cudaMemset runs on the legacy default stream'
+plant kernels/fabric/nccl_windows.cu 'void h() { resolve_peer_pointers<<<1, 32>>>(nullptr, 1, nullptr); }' \
+  'kernel launched without a stream'
+plant kernels/fabric/cuda_fabric.cu 'void k(cudaStream_t s) { cudaStreamSynchronize(s); }' 'waits without a bound'
+plant bench/topo/probe.cu 'void m(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyDeviceToHost); }' \
+  'bench/topo/probe.cu:'
+[ $fails -eq 0 ] && echo "cuda stream rules: the tree passes and all 5 planted violations are caught"
+exit $((fails > 0))
