@@ -9,6 +9,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/host_op.hpp"
 
 namespace arbench {
 namespace {
@@ -42,20 +43,6 @@ class HostBuffers final : public RankBuffers {
   bool symmetric_;
   std::vector<void*> ptrs_;
 };
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// One op of `rank` on the calling thread: both phases (fabric.hpp RankOp). The rank's own launch
-// has finished when after() starts: twins run synchronously.
-void run_op(const RankOp& op, int rank) {
-  op.launch(rank, nullptr);
-  if (op.after) op.after(rank, nullptr);
-}
-
-double seconds(Clock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
 
 }  // namespace
 
@@ -151,7 +138,7 @@ void HostFabric::keep_in_step(int rounds, const std::function<void(int)>& round)
 }
 
 void HostFabric::run(const RankOp& op) {
-  run_on_workers([&](int rank) { run_op(op, rank); });
+  run_on_workers([&](int rank) { run_host_op(op, rank); });
 }
 
 IsolatedTimes HostFabric::time_isolated(const RankOp& op, int samples) {
@@ -160,11 +147,11 @@ IsolatedTimes HostFabric::time_isolated(const RankOp& op, int samples) {
   run_on_workers([&](int rank) {
     keep_in_step(samples, [&](int s) {
       auto t0 = Clock::now();
-      run_op(op, rank);
+      run_host_op(op, rank);
       auto t1 = Clock::now();
       const std::size_t at = static_cast<std::size_t>(s) * world_ + rank;
       per_rank[at] = std::chrono::duration<double>(t1 - t0).count();
-      released[at] = seconds(t0);
+      released[at] = steady_seconds(t0);
     });
   });
   IsolatedTimes out;
@@ -182,7 +169,7 @@ double HostFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   run_on_workers([&](int rank) {
     keep_in_step(reps, [&](int r) {
       auto t0 = Clock::now();
-      for (int i = 0; i < ops; ++i) run_op(op, rank);
+      for (int i = 0; i < ops; ++i) run_host_op(op, rank);
       auto t1 = Clock::now();
       per_rank[static_cast<std::size_t>(r) * world_ + rank] = std::chrono::duration<double>(t1 - t0).count();
     });
@@ -192,7 +179,7 @@ double HostFabric::time_pipelined(const RankOp& op, int ops, int reps) {
     auto first = per_rank.begin() + static_cast<std::ptrdiff_t>(r) * world_;
     per_rep[r] = *std::max_element(first, first + world_) / ops;
   }
-  return median_of(per_rep);
+  return upper_median(per_rep);
 }
 
 }  // namespace arbench

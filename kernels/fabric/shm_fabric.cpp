@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/host_op.hpp"
 
 namespace arbench {
 namespace {
@@ -25,8 +26,6 @@ constexpr std::size_t kControlBytes = 4096;   // the start line, before the buff
 constexpr std::size_t kReserveBytes = 64ull << 30;  // address space for the segment (not memory)
 
 std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
-
-double seconds(Clock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
 
 // The start line in the segment: a counting barrier with a generation, each word on its own
 // cache line.
@@ -52,17 +51,6 @@ bool arrive_and_wait(StartLine& line, int n, double bound_s) {
     std::this_thread::yield();  // processes may outnumber cores: let the late one run
   }
   return true;
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// One op of `rank` on the calling thread: both phases (fabric.hpp RankOp).
-void run_op(const RankOp& op, int rank) {
-  op.launch(rank, nullptr);
-  if (op.after) op.after(rank, nullptr);
 }
 
 }  // namespace
@@ -154,7 +142,7 @@ void ShmFabric::run(const RankOp& op) {
   world_.barrier("starting an op");
   std::exception_ptr error;
   try {
-    run_op(op, world_.rank());
+    run_host_op(op, world_.rank());
   } catch (...) {
     error = std::current_exception();
   }
@@ -179,7 +167,7 @@ std::vector<std::pair<double, double>> ShmFabric::keep_in_step(int rounds, const
         error = std::current_exception();
       }
     }
-    spans[static_cast<std::size_t>(i)] = {seconds(t0), seconds(Clock::now())};
+    spans[static_cast<std::size_t>(i)] = {steady_seconds(t0), steady_seconds(Clock::now())};
   }
   if (error) std::rethrow_exception(error);
   return spans;
@@ -192,7 +180,7 @@ IsolatedTimes ShmFabric::time_isolated(const RankOp& op, int samples) {
   std::vector<double> v(3 * n, 0.0);
   std::exception_ptr error;
   try {
-    auto spans = keep_in_step(samples, [&] { run_op(op, world_.rank()); });
+    auto spans = keep_in_step(samples, [&] { run_host_op(op, world_.rank()); });
     for (std::size_t s = 0; s < n; ++s) {
       v[s] = spans[s].second - spans[s].first;
       v[n + s] = spans[s].first;
@@ -215,7 +203,7 @@ double ShmFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   std::exception_ptr error;
   try {
     auto spans = keep_in_step(reps, [&] {
-      for (int i = 0; i < ops; ++i) run_op(op, world_.rank());
+      for (int i = 0; i < ops; ++i) run_host_op(op, world_.rank());
     });
     for (std::size_t r = 0; r < per_rep.size(); ++r) per_rep[r] = (spans[r].second - spans[r].first) / ops;
   } catch (...) {
@@ -223,7 +211,7 @@ double ShmFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   }
   world_.max(per_rep, "gathering the pipelined times");
   agree(error_token(error), "ending a pipelined batch");
-  return median_of(per_rep);
+  return upper_median(per_rep);
 }
 
 }  // namespace arbench
