@@ -68,6 +68,10 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cmd.add_option("--seed", cfg.seed, "seed of the oracle inputs")->capture_default_str();
   cmd.add_option("--timeout", cfg.timeout_s, "bound in seconds on any wait for a peer")->capture_default_str();
   cmd.add_option("--blocks", cfg.tuning.blocks, "custom kernels: blocks per rank (default: the variant's policy)");
+  cmd.add_option("--host-threads", cfg.tuning.host_threads,
+                 "host backend: run every block of the CPU twins as this many threads, all blocks of all ranks at "
+                 "once, with real block barriers (block-faithful; slower). Default 0: one thread per rank runs its "
+                 "blocks in turn");
   cmd.add_option("--ring-chunk", cfg.tuning.ring_chunk, "ring: chunk size in bytes (default: policy)")
       ->transform(size_text);
   cmd.add_option("--ring-channels", cfg.tuning.ring_channels, "ring: independent rings (default: policy)");

@@ -3,8 +3,10 @@
 // C++ atomics stand in for the PTX ones: release/acquire on flags, relaxed 8-byte atomics for LL
 // words (data and flag share the word, so the word itself is the synchronisation). Data packs use
 // plain accesses, ordered by those flags exactly as in the kernel; ThreadSanitizer checks that.
-// A "block" is one CPU thread, so block_sync is a no-op. pause() yields: the twins often run
-// 8 ranks on 2 cores, and a spinning rank must let the rank it waits for run.
+// block_sync / block_all are the barrier of the calling thread's block in a block-faithful twin
+// (HostBlock, set by HostGrid); in the sequential twin a block is one thread and they do
+// nothing. pause() yields: the twins often run 8 ranks on 2 cores, and a spinning rank must let
+// the rank it waits for run.
 #pragma once
 
 #include <atomic>
@@ -13,6 +15,7 @@
 #include <thread>
 
 #include "arbench/algo/ll.hpp"
+#include "kernels/host_block.hpp"
 
 namespace arbench {
 
@@ -41,8 +44,13 @@ struct HostMem {
   static bool claim(std::uint32_t* word) {
     return std::atomic_ref<std::uint32_t>(*word).exchange(1u, std::memory_order_acq_rel) == 0u;
   }
-  static void block_sync() {}
-  static bool block_all(bool ok) { return ok; }
+  static void block_sync() {
+    if (HostBlock* b = HostBlock::current()) b->sync_and(true);
+  }
+  static bool block_all(bool ok) {
+    HostBlock* b = HostBlock::current();
+    return b != nullptr ? b->sync_and(ok) : ok;
+  }
 };
 
 }  // namespace arbench

@@ -2,9 +2,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/algo/fused_layout.hpp"
+#include "arbench/algo/launch_policy.hpp"
+#include "arbench/algo/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
 
@@ -24,6 +28,26 @@ BackendDefaults backend_defaults(Backend b, int gpus_present) {
       d.gpus.push_back(gpus_present);
   }
   return d;
+}
+
+std::string host_threads_problem(int threads, Backend b, const std::vector<Family>& families) {
+  if (threads == 0) return {};
+  const std::string what = "--host-threads " + std::to_string(threads);
+  if (b != Backend::host)
+    return what + ": threads per block of the CPU twins, which only the host backend runs (this run uses the " +
+           std::string(backend_name(b)) + " backend); drop it or use --backend host";
+  const int max = std::min(algo::SymmLaunchPolicy::kThreads, algo::RingPolicy::kThreads);
+  if (threads < 0 || threads > max)
+    return what + ": use 1 to " + std::to_string(max) + " (the kernels' threads per block), or 0 for one thread per rank";
+  const bool fused = std::find(families.begin(), families.end(), Family::allreduce_rmsnorm) != families.end();
+  if (fused && !algo::FusedLaunchPolicy::threads_ok(threads)) {
+    std::string ok;
+    for (int t = 1; t <= algo::FusedLaunchPolicy::kThreads; ++t)
+      if (algo::FusedLaunchPolicy::threads_ok(t)) ok += (ok.empty() ? "" : ", ") + std::to_string(t);
+    return what + ": the allreduce_rmsnorm kernels need a thread count that divides their " +
+           std::to_string(algo::kNormLanes) + " RMSNorm lanes: " + ok + " (or --family allreduce)";
+  }
+  return {};
 }
 
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
@@ -50,6 +74,7 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
   if (*cfg.pipelined_ops < 0)
     throw UsageError("--pipelined-ops must be >= 0, got " + std::to_string(*cfg.pipelined_ops));
   if (cfg.timeout_s <= 0) throw UsageError("--timeout must be > 0 seconds");
+  if (auto why = host_threads_problem(cfg.tuning.host_threads, b, cfg.families); !why.empty()) throw UsageError(why);
   const int max_world = b == Backend::cuda ? gpus_present : kMaxRanks;
   for (int g : cfg.gpus) {
     if (g < 1) throw UsageError("--gpus: " + std::to_string(g) + " is not a GPU count (must be >= 1)");
@@ -89,6 +114,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"link_probe", cfg.link_probe},
           {"allow_ll128_pcie", cfg.allow_ll128_pcie},
           {"blocks", cfg.tuning.blocks},
+          {"host_threads", cfg.tuning.host_threads},
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},
           {"ring_order", cfg.tuning.ring_order}};

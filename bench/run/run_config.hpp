@@ -62,6 +62,11 @@ BackendDefaults backend_defaults(Backend b, int gpus_present);
 // Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values.
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 
+// Why --host-threads `threads` cannot run on backend `b` with `families` (empty when it can): the
+// value, what is allowed (the launch policies' block sizes; the fused family's norm needs a
+// divisor of its lanes) and what to do.
+std::string host_threads_problem(int threads, Backend b, const std::vector<Family>& families);
+
 // The configuration as recorded in the result JSON (`arbench.config`).
 nlohmann::json config_to_json(const RunConfig& cfg);
 

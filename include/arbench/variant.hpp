@@ -44,6 +44,9 @@ struct Tuning {
   // crossings), filled by `arbench run` on the cuda backend; used when ring_order is empty.
   std::map<int, std::vector<int>> topology_ring_orders;
   double eps = 1e-6;
+  // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
+  // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
+  int host_threads = 0;
 };
 
 class Variant {

@@ -44,24 +44,19 @@ class HostBuffers final : public RankBuffers {
   std::vector<void*> ptrs_;
 };
 
+int checked_world(int world) {
+  if (world < 1 || world > kMaxRanks)
+    throw UsageError("host fabric: " + std::to_string(world) + " ranks asked; 1 to " + std::to_string(kMaxRanks) +
+                     " are supported");
+  return world;
+}
+
 }  // namespace
 
 HostFabric::HostFabric(int world, double timeout_s)
-    : world_(world), timeout_s_(timeout_s), start_line_(world) {
-  if (world < 1 || world > kMaxRanks)
-    throw UsageError("host fabric: " + std::to_string(world) + " ranks asked; 1 to " +
-                     std::to_string(kMaxRanks) + " are supported");
-  for (int r = 0; r < world; ++r) workers_.emplace_back([this, r] { worker_main(r); });
-}
+    : world_(checked_world(world)), timeout_s_(timeout_s), start_line_(world_), ranks_(world_) {}
 
-HostFabric::~HostFabric() {
-  {
-    std::lock_guard lk(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
-  for (auto& t : workers_) t.join();
-}
+HostFabric::~HostFabric() = default;
 
 std::string HostFabric::describe() const {
   return std::to_string(world_) + " CPU threads (host backend: CPU timings)";
@@ -74,51 +69,17 @@ std::unique_ptr<RankBuffers> HostFabric::alloc(std::size_t bytes, Placement plac
 void HostFabric::upload(int, void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
 void HostFabric::download(int, void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
 
-void HostFabric::worker_main(int rank) {
-  std::uint64_t seen = 0;
-  for (;;) {
-    const std::function<void(int)>* job = nullptr;
-    {
-      std::unique_lock lk(mu_);
-      cv_.wait(lk, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-      job = job_;
-    }
-    std::exception_ptr err;
-    try {
-      (*job)(rank);
-    } catch (...) {
-      err = std::current_exception();
-    }
-    {
-      std::lock_guard lk(mu_);
-      if (err && !first_error_) first_error_ = err;
-      ++done_;
-    }
-    cv_.notify_all();
-  }
-}
-
 void HostFabric::run_on_workers(const std::function<void(int)>& job) {
-  std::unique_lock lk(mu_);
-  job_ = &job;
-  done_ = 0;
-  first_error_ = nullptr;
-  ++generation_;
-  cv_.notify_all();
   // Twins bound every wait by timeout_s(); this outer bound only catches a twin that forgot.
   // A stuck CPU thread cannot be cancelled, so the process says why and stops.
   const auto bound = std::chrono::duration<double>(timeout_s_ * 4 + 60.0);
-  if (!cv_.wait_for(lk, bound, [&] { return done_ == world_; })) {
+  ranks_.run(job, bound, [&](int running) {
     std::fprintf(stderr,
                  "arbench: host fabric: %d of %d ranks still running after %.0f s; a host twin "
                  "is not bounding its waits. Aborting.\n",
-                 world_ - done_, world_, bound.count());
+                 running, world_, bound.count());
     std::_Exit(kExitFailure);
-  }
-  job_ = nullptr;
-  if (first_error_) std::rethrow_exception(first_error_);
+  });
 }
 
 void HostFabric::keep_in_step(int rounds, const std::function<void(int)>& round) {

@@ -4,15 +4,11 @@
 #pragma once
 
 #include <barrier>
-#include <condition_variable>
-#include <cstdint>
-#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "arbench/fabric.hpp"
+#include "kernels/thread_team.hpp"
 
 namespace arbench {
 
@@ -35,23 +31,15 @@ class HostFabric final : public Fabric {
   double timeout_s() const override { return timeout_s_; }
 
  private:
-  // Runs job(rank) on every worker and waits for all; rethrows the first exception.
+  // Runs job(rank) on every rank's thread and waits (bounded) for all; rethrows the first exception.
   void run_on_workers(const std::function<void(int)>& job);
-  void worker_main(int rank);
   // On a worker: `rounds` rounds, all ranks released together at the start of each.
   void keep_in_step(int rounds, const std::function<void(int)>& round);
 
   int world_;
   double timeout_s_;
-  std::vector<std::thread> workers_;
   std::barrier<> start_line_;  // lines the ranks up before each timed sample
-  std::mutex mu_;
-  std::condition_variable cv_;
-  const std::function<void(int)>* job_ = nullptr;
-  std::uint64_t generation_ = 0;
-  int done_ = 0;
-  bool stopping_ = false;
-  std::exception_ptr first_error_;
+  ThreadTeam ranks_;           // one thread per rank, last: made after everything it uses
 };
 
 }  // namespace arbench

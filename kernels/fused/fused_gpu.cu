@@ -35,9 +35,9 @@ class FusedGpu final : public FusedVariant {
     ARB_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, f.device_of(0)));
     return n;
   }
-  int norm_blocks(int tokens) const override { return tokens; }  // block per row; no waits
+  int norm_blocks(int tokens) const override { return algo::FusedLaunchPolicy::norm_blocks(tokens, 0); }
   int threads() const override { return algo::FusedLaunchPolicy::kThreads; }
-  void run_norm(const algo::NormArgs& a, int blocks, Stream stream) override {
+  void run_norm(int /*rank*/, const algo::NormArgs& a, int blocks, Stream stream) override {
     launch_add_rmsnorm(a, dtype_, blocks, stream);
   }
   void run_fused(const algo::FusedArgs& a, int blocks, Stream stream) override {

@@ -131,7 +131,7 @@ class FusedVariant : public Variant {
   void launch_after(int rank, Stream stream) override {
     if (!is_unfused(algo_)) return;
     inner_->launch_after(rank, stream);
-    run_norm(norm_args(rank), blocks_, stream);
+    run_norm(rank, norm_args(rank), blocks_, stream);
   }
 
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
@@ -170,7 +170,7 @@ class FusedVariant : public Variant {
   virtual int ranks_per_device(const Fabric& f) const { return f.ranks_per_device(); }
   virtual int norm_blocks(int tokens) const = 0;
   virtual int threads() const = 0;
-  virtual void run_norm(const algo::NormArgs& a, int blocks, Stream stream) = 0;
+  virtual void run_norm(int rank, const algo::NormArgs& a, int blocks, Stream stream) = 0;
   virtual void run_fused(const algo::FusedArgs& a, int blocks, Stream stream) = 0;
 
   FusedAlgo algo_;
@@ -228,7 +228,7 @@ class FusedVariant : public Variant {
   void time_components(Fabric& f) {
     constexpr int kWarmup = 2, kSamples = 10;
     const RankOp ar = op_of(*inner_);
-    const RankOp norm([this](int rank, Stream s) { run_norm(norm_args(rank), blocks_, s); });
+    const RankOp norm([this](int rank, Stream s) { run_norm(rank, norm_args(rank), blocks_, s); });
     for (int i = 0; i < kWarmup; ++i) {
       f.run(ar);
       f.run(norm);

@@ -11,6 +11,7 @@
 // epoch_reached() and not equality. Single writer per flag word, monotonic values.
 #pragma once
 
+#include "arbench/algo/faults.hpp"
 #include "arbench/algo/mem_policy.hpp"
 #include "arbench/algo/symm_layout.hpp"
 #include "arbench/algo/wait.hpp"
@@ -44,7 +45,7 @@ ARB_HD std::uint32_t begin_epoch(const SymmArgs& a, const BlockCtx& c) {
 template <class Mem>
 ARB_HD void end_epoch(const SymmArgs& a, const BlockCtx& c, std::uint32_t epoch) {
   Mem::block_sync();
-  if (c.thread == 0) a.state->epoch[c.block] = epoch;
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) a.state->epoch[c.block] = epoch;
 }
 
 }  // namespace arbench::algo

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "arbench/algo/faults.hpp"
 #include "arbench/core/hd.hpp"
 
 namespace arbench::algo {
@@ -37,6 +38,13 @@ ARB_HD_CONSTEXPR bool epoch_reached(std::uint32_t seen, std::uint32_t want) {
 // a rank starts op e+1 only after every peer has finished reading its op-e data (each protocol
 // documents the step that guarantees it).
 ARB_HD_CONSTEXPR int epoch_slot(std::uint32_t epoch) { return static_cast<int>(epoch & 1u); }
+
+// The staging slot op `epoch` uses: epoch_slot(epoch). (The slot_early fault of the mutation
+// score single-buffers it, so op e+1 overwrites what peers may still read of op e.)
+template <class Mem>
+ARB_HD_CONSTEXPR int op_slot(std::uint32_t epoch) {
+  return planted<Mem>(Fault::slot_early) ? 0 : epoch_slot(epoch);
+}
 
 // Initial value of every flag and of every per-block counter ("last completed epoch").
 ARB_HD_CONSTEXPR std::uint32_t flag_fill(std::uint32_t start) { return start - 1u; }

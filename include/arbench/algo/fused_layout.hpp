@@ -59,6 +59,17 @@ struct FusedLaunchPolicy {
     const int want = requested > 0 ? requested : rows;
     return want < 1 ? 1 : (want < cap ? want : cap);
   }
+  // The norm-only kernel: one block per row. It never waits, so the GPU needs no residency cap
+  // (cap = rows); a host twin caps it by the CPU cores it has.
+  static constexpr int norm_blocks(int rows, int cap) {
+    const int want = rows < 1 ? 1 : rows;
+    return cap > 0 && cap < want ? cap : want;
+  }
+  // Threads per block of a host twin's block-faithful mode: up to the kernel's, and a divisor of
+  // kNormLanes (every thread owns the same number of lanes of the sum of squares).
+  static constexpr bool threads_ok(int threads) {
+    return threads >= 1 && threads <= kThreads && kNormLanes % threads == 0;
+  }
 };
 
 }  // namespace arbench::algo

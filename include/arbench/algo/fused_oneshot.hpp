@@ -44,9 +44,9 @@ ARB_HD bool fused_oneshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   const SymmArgs& s = a.s;
   const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
-  const int slot = epoch_slot(e);
+  const int slot = op_slot<Mem>(e);
   const std::size_t rp = row_packs(a.io.hidden, D);
-  const Range rows = split_range(static_cast<std::size_t>(a.tokens), c.blocks, c.block);
+  const Range rows = block_share<Mem>(Range{0, static_cast<std::size_t>(a.tokens)}, c);
 
   stage_rows<D>(s, staging_ptr(rank_scratch(s, s.rank), slot, s.packs), a.io.hidden, rows, c);
   const bool ok = block_barrier<Mem>(s, c, 0, e, bound);

@@ -27,7 +27,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   const SymmArgs& s = a.s;
   const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
-  const int slot = epoch_slot(e);
+  const int slot = op_slot<Mem>(e);
   const int hidden = a.io.hidden;
   const std::size_t rp = row_packs(hidden, D);
   const std::size_t tokens = static_cast<std::size_t>(a.tokens);
@@ -36,13 +36,13 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   void* own = rank_scratch(s, s.rank);
 
   for (int p = 0; p < s.world; ++p)
-    stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, owned_block_range(tokens, s.world, p, c.blocks, c.block), c);
+    stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, block_share<Mem>(owned_range(tokens, s.world, p), c), c);
   bool ok = block_barrier<Mem>(s, c, 0, e, bound);
   if (ok) {
     NormIo io = a.io;
     io.mirror_r = gather_ptr(own, slot, 0, s.packs);
     io.mirror_y = gather_ptr(own, slot, 1, s.packs);
-    const Range mine = owned_block_range(tokens, s.world, s.rank, c.blocks, c.block);
+    const Range mine = block_share<Mem>(owned_range(tokens, s.world, s.rank), c);
     for (std::size_t row = mine.begin; row < mine.end; ++row)
       add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
     ok = block_barrier<Mem>(s, c, 1, e, bound);
@@ -53,7 +53,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
       void* peer = rank_scratch(s, p);
       const Pack* r_src = gather_ptr(peer, slot, 0, s.packs);
       const Pack* y_src = gather_ptr(peer, slot, 1, s.packs);
-      const Range rows = owned_block_range(tokens, s.world, p, c.blocks, c.block);
+      const Range rows = block_share<Mem>(owned_range(tokens, s.world, p), c);
       for (std::size_t row = rows.begin; row < rows.end; ++row)
         for (std::size_t k = t0; k < rp; k += nt) {
           store_row_pack<D>(a.io.residual_out, hidden, row, k, r_src[row * rp + k]);

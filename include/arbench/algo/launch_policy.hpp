@@ -23,7 +23,11 @@ struct SymmLaunchPolicy {
   // trip inside the critical path of a latency-bound kernel (scripts/kernel_resources.py checks).
   static constexpr int kMinBlocksPerSm = 1;
   static constexpr std::size_t kPacksPerBlock = kThreads;  // 8 KB of message per block
-  static constexpr int kHostSms = 4;  // the twins' stand-in SM count (keeps multi-block paths tested)
+  static constexpr int kHostSms = 4;  // the sequential twins' stand-in SM count (keeps multi-block paths tested)
+
+  // Threads per block a host twin may run in its block-faithful mode (--host-threads): any
+  // count up to the kernel's own; the protocols stride by the thread count.
+  static constexpr bool threads_ok(int threads) { return threads >= 1 && threads <= kThreads; }
 
   // Blocks that may run at once for one rank: SMs shared by the ranks of one device.
   static constexpr int max_blocks(int sms, int ranks_per_device) {

@@ -19,9 +19,11 @@
 // Plain loads and stores are used for data (packs) ordered by those flags; peers never use
 // atomic read-modify-write on each other's memory (PCIe peers may lack native atomics).
 //
-// BlockCtx says which thread of which block runs the protocol. The twin runs every block of a
-// rank, one after another, as a single thread (thread 0 of 1): protocols must not need two
-// threads of a block to make progress together, and block b may only wait for block b of peers.
+// BlockCtx says which thread of which block runs the protocol. A host twin runs it in one of two
+// modes (kernels/twin_grid.hpp): sequential, every block of a rank one after another as a single
+// thread (thread 0 of 1), so protocols must not need two threads of a block to make progress
+// together, and block b may only wait for block b of peers; or block-faithful, every block as
+// `threads` CPU threads at once, with real barriers.
 #pragma once
 
 #include "arbench/core/hd.hpp"

@@ -9,7 +9,7 @@ namespace arbench::algo {
 
 template <class Mem, DType D>
 ARB_HD void norm_rows_block(const NormArgs& a, const BlockCtx& c, float* lanes) {
-  const Range rows = split_range(static_cast<std::size_t>(a.tokens), c.blocks, c.block);
+  const Range rows = block_share<Mem>(Range{0, static_cast<std::size_t>(a.tokens)}, c);
   for (std::size_t row = rows.begin; row < rows.end; ++row)
     add_norm_row<Mem, D>(a.io, row, c, lanes,
                          [&](std::size_t k) { return load_row_pack<D>(a.sum, a.io.hidden, row, k); });

@@ -21,8 +21,8 @@ template <class Mem, DType D>
 ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
-  const int slot = epoch_slot(e);
-  const Range mine = block_range(a.packs, c.blocks, c.block);
+  const int slot = op_slot<Mem>(e);
+  const Range mine = block_share<Mem>(Range{0, a.packs}, c);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 

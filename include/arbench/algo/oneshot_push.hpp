@@ -58,7 +58,7 @@ template <class Mem, DType D>
 ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   const int slot = epoch_slot(e);
-  const Range mine = block_range(a.packs, c.blocks, c.block);
+  const Range mine = block_share<Mem>(Range{0, a.packs}, c);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 

@@ -15,6 +15,8 @@
 
 #include <cstddef>
 
+#include "arbench/algo/faults.hpp"
+#include "arbench/algo/mem_policy.hpp"
 #include "arbench/core/hd.hpp"
 
 namespace arbench::algo {
@@ -40,6 +42,17 @@ ARB_HD_CONSTEXPR Range split_range(std::size_t count, int parts, int index) {
 ARB_HD_CONSTEXPR Range split_within(Range outer, int parts, int index) {
   const Range r = split_range(outer.size(), parts, index);
   return Range{outer.begin + r.begin, outer.begin + r.end};
+}
+
+// The part of `whole` that block c.block handles: split_within(whole, c.blocks, c.block). Every
+// protocol cuts its work over blocks with this, so the partition_edge fault of the mutation
+// score (every block but the last also takes its neighbour's first item: two blocks write it)
+// reaches all of them.
+template <class Mem>
+ARB_HD_CONSTEXPR Range block_share(Range whole, const BlockCtx& c) {
+  Range r = split_within(whole, c.blocks, c.block);
+  if (planted<Mem>(Fault::partition_edge) && c.block + 1 < c.blocks && r.end < whole.end) ++r.end;
+  return r;
 }
 
 // One-shot: block b of every rank handles packs block_range(packs, blocks, b) of the message.

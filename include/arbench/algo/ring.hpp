@@ -27,6 +27,7 @@
 // sender's next writes to that slot cannot race them. No atomics on peer memory.
 #pragma once
 
+#include "arbench/algo/faults.hpp"
 #include "arbench/algo/mem_policy.hpp"
 #include "arbench/algo/reduce.hpp"
 #include "arbench/algo/ring_layout.hpp"
@@ -165,7 +166,8 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
     if (ok) ok = ring_drain<Mem, D>(a, c, r, q, bound);
   }
   Mem::block_sync();  // every thread read the counter above before thread 0 moves it on
-  if (c.thread == 0) a.state->seq[ch] = base + static_cast<std::uint32_t>(ring_transfers(a.g, ch));
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, ch))
+    a.state->seq[ch] = base + static_cast<std::uint32_t>(ring_transfers(a.g, ch));
   return ok;
 }
 

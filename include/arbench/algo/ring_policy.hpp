@@ -33,6 +33,9 @@ struct RingPolicy {
   static constexpr std::size_t kMaxChunkBytes = 256u << 10;
   static_assert((kSlots & (kSlots - 1)) == 0 && kSlots >= 2, "credits need >= 2 slots (ring.hpp)");
 
+  // Threads per block of a host twin's block-faithful mode (--host-threads): up to the kernel's.
+  static constexpr bool threads_ok(int threads) { return threads >= 1 && threads <= kThreads; }
+
   // `cap`: most channels that can run at once (device residency; the twin passes kMaxChannels).
   static constexpr int channels(std::size_t bytes, int cap, int requested) {
     const int limit = cap < 1 ? 1 : (cap > kMaxChannels ? kMaxChannels : cap);

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "arbench/algo/faults.hpp"
 #include "arbench/algo/mem_policy.hpp"
 #include "arbench/algo/pack.hpp"
 #include "arbench/core/hd.hpp"
@@ -160,7 +161,9 @@ ARB_HD Pack scale_pack(const Pack& r, const Pack& w, float inv) {
 template <class Mem>
 ARB_HD float sum_lanes(float* lanes, const BlockCtx& c) {
   for (int stride = kNormLanes / 2; stride > 0; stride /= 2) {
-    Mem::block_sync();  // the previous level (or the lanes' owners) finished writing
+    // The previous level (or the lanes' owners) finished writing. (The norm_tree_unsynced fault
+    // of the mutation score keeps only the first of these barriers.)
+    if (stride == kNormLanes / 2 || !planted<Mem>(Fault::norm_tree_unsynced)) Mem::block_sync();
     for (int l = c.thread; l < stride; l += c.threads) lanes[l] = fadd_rn(lanes[l], lanes[l + stride]);
   }
   Mem::block_sync();

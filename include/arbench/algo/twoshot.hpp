@@ -25,19 +25,19 @@ template <class Mem, DType D>
 ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
-  const int slot = epoch_slot(e);
+  const int slot = op_slot<Mem>(e);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
 
   for (int p = 0; p < a.world; ++p) {
-    const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
+    const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
   }
 
   bool ok = block_barrier<Mem>(a, c, 0, e, bound);
   if (ok) {
-    const Range r = owned_block_range(a.packs, a.world, a.rank, c.blocks, c.block);
+    const Range r = block_share<Mem>(owned_range(a.packs, a.world, a.rank), c);
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
       Pack v[kLayoutMaxRanks] = {};
       ARB_UNROLL
@@ -53,7 +53,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
     for (int p = 0; p < a.world; ++p) {
       if (p == a.rank) continue;
       const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
-      const Range r = owned_block_range(a.packs, a.world, p, c.blocks, c.block);
+      const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
       for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, src[k]);
     }
   }

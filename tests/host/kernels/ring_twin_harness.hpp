@@ -25,6 +25,9 @@ struct RingRun {
   std::vector<int> order{};  // empty: 0..N-1
   bool in_place = false;
   RingOptions opt{};
+  int threads = 0;    // Tuning::host_threads: 0 sequential, T block-faithful with T threads per block
+  TwinOptions twin{};  // block-faithful: the SM count the channel cap sees
+  bool back_to_back = false;  // ops in one fabric.run (run_oracle_ops_back_to_back)
 };
 
 inline std::string describe(const RingRun& r) {
@@ -33,21 +36,34 @@ inline std::string describe(const RingRun& r) {
   return "ring/" + std::string(dtype_name(r.dtype)) + "/world " + std::to_string(r.world) + "/elems " +
          std::to_string(r.elems) + "/ops " + std::to_string(r.ops) + "/channels " + std::to_string(r.channels) +
          "/chunk " + std::to_string(r.chunk) + "/order " + (order.empty() ? "default" : order) +
-         (r.in_place ? "/in-place" : "") + "/start " + std::to_string(r.opt.start_seq);
+         (r.in_place ? "/in-place" : "") + "/start " + std::to_string(r.opt.start_seq) + "/threads " +
+         std::to_string(r.threads);
 }
 
-// Runs r.ops ops through run_oracle_ops (twin_harness.hpp); `report` = false: the caller expects
-// failures and only wants the count.
-inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool report = true) {
-  auto v = make_ring_twin(r.opt);
-  TwinCase tc = make_twin_case(fabric, *v, "ring", r.dtype, r.world, r.elems, r.in_place);
+// r's case, buffers and tuning, with `v` (a ring twin, any memory policy) prepared for them.
+inline TwinCase prepare_ring_run(HostFabric& fabric, Variant& v, const RingRun& r) {
+  TwinCase tc = make_twin_case(fabric, v, "ring", r.dtype, r.world, r.elems, r.in_place);
   Tuning t;
+  t.host_threads = r.threads;
   t.ring_channels = r.channels;
   t.ring_chunk = r.chunk;
   t.ring_order = r.order;
-  v->prepare(tc.c, fabric, tc.buffers, t);
-  return run_oracle_ops(fabric, *v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 2000u,
-                        describe(r), report);
+  v.prepare(tc.c, fabric, tc.buffers, t);
+  return tc;
+}
+
+// Runs r.ops ops of `v` through run_oracle_ops (twin_harness.hpp); `report` = false: the caller
+// expects failures and only wants the count.
+inline std::size_t run_ring_variant(HostFabric& fabric, Variant& v, const RingRun& r, bool report = true) {
+  const TwinCase tc = prepare_ring_run(fabric, v, r);
+  const auto run = r.back_to_back ? run_oracle_ops_back_to_back : run_oracle_ops;
+  return run(fabric, v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 2000u, describe(r), report);
+}
+
+// run_ring_variant with the production twin (HostMem).
+inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool report = true) {
+  auto v = make_ring_twin(r.opt, r.twin);
+  return run_ring_variant(fabric, *v, r, report);
 }
 
 }  // namespace arbench::testing

@@ -164,3 +164,16 @@ TEST(RunConfigDefaults, HostDefaultsAndGpuLimits) {
   bad_model.model = "gpt-9";
   EXPECT_THROW(resolve_defaults(bad_model, Backend::host, 0), UsageError);
 }
+
+TEST(RunConfigDefaults, HostThreadsNeedTheHostBackendAndAPolicyBlockSize) {
+  const std::vector<Family> all = {Family::allreduce, Family::allreduce_rmsnorm};
+  EXPECT_EQ(host_threads_problem(0, Backend::cuda, all), "");  // unset: nothing to check
+  EXPECT_EQ(host_threads_problem(32, Backend::host, all), "");
+  EXPECT_EQ(host_threads_problem(3, Backend::host, {Family::allreduce}), "");
+  EXPECT_NE(host_threads_problem(3, Backend::host, all).find("divides their 512 RMSNorm lanes"), std::string::npos);
+  EXPECT_NE(host_threads_problem(513, Backend::host, all).find("use 1 to 512"), std::string::npos);
+  EXPECT_NE(host_threads_problem(4, Backend::cuda, all).find("only the host backend runs"), std::string::npos);
+  RunConfig c;
+  c.tuning.host_threads = 4;
+  EXPECT_THROW(resolve_defaults(c, Backend::single_gpu, 1), UsageError);
+}

@@ -1,0 +1,121 @@
+// The block-faithful twins (kernels/twin_grid.hpp): every custom kernel with each block run as T
+// CPU threads and all blocks of all ranks at once, against the oracle (bitwise; the fused
+// family within its documented ULP bound, every rank bitwise equal). Under ThreadSanitizer
+// (ctest label tsan) this is the twin matrix, one ctest entry per kernel and world size.
+//
+// What the matrix covers, per kernel, in full: world sizes {2, 3, 4, 8} x threads per block T in
+// {1, 3, 32} (those the kernel's launch policy allows: the norm kernels need T | kNormLanes, so
+// {1, 32}) x blocks {1, 3} x two sizes x every dtype. Each case runs 3 ops back to back (a fast
+// rank may start an op while a slow one still reads the previous: slots and epochs reused), half
+// of them with epochs starting just before the 2^32 wrap. Sizes have tails (twin_points.hpp):
+// not a multiple of the pack, of the world size, nor of T (short: fewer packs than threads;
+// long: several packs per thread). In-place alternates with the case, so that both settings
+// meet every value of every other factor (pairwise) rather than every combination: the full
+// product doubles the all-reduce kernels' cases, which the label's 15 minutes on 2 cores do not
+// leave room for. The fused family has no in-place form.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/mem_host.hpp"
+#include "tests/host/kernels/twin_points.hpp"
+
+namespace arbench::testing {
+namespace {
+
+// A wait bound far above any honest wait, also with 8 ranks x 3 blocks x 32 threads under TSan
+// on 2 loaded cores: a timeout here is a protocol fault, not a slow machine.
+constexpr double kTimeoutS = 60.0;
+
+struct MatrixCell {
+  TwinKernel kernel;
+  int world;
+};
+
+class TwinFaithful : public ::testing::TestWithParam<MatrixCell> {};
+
+TEST_P(TwinFaithful, Matrix) {
+  const auto [kernel, world] = GetParam();
+  HostFabric fabric(world, kTimeoutS);
+  int t = 0;
+  for (int threads : {1, 3, 32}) {
+    if (!threads_allowed(kernel, threads)) continue;
+    for (int b = 0; b < 2; ++b)
+      for (int s = 0; s < 2; ++s)
+        for (int d = 0; d < 3; ++d) {
+          TwinPoint p;
+          p.world = world;
+          p.threads = threads;
+          p.blocks = b == 0 ? 1 : 3;
+          p.long_size = s == 1;
+          p.dtype = kAllDTypes[d];
+          // For any value of world, T, blocks, size or dtype, the others run through both.
+          p.in_place = !is_norm_kernel(kernel) && (world + t + b + s + d) % 2 == 1;
+          p.near_wrap = (b + s + d) % 2 == 1;
+          SCOPED_TRACE(describe(kernel, p));
+          EXPECT_EQ(run_twin_point<HostMem>(kernel, fabric, p), 0u);
+          if (HasFailure()) return;
+        }
+    ++t;
+  }
+}
+
+std::vector<MatrixCell> cells() {
+  std::vector<MatrixCell> out;
+  for (TwinKernel k : kTwinKernels)
+    for (int world : {2, 3, 4, 8}) out.push_back({k, world});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, TwinFaithful, ::testing::ValuesIn(cells()),
+                         [](const ::testing::TestParamInfo<MatrixCell>& cell) {
+                           std::string name = twin_kernel_name(cell.param.kernel);
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name + "_world" + std::to_string(cell.param.world);
+                         });
+
+// A rank that never launches: in block-faithful mode too (a thread whose wait expired must stop
+// its whole block, through block_all), every waiting rank records the timeout and no rank
+// writes any output.
+TEST(TwinFaithfulMissingRank, NoRankWritesOutput) {
+  HostFabric fabric(4, 0.3);
+  for (TwinKernel k : kTwinKernels) {
+    if (k == TwinKernel::add_rmsnorm) continue;  // its norm kernel runs after the failed all-reduce
+    TwinPoint p;
+    p.ops = 1;
+    const MissingRankOutcome o = run_missing_rank<HostMem>(k, fabric, p, 1);
+    EXPECT_TRUE(o.error_recorded) << describe(k, p);
+    EXPECT_EQ(o.ranks_that_wrote, 0) << describe(k, p);
+  }
+}
+
+// The norm's lane tree has a fixed shape, so any thread count gives the same bits: the
+// block-faithful fused twins equal the sequential ones bitwise, on inputs whose every rounding
+// matters (not the oracle's small integers).
+TEST(TwinFaithful, FusedBitwiseEqualToSequential) {
+  HostFabric fabric(3, kTimeoutS);
+  for (TwinKernel k : {TwinKernel::add_rmsnorm, TwinKernel::fused_oneshot, TwinKernel::fused_twoshot})
+    for (DType t : kAllDTypes) {
+      TwinPoint p;
+      p.world = 3;
+      p.dtype = t;
+      p.ops = 1;
+      std::vector<std::vector<std::uint8_t>> outputs;
+      for (int threads : {0, 32}) {
+        FusedRun r = fused_run(k, p);
+        r.threads = threads;
+        auto v = make_fused_twin(r.algo, r.opt, r.twin);
+        auto work = prepare_fused_run(fabric, *v, r, 1e-6);
+        fill_random_rmsnorm_inputs(fabric, *work, fused_case(r), 11);
+        fabric.run([&](int rank, Stream st) { v->launch(rank, st); });
+        v->check_errors();
+        outputs.push_back(download_outputs(fabric, *work, fused_case(r)));
+      }
+      EXPECT_EQ(outputs[0], outputs[1]) << describe(k, p);
+    }
+}
+
+}  // namespace
+}  // namespace arbench::testing

@@ -1,0 +1,239 @@
+// One point of the twin matrix, for any custom kernel and any host memory policy: the
+// block-faithful matrix (test_twin_faithful.cpp) runs it with HostMem, the mutation score
+// (tests/mutation/) with the mutant policies. Two checks: ops against the oracle
+// (run_twin_point), and a rank that never launches (run_missing_rank).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arbench/algo/fused_layout.hpp"
+#include "arbench/algo/launch_policy.hpp"
+#include "arbench/algo/ring_policy.hpp"
+#include "arbench/core/errors.hpp"
+#include "tests/host/kernels/fused_twin_harness.hpp"
+#include "tests/host/kernels/ring_twin_harness.hpp"
+#include "tests/host/kernels/twin_harness.hpp"
+
+namespace arbench::testing {
+
+// Every custom kernel. add_rmsnorm (the norm-only kernel) runs as unfused-oneshot: oneshot-pull,
+// then the norm kernel.
+enum class TwinKernel { oneshot_pull, oneshot_push, twoshot, ring, add_rmsnorm, fused_oneshot, fused_twoshot };
+
+inline constexpr TwinKernel kTwinKernels[] = {TwinKernel::oneshot_pull, TwinKernel::oneshot_push,
+                                              TwinKernel::twoshot,      TwinKernel::ring,
+                                              TwinKernel::add_rmsnorm,  TwinKernel::fused_oneshot,
+                                              TwinKernel::fused_twoshot};
+
+inline const char* twin_kernel_name(TwinKernel k) {
+  switch (k) {
+    case TwinKernel::oneshot_pull: return "oneshot-pull";
+    case TwinKernel::oneshot_push: return "oneshot-push";
+    case TwinKernel::twoshot: return "twoshot";
+    case TwinKernel::ring: return "ring";
+    case TwinKernel::add_rmsnorm: return "add_rmsnorm";
+    case TwinKernel::fused_oneshot: return "fused-oneshot";
+    case TwinKernel::fused_twoshot: return "fused-twoshot";
+  }
+  return "?";
+}
+
+inline bool is_norm_kernel(TwinKernel k) {
+  return k == TwinKernel::add_rmsnorm || k == TwinKernel::fused_oneshot || k == TwinKernel::fused_twoshot;
+}
+
+// Whether the kernel's launch policy allows `threads` per block (the norm needs a divisor of
+// its lanes).
+inline bool threads_allowed(TwinKernel k, int threads) {
+  if (is_norm_kernel(k)) return algo::FusedLaunchPolicy::threads_ok(threads);
+  if (k == TwinKernel::ring) return algo::RingPolicy::threads_ok(threads);
+  return algo::SymmLaunchPolicy::threads_ok(threads);
+}
+
+struct TwinPoint {
+  int world = 4;
+  int threads = 4;  // per block (block-faithful)
+  int blocks = 2;
+  bool long_size = true;  // short: fewer packs (rows) than threads; long: several per thread
+  DType dtype = DType::bf16;
+  bool in_place = false;  // allreduce kernels only
+  bool near_wrap = false;  // epochs start just before 2^32
+  int ops = 3;
+};
+
+inline std::string describe(TwinKernel k, const TwinPoint& p) {
+  return std::string(twin_kernel_name(k)) + " world " + std::to_string(p.world) + " T " + std::to_string(p.threads) +
+         " blocks " + std::to_string(p.blocks) + (p.long_size ? " long " : " short ") +
+         std::string(dtype_name(p.dtype)) + (p.in_place ? " in-place" : "") + (p.near_wrap ? " near-wrap" : "");
+}
+
+inline constexpr std::uint32_t kNearWrap = 0xfffffffeu;  // 3 ops cross 2^32
+
+// The SM count the twins' launch policies see: the point's blocks, so every kernel runs that
+// many on any machine (the norm-only kernel: one block per row, up to the SM count).
+inline TwinOptions twin_options(const TwinPoint& p) { return TwinOptions{p.blocks}; }
+
+// Element count with tails: the last pack is partial, and the pack count is a multiple of
+// neither the world size nor T.
+inline std::size_t allreduce_elems(const TwinPoint& p) {
+  const std::size_t per = 16 / dtype_size(p.dtype);
+  const std::size_t packs = p.long_size ? static_cast<std::size_t>(2 * p.threads * p.blocks * p.world + 5)
+                                        : static_cast<std::size_t>(p.world + 1);
+  return packs * per - (p.long_size ? 3 : 1);
+}
+
+inline TwinRun symm_run(TwinKernel k, const TwinPoint& p) {
+  TwinRun r;
+  r.algo = k == TwinKernel::oneshot_pull   ? SymmAlgo::oneshot_pull
+           : k == TwinKernel::oneshot_push ? SymmAlgo::oneshot_push
+                                           : SymmAlgo::twoshot;
+  r.dtype = p.dtype;
+  r.world = p.world;
+  r.elems = allreduce_elems(p);
+  r.ops = p.ops;
+  r.in_place = p.in_place;
+  r.blocks = p.blocks;
+  r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
+  r.threads = p.threads;
+  r.twin = twin_options(p);
+  r.back_to_back = true;
+  return r;
+}
+
+inline RingRun ring_run(const TwinPoint& p) {
+  RingRun r;
+  r.dtype = p.dtype;
+  r.world = p.world;
+  r.elems = allreduce_elems(p);
+  r.ops = p.ops;
+  r.channels = p.blocks;
+  r.chunk = p.long_size ? 3 * 16 : 0;  // long: several rounds per op, so slots and credits wrap
+  r.in_place = p.in_place;
+  r.opt.start_seq = p.near_wrap ? kNearWrap : algo::kEpochStart;
+  r.threads = p.threads;
+  r.twin = twin_options(p);
+  r.back_to_back = true;
+  return r;
+}
+
+inline FusedRun fused_run(TwinKernel k, const TwinPoint& p) {
+  FusedRun r;
+  r.algo = k == TwinKernel::add_rmsnorm     ? FusedAlgo::unfused_oneshot
+           : k == TwinKernel::fused_oneshot ? FusedAlgo::fused_oneshot
+                                            : FusedAlgo::fused_twoshot;
+  r.dtype = p.dtype;
+  r.world = p.world;
+  // Short: one row of 9 elements (fewer packs than threads, a partial pack). Long: rows a
+  // multiple of neither the world nor the blocks, of 1011 elements (127 or 253 packs: a
+  // multiple of neither 3 nor 32, the last one partial).
+  r.tokens = p.long_size ? p.world * p.blocks + 1 : 1;
+  r.hidden = p.long_size ? 1011 : 9;
+  r.ops = p.ops;
+  r.blocks = p.blocks;
+  r.opt.start_epoch = p.near_wrap ? kNearWrap : 0u;
+  r.threads = p.threads;
+  r.twin = twin_options(p);
+  r.back_to_back = true;
+  return r;
+}
+
+// p.ops ops of kernel k with memory policy Mem, back to back (a fast rank may be an op ahead of a
+// slow one), checked against the oracle (allreduce: every op, bitwise; fused: the last op, within
+// the ULP bound, all ranks bitwise equal). Returns the wrong elements;
+// a recorded protocol error (timeout) is thrown as CaseError. `report`: add a test failure.
+template <class Mem>
+std::size_t run_twin_point(TwinKernel k, HostFabric& fabric, const TwinPoint& p, bool report = true) {
+  switch (k) {
+    case TwinKernel::oneshot_pull:
+    case TwinKernel::oneshot_push:
+    case TwinKernel::twoshot: {
+      const TwinRun r = symm_run(k, p);
+      auto v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
+      return run_twin_variant(fabric, *v, r, report);
+    }
+    case TwinKernel::ring: {
+      const RingRun r = ring_run(p);
+      auto v = make_ring_twin_with<Mem>(r.opt, r.twin);
+      return run_ring_variant(fabric, *v, r, report);
+    }
+    default: {
+      const FusedRun r = fused_run(k, p);
+      auto v = make_fused_twin_with<Mem>(r.algo, r.opt, r.twin);
+      return run_fused_variant(fabric, *v, r, 1e-6, report).wrong_elements;
+    }
+  }
+}
+
+// What one op with rank `missing` never launching did.
+struct MissingRankOutcome {
+  bool error_recorded = false;  // check_errors() threw (a bounded wait expired)
+  int ranks_that_wrote = 0;     // ranks other than `missing` whose outputs changed
+};
+
+// One op of kernel k with rank `missing` absent. A correct protocol stops every block whose
+// wait expired, so no rank writes any output (the reduction needs every rank). Not for
+// add_rmsnorm: unfused-oneshot runs its norm kernel after a failed all-reduce.
+template <class Mem>
+MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& fabric, const TwinPoint& p, int missing) {
+  std::unique_ptr<Variant> v;
+  std::vector<const RankBuffers*> outs;
+  TwinCase tc;
+  std::unique_ptr<Workload> work;
+  if (!is_norm_kernel(k)) {
+    if (k == TwinKernel::ring) {
+      v = make_ring_twin_with<Mem>(ring_run(p).opt, twin_options(p));
+      tc = prepare_ring_run(fabric, *v, ring_run(p));
+    } else {
+      const TwinRun r = symm_run(k, p);
+      v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
+      tc = prepare_twin_run(fabric, *v, r);
+    }
+    // Oracle inputs, and the output poisoned (NaN bytes), so a rank that writes anything shows.
+    const std::size_t elems = allreduce_elems(p), bytes = elems * dtype_size(p.dtype);
+    std::vector<std::uint8_t> host(bytes), poison(bytes, 0xff);
+    for (int r = 0; r < p.world; ++r) {
+      fill_oracle(host.data(), p.dtype, elems, 1, r);
+      fabric.upload(r, tc.buffers.in->local(r), host.data(), bytes);
+      fabric.upload(r, tc.buffers.out->local(r), poison.data(), bytes);
+    }
+    outs = {tc.buffers.out};
+  } else {
+    const FusedRun r = fused_run(k, p);
+    v = make_fused_twin_with<Mem>(r.algo, r.opt, r.twin);
+    work = prepare_fused_run(fabric, *v, r, 1e-6);
+    outs = {work->buffers().norm_out, work->buffers().residual_out};
+  }
+  auto snapshot = [&] {
+    std::vector<std::vector<unsigned char>> s;
+    for (const RankBuffers* b : outs)
+      for (int r = 0; r < p.world; ++r) {
+        s.emplace_back(b->bytes());
+        fabric.download(r, s.back().data(), b->local(r), b->bytes());
+      }
+    return s;
+  };
+  const auto before = snapshot();
+  fabric.run([&](int rank, Stream st) {
+    if (rank != missing) v->launch(rank, st);
+  });
+  MissingRankOutcome out;
+  try {
+    v->check_errors();
+  } catch (const CaseError&) {
+    out.error_recorded = true;
+  }
+  const auto after = snapshot();
+  for (int r = 0; r < p.world; ++r) {
+    bool wrote = false;
+    for (std::size_t b = 0; b < outs.size(); ++b) {
+      const std::size_t i = b * static_cast<std::size_t>(p.world) + static_cast<std::size_t>(r);
+      wrote = wrote || before[i] != after[i];
+    }
+    if (r != missing && wrote) ++out.ranks_that_wrote;
+  }
+  return out;
+}
+
+}  // namespace arbench::testing
