@@ -62,7 +62,7 @@ class LoggedUnfused final : public FusedVariant {
   int sms(const Fabric&) const override { return 4; }
   int norm_blocks(int tokens) const override { return tokens; }
   int threads() const override { return 1; }
-  void run_norm(const algo::NormArgs&, int, Stream s) override { static_cast<StreamLog*>(s)->push_back("norm"); }
+  void run_norm(int, const algo::NormArgs&, int, Stream s) override { static_cast<StreamLog*>(s)->push_back("norm"); }
   void run_fused(const algo::FusedArgs&, int, Stream) override {}
 
  private:
