@@ -65,6 +65,13 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                  "(default: 20; host 4)");
   cmd.add_flag("!--no-check", cfg.check, "skip the correctness checks (results are then unverified)");
   cmd.add_flag("--in-place", cfg.in_place, "allreduce output overwrites its input");
+  cmd.add_option("--skew", cfg.skews_us,
+                 "arrival skews to sweep, microseconds, comma-separated: rank r starts r/(N-1)*US late; a skewed "
+                 "case is named .../skew:US and reports its latency after the last arrival (default 0)")
+      ->delimiter(',');
+  cmd.add_flag("--phases", cfg.phases,
+               "record each case's phase timeline on a few extra ops after the timed ones: JSON 'phases', a "
+               "breakdown per case on the console (docs/latency-breakdown.md)");
   cmd.add_option("--seed", cfg.seed, "seed of the oracle inputs")->capture_default_str();
   cmd.add_option("--timeout", cfg.timeout_s, "bound in seconds on any wait for a peer")->capture_default_str();
   cmd.add_option("--blocks", cfg.tuning.blocks, "custom kernels: blocks per rank (default: the variant's policy)");

@@ -10,11 +10,11 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 
 #include "arbench/algo/ll.hpp"
+#include "arbench/core/steady_clock.hpp"
 #include "kernels/host_block.hpp"
 
 namespace arbench {
@@ -35,11 +35,7 @@ struct HostMem {
     return algo::LlLine{{std::atomic_ref<std::uint64_t>(s->h[0]).load(std::memory_order_relaxed),
                          std::atomic_ref<std::uint64_t>(s->h[1]).load(std::memory_order_relaxed)}};
   }
-  static std::uint64_t now_ns() {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                          std::chrono::steady_clock::now().time_since_epoch())
-                                          .count());
-  }
+  static std::uint64_t now_ns() { return steady_now_ns(); }
   static void pause() { std::this_thread::yield(); }
   static bool claim(std::uint32_t* word) {
     return std::atomic_ref<std::uint32_t>(*word).exchange(1u, std::memory_order_acq_rel) == 0u;

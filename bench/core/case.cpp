@@ -20,6 +20,11 @@ std::string Case::name() const {
   else
     n += "/tokens:" + std::to_string(tokens) + "/hidden:" + std::to_string(hidden);
   if (in_place) n += "/inplace";
+  if (skew_us > 0) {
+    char buf[32];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, skew_us);  // shortest round trip: 2, 0.5
+    n += "/skew:" + std::string(buf, ec == std::errc() ? end : buf);
+  }
   return n;
 }
 
@@ -81,6 +86,11 @@ std::optional<Case> Case::parse(std::string_view name, std::string* why) {
   }
   if (next < parts.size() && parts[next] == "inplace") {
     c.in_place = true;
+    ++next;
+  }
+  if (next < parts.size() && parts[next].substr(0, 5) == "skew:") {
+    if (!parse_field(parts[next], "skew:", c.skew_us) || !(c.skew_us > 0))
+      return fail("bad 'skew:US' field (a positive number of microseconds)");
     ++next;
   }
   if (next != parts.size()) return fail("unexpected trailing field '" + std::string(parts[next]) + "'");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "results/phase_report.hpp"
 
 namespace arbench {
 
@@ -23,6 +24,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"tokens", r.c.tokens},
                       {"hidden", r.c.hidden},
                       {"in_place", r.c.in_place},
+                      {"skew_us", r.c.skew_us},
                       {"status", r.ok ? "ok" : "failed"},
                       {"reason", r.reason},
                       {"checked", r.checked},
@@ -41,6 +43,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"discarded_samples", r.discarded_samples},
                       {"settings", settings}};
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
+  if (r.phases) j["phases"] = phases_to_json(*r.phases);
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
   return j;
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "arbench/core/case.hpp"
+#include "results/phase_timeline.hpp"
 #include "results/stats.hpp"
 
 namespace arbench {
@@ -30,6 +32,7 @@ struct CaseResult {
   int discarded_samples = 0;
   std::vector<std::pair<std::string, std::string>> settings;
   std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
+  std::optional<PhaseTimeline> phases;  // --phases or a skewed case, when the variant records marks
 };
 
 struct Skipped {

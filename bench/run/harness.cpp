@@ -5,6 +5,7 @@
 #include "arbench/core/errors.hpp"
 #include "results/stats.hpp"
 #include "run/nccl_protocol_policy.hpp"
+#include "run/phase_recorder.hpp"
 #include "workload/workload.hpp"
 
 namespace arbench {
@@ -65,11 +66,18 @@ double Harness::floor_us(Fabric& f) {
   return floors_us_[f.world()] = median_us(t.samples);
 }
 
-RankOp Harness::op_for(Variant& v) const {
+RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
   const int absent = cfg_.test_absent_rank;
-  if (absent < 0) return op_of(v);
-  return RankOp([&v, absent](int rank, Stream s) { if (rank != absent) v.launch(rank, s); },
-                [&v, absent](int rank, Stream s) { if (rank != absent) v.launch_after(rank, s); });
+  if (absent < 0 && !(c.skew_us > 0)) return op_of(v);
+  const double skew_s = c.skew_us * 1e-6;
+  const int last = c.world - 1;
+  return RankOp(
+      [&v, &f, absent, skew_s, last](int rank, Stream s) {
+        if (rank == absent) return;
+        if (skew_s > 0 && rank > 0) f.hold(rank, s, skew_s * rank / last);  // rank r: r/(N-1) of the skew
+        v.launch(rank, s);
+      },
+      [&v, absent](int rank, Stream s) { if (rank != absent) v.launch_after(rank, s); });
 }
 
 void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res) {
@@ -79,7 +87,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   World& w = f.processes();
   agree_on_errors(w, [&] { v.prepare(c, f, work.buffers(), cfg_.tuning); }, "preparing the case");
   res.settings = v.settings();
-  const RankOp op = op_for(v);
+  const RankOp op = op_for(c, v, f);
   auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
   auto checked_run = [&](const char* when) {
     // In-place ops consume their input: refill and run once more so the check sees one op.
@@ -116,6 +124,11 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
 
   if (cfg_.pipelined_ops.value_or(0) > 0) {
     res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
+    check_errors();
+  }
+  // The phase timeline: extra ops after the timed ones, so the timed numbers never record.
+  if (cfg_.phases || c.skew_us > 0) {
+    res.phases = record_phase_timeline(v, f, op);
     check_errors();
   }
   if (cfg_.check) checked_run("after timing");

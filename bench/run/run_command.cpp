@@ -16,6 +16,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "results/fusion_summary.hpp"
+#include "results/phase_report.hpp"
 #include "run/harness.hpp"
 #include "results/report.hpp"
 #include "run/sizes.hpp"
@@ -275,6 +276,8 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
+  if (const std::string phases = phase_breakdown_table(results); !cfg.quiet && !phases.empty())
+    std::cout << "\n" << phases;
   skipped.insert(skipped.end(), not_run.begin(), not_run.end());
   if (lead) print_footer(results, skipped);
   agree_on_errors(world, [&] { write_result_files(cfg, b, *links, json_text.str(), results, skipped, world); },

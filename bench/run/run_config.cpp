@@ -1,5 +1,6 @@
 #include "run/run_config.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -71,6 +72,16 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
     for (int t = 1; t <= 256; t *= 2) cfg.tokens.push_back(t);
   if (*cfg.samples < 1) throw UsageError("--samples must be >= 1, got " + std::to_string(*cfg.samples));
   if (*cfg.warmup < 0) throw UsageError("--warmup must be >= 0, got " + std::to_string(*cfg.warmup));
+  if (cfg.skews_us.empty()) cfg.skews_us = {0};
+  for (double s : cfg.skews_us)
+    if (!std::isfinite(s) || s < 0 || s * 1e-6 >= cfg.timeout_s) {
+      char why[256];
+      std::snprintf(why, sizeof why,
+                    "--skew %g: an arrival skew must be a number of microseconds >= 0 and below --timeout (%g s), "
+                    "or the ranks that wait for the last one give up; e.g. --skew 0,2,5",
+                    s, cfg.timeout_s);
+      throw UsageError(why);
+    }
   if (*cfg.pipelined_ops < 0)
     throw UsageError("--pipelined-ops must be >= 0, got " + std::to_string(*cfg.pipelined_ops));
   if (cfg.timeout_s <= 0) throw UsageError("--timeout must be > 0 seconds");
@@ -108,6 +119,8 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"pipelined_ops", cfg.pipelined_ops.value_or(0)},
           {"check", cfg.check},
           {"in_place", cfg.in_place},
+          {"skews_us", cfg.skews_us},
+          {"phases", cfg.phases},
           {"seed", cfg.seed},
           {"timeout_s", cfg.timeout_s},
           {"links_file", cfg.links_file},

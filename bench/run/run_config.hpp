@@ -31,6 +31,10 @@ struct RunConfig {
   std::optional<int> warmup, samples, pipelined_ops;
   bool check = true;
   bool in_place = false;
+  // Arrival skews to sweep, µs (--skew; docs/latency-breakdown.md): rank r starts
+  // r/(world-1) * skew late. {0}: every rank together, the default.
+  std::vector<double> skews_us = {0};
+  bool phases = false;  // --phases: record each case's phase timeline (skewed cases always do)
   std::uint64_t seed = 1;
   bool quiet = false;
   std::string out_json, out_csv;

@@ -80,6 +80,12 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
     else
       sw.skipped.push_back({std::move(c), why});
   };
+  auto place_skewed = [&](Case c) {  // one case per --skew value, in the order given
+    for (double skew : cfg.skews_us) {
+      c.skew_us = skew;
+      place(c);
+    }
+  };
   for (Family fam : cfg.families) {
     auto names = select_variants(reg, cfg.variants, fam);
     for (const auto& v : names)
@@ -94,12 +100,12 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
         for (int w : cfg.gpus) {
           if (fam == Family::allreduce) {
             for (std::size_t b : size_series(min_b, max_b, cfg.step_factor, es))
-              place(Case{v, fam, t, w, b, 0, 0, cfg.in_place});
+              place_skewed(Case{v, fam, t, w, b, 0, 0, cfg.in_place});
           } else {
             for (int tok : cfg.tokens) {
               if (tok < 1) throw UsageError("--tokens: " + std::to_string(tok) + " must be >= 1");
               if (cfg.hidden < 1) throw UsageError("--hidden must be >= 1");
-              place(Case{v, fam, t, w, std::size_t(tok) * std::size_t(cfg.hidden) * es, tok, cfg.hidden, false});
+              place_skewed(Case{v, fam, t, w, std::size_t(tok) * std::size_t(cfg.hidden) * es, tok, cfg.hidden, false});
             }
           }
         }

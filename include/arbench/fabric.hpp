@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "arbench/core/steady_clock.hpp"
+
 namespace arbench {
 
 class World;           // arbench/world.hpp: the processes of a run
@@ -124,6 +126,20 @@ class Fabric {
   // `ops` ops back to back (a CUDA graph on GPU fabrics), repeated `reps` times;
   // returns the median time per op in seconds.
   virtual double time_pipelined(const RankOp& op, int ops, int reps) = 0;
+
+  // Arrival skew (--skew): enqueue on `rank`'s stream, before its op, a hold of `seconds`
+  // (the host fabrics spin on the steady clock; GPU fabrics launch a %globaltimer spin kernel).
+  virtual void hold(int /*rank*/, Stream /*stream*/, double seconds) {
+    spin_for_ns(static_cast<std::uint64_t>(seconds * 1e9));
+  }
+  // The clock the ops' phase marks use (docs/latency-breakdown.md) and its resolution in ns,
+  // measured: the smallest step two marks can tell apart.
+  virtual std::string phase_clock() const { return "steady_clock"; }
+  virtual double phase_clock_resolution_ns() { return steady_resolution_ns(); }
+  // `rank`'s phase clock minus the first rank's, in ns, to put every rank's marks on one time
+  // line; nullopt when not known (the marks of different ranks are then not comparable exactly).
+  // The host fabrics' ranks share one clock.
+  virtual std::optional<std::int64_t> phase_clock_offset_ns(int /*rank*/) const { return 0; }
 
   // Bound for any single wait, in seconds (spin-waits in kernels and twins, stream syncs).
   virtual double timeout_s() const { return 10.0; }

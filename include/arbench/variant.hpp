@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arbench/core/case.hpp"
+#include "arbench/core/phases.hpp"
 #include "arbench/fabric.hpp"
 
 namespace arbench {
@@ -65,6 +66,12 @@ class Variant {
   virtual void launch_after(int /*rank*/, Stream /*stream*/) {}
   // Throws CaseError naming rank/block/flag when an op recorded a timeout since prepare().
   virtual void check_errors() {}
+  // Phase timeline (docs/latency-breakdown.md): the marks one op records, in the order a block
+  // reaches them; empty when the variant records none.
+  virtual std::vector<PhaseMark> phase_marks() const { return {}; }
+  // The ops after this call record their marks into `rec` (rank r: rec->local(r), a record of
+  // kPhaseRecordBytes, arbench/core/phases.hpp); nullptr: record nothing (the default).
+  virtual void record_phases(RankBuffers* /*rec*/) {}
   // Settings worth recording in the JSON (e.g. NCCL_ALGO), as key/value text.
   virtual std::vector<std::pair<std::string, std::string>> settings() const { return {}; }
   // Where the harness puts OpBuffers: symmetric (peers read/write them) or plain local

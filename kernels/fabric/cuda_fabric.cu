@@ -8,6 +8,7 @@
 #include <string>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/clock_kernels.hpp"
 #include "kernels/fabric/op_phases.hpp"
 #include "kernels/fabric/stream_wait.hpp"
 
@@ -172,6 +173,27 @@ void CudaFabric::download(int rank, void* dst, const void* src, std::size_t byte
   ARB_CUDA_CHECK(cudaSetDevice(devices_[local(rank)]));
   ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, streams_[local(rank)]));
   sync_rank(rank, "a download");
+}
+
+void CudaFabric::hold(int rank, Stream stream, double seconds) {
+  if (seconds > 0) launch_hold(static_cast<std::uint64_t>(seconds * 1e9), static_cast<cudaStream_t>(stream));
+  (void)rank;  // the caller made the rank's device current (the op's launch)
+}
+
+double CudaFabric::phase_clock_resolution_ns() {
+  if (timer_resolution_ns_ >= 0) return timer_resolution_ns_;
+  const int r = first_rank_;
+  auto out = alloc(sizeof(std::uint64_t), Placement::local);
+  ARB_CUDA_CHECK(cudaSetDevice(devices_[local(r)]));
+  launch_timer_resolution(static_cast<std::uint64_t*>(out->local(r)), streams_[local(r)]);
+  std::uint64_t ns = 0;
+  download(r, &ns, out->local(r), sizeof ns);
+  return timer_resolution_ns_ = static_cast<double>(ns);
+}
+
+std::optional<std::int64_t> CudaFabric::phase_clock_offset_ns(int rank) const {
+  if (!gate_ || processes().multi_process() || !drives(rank)) return std::nullopt;
+  return gate_->clock_offset_ns(local(rank));
 }
 
 void CudaFabric::launch_all(const RankOp& op) {

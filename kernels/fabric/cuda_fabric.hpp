@@ -45,6 +45,13 @@ class CudaFabric : public Fabric {
   IsolatedTimes time_isolated(const RankOp& op, int samples) override;
   double time_pipelined(const RankOp& op, int ops, int reps) override;
   void abort() override { aborted_ = true; }
+  // --skew: a %globaltimer spin kernel on the rank's stream; phase marks use %globaltimer too.
+  void hold(int rank, Stream stream, double seconds) override;
+  std::string phase_clock() const override { return "globaltimer"; }
+  double phase_clock_resolution_ns() override;
+  // The start gate's measured offsets between the GPUs' clocks (one process); unknown across
+  // processes.
+  std::optional<std::int64_t> phase_clock_offset_ns(int rank) const override;
   std::string health() const override;
 
   cudaStream_t stream(int rank) const { return streams_.at(local(rank)); }
@@ -89,6 +96,7 @@ class CudaFabric : public Fabric {
   World& processes_;
   std::vector<int> devices_;  // per local rank
   std::vector<cudaStream_t> streams_;
+  double timer_resolution_ns_ = -1;  // measured on first use (phase_clock_resolution_ns)
   std::vector<cudaEvent_t> start_, stop_;
   double timeout_s_;
   std::unique_ptr<StartGate> gate_;

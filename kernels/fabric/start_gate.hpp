@@ -53,6 +53,8 @@ class StartGate {
   // some GPU clock offset is unknown).
   bool timed_out(std::uint32_t token) const;
   std::optional<double> skew_s(std::uint32_t token) const;
+  // The `local`-th GPU's clock minus the first's, in ns (nullopt: not measured).
+  std::optional<std::int64_t> clock_offset_ns(int local) const { return offsets_ns_.at(static_cast<std::size_t>(local)); }
   // "host word + device barrier" or "host word only (<why>)", for banners.
   std::string describe() const;
 

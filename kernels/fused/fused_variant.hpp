@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "arbench/algo/fused_layout.hpp"
+#include "arbench/algo/fused_twoshot.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/symm/symm_variant.hpp"
@@ -161,6 +162,14 @@ class FusedVariant : public Variant {
     return s;
   }
 
+  // Fused kernels record their marks; the unfused pair (two kernels, one of them opaque) none.
+  std::vector<PhaseMark> phase_marks() const override {
+    if (algo_ == FusedAlgo::fused_oneshot) return {std::begin(algo::kFusedOneshotMarks), std::end(algo::kFusedOneshotMarks)};
+    if (algo_ == FusedAlgo::fused_twoshot) return {std::begin(algo::kFusedTwoshotMarks), std::end(algo::kFusedTwoshotMarks)};
+    return {};
+  }
+  void record_phases(RankBuffers* rec) override { phases_ = rec; }
+
   // No peer ever touches the case's buffers (peers meet in the variant's own scratch).
   Placement buffer_placement() const override { return Placement::local; }
 
@@ -216,6 +225,7 @@ class FusedVariant : public Variant {
     a.s.scratch[rank] = scratch_->local(rank);
     a.s.state = static_cast<algo::RankState*>(state_->local(rank));
     a.s.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.s.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
     a.s.rank = rank;
     a.s.world = world_;
     a.io = io_for(rank);
@@ -266,6 +276,7 @@ class FusedVariant : public Variant {
   OpBuffers bufs_;
   std::size_t padded_packs_ = 0, scratch_bytes_ = 0;
   std::unique_ptr<RankBuffers> scratch_, state_, sum_;
+  RankBuffers* phases_ = nullptr;
   std::unique_ptr<Variant> inner_;
   double allreduce_only_us_ = -1, norm_only_us_ = -1;
 };

@@ -10,6 +10,10 @@
 // ring/tree paths); it still decides per call and falls back silently where they do not apply,
 // which is exactly what an engine using symmetric windows would get. Needs symmetric memory
 // support (the fabric probes ncclDevCommCreate and P2P; its reason is shown as the skip).
+//
+// Phase timeline: NCCL's kernels are opaque, so a one-thread marker kernel on the rank's stream
+// records entry just before the collective and exit just after it; the whole collective counts
+// as reduce+store in the breakdown.
 #include "kernels/nccl/nccl_allreduce.hpp"
 
 #include <cstdlib>
@@ -17,6 +21,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/clock_kernels.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 
 namespace arbench {
@@ -73,10 +78,22 @@ class NcclAllReduce final : public Variant {
     }
   }
 
+  // In launch() the marker is enqueued at once, the collective only when the op's NCCL group
+  // ends (variant.hpp): the entry mark precedes the collective on the stream.
   void launch(int rank, Stream stream) override {
     const auto r = std::size_t(rank);
+    if (phases_ != nullptr) launch_phase_marker(record(rank), 0, static_cast<cudaStream_t>(stream));
     ARB_NCCL_CHECK(*api_, AllReduce(in_[r], out_[r], count_, type_, ncclSum, comm_[r], static_cast<cudaStream_t>(stream)));
   }
+
+  void launch_after(int rank, Stream stream) override {
+    if (phases_ != nullptr) launch_phase_marker(record(rank), 1, static_cast<cudaStream_t>(stream));
+  }
+
+  std::vector<PhaseMark> phase_marks() const override {
+    return {{"entry", PhaseBucket::entry}, {"exit", PhaseBucket::reduce}};
+  }
+  void record_phases(RankBuffers* rec) override { phases_ = rec; }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
     std::vector<std::pair<std::string, std::string>> s;
@@ -104,6 +121,8 @@ class NcclAllReduce final : public Variant {
   // process's rank is filled).
   std::vector<ncclComm_t> comm_;
   std::vector<void*> in_, out_;
+  RankBuffers* phases_ = nullptr;
+  std::uint64_t* record(int rank) const { return static_cast<std::uint64_t*>(phases_->local(rank)); }
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arbench/algo/epoch.hpp"
+#include "arbench/algo/ring.hpp"
 #include "arbench/algo/ring_layout.hpp"
 #include "arbench/algo/ring_order.hpp"
 #include "arbench/algo/ring_policy.hpp"
@@ -50,6 +51,34 @@ inline std::string describe_ring_error(const algo::ErrorRecord& r, double timeou
                   r.peer, r.seen, r.peer);
   }
   return buf;
+}
+
+// The ring's phase marks at `world` ranks (layout: algo::ring_exit_mark in ring.hpp).
+inline std::vector<PhaseMark> ring_phase_marks(int world) {
+  static const auto names = [] {  // per world size, so every name outlives the returned marks
+    std::vector<std::vector<std::string>> all(kMaxRanks + 1);
+    for (int w = 1; w <= kMaxRanks; ++w) {
+      auto& n = all[static_cast<std::size_t>(w)];
+      n.push_back("entry");
+      for (int s = 0; s < algo::ring_steps(w); ++s) {
+        n.push_back("step" + std::to_string(s) + "_data");
+        n.push_back("step" + std::to_string(s) + "_sent");
+      }
+      n.insert(n.end(), {"drain_data", "drained", "exit"});
+    }
+    return all;
+  }();
+  std::vector<PhaseMark> marks;
+  if (world < 1 || world > kMaxRanks) return marks;
+  const auto& n = names[static_cast<std::size_t>(world)];
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const bool last = i + 1 == n.size();
+    const PhaseBucket b = i == 0 ? PhaseBucket::entry
+                          : last ? PhaseBucket::exit
+                                 : (i % 2 == 1 ? PhaseBucket::wait : PhaseBucket::reduce);
+    marks.push_back({n[i].c_str(), b});
+  }
+  return marks;
 }
 
 class RingVariant : public Variant {
@@ -129,6 +158,9 @@ class RingVariant : public Variant {
     throw CaseError(describe_ring_error(recs[static_cast<std::size_t>(first)], timeout_s_));
   }
 
+  std::vector<PhaseMark> phase_marks() const override { return ring_phase_marks(world_); }
+  void record_phases(RankBuffers* rec) override { phases_ = rec; }
+
   std::vector<std::pair<std::string, std::string>> settings() const override {
     return {{"ring_order", algo::ring_order_text(order_)},
             {"ring_order_source", order_source_},
@@ -163,6 +195,7 @@ class RingVariant : public Variant {
     a.prev = world_ > 1 ? scratch_->peer(rank, nb.prev) : a.own;
     a.state = static_cast<algo::RingState*>(state_->local(rank));
     a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
     a.rank = rank;
     a.pos = nb.pos;
     a.prev_rank = nb.prev;
@@ -203,6 +236,7 @@ class RingVariant : public Variant {
   RankBuffers* out_ = nullptr;
   std::unique_ptr<RankBuffers> scratch_;
   std::unique_ptr<RankBuffers> state_;
+  RankBuffers* phases_ = nullptr;
 };
 
 }  // namespace arbench

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "arbench/algo/launch_policy.hpp"
+#include "arbench/algo/oneshot_pull.hpp"
+#include "arbench/algo/oneshot_push.hpp"
+#include "arbench/algo/twoshot.hpp"
 #include "arbench/algo/symm_layout.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
@@ -88,6 +91,16 @@ class SymmVariant : public Variant {
             {"scratch_bytes_per_rank", std::to_string(scratch_bytes_)}};
   }
 
+  std::vector<PhaseMark> phase_marks() const override {
+    switch (algo_) {
+      case SymmAlgo::oneshot_pull: return {std::begin(algo::kOneshotPullMarks), std::end(algo::kOneshotPullMarks)};
+      case SymmAlgo::oneshot_push: return {std::begin(algo::kOneshotPushMarks), std::end(algo::kOneshotPushMarks)};
+      case SymmAlgo::twoshot: return {std::begin(algo::kTwoshotMarks), std::end(algo::kTwoshotMarks)};
+    }
+    return {};
+  }
+  void record_phases(RankBuffers* rec) override { phases_ = rec; }
+
   int blocks() const { return blocks_; }
 
  protected:
@@ -104,6 +117,7 @@ class SymmVariant : public Variant {
     a.scratch[rank] = scratch_->local(rank);
     a.state = static_cast<algo::RankState*>(state_->local(rank));
     a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
+    a.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
     a.rank = rank;
     a.world = world_;
     return a;
@@ -147,6 +161,7 @@ class SymmVariant : public Variant {
   RankBuffers* out_ = nullptr;
   std::unique_ptr<RankBuffers> scratch_;
   std::unique_ptr<RankBuffers> state_;
+  RankBuffers* phases_ = nullptr;
 };
 
 }  // namespace arbench

@@ -9,20 +9,26 @@
 //      (acquire), then block_all() combines the outcomes: false if any wait expired.
 // A peer may already be at e+1 when we look (it saw all of our arrivals and moved on), hence
 // epoch_reached() and not equality. Single writer per flag word, monotonic values.
+// Phase marks (`m.rec` non-null): m.first after step 1 (staging done), m.first+1 after step 2
+// (arrived), m.first+2 once every peer arrived.
 #pragma once
 
 #include "arbench/algo/faults.hpp"
 #include "arbench/algo/mem_policy.hpp"
+#include "arbench/algo/phase_record.hpp"
 #include "arbench/algo/symm_layout.hpp"
 #include "arbench/algo/wait.hpp"
 
 namespace arbench::algo {
 
 template <class Mem>
-ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound) {
+ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound,
+                          BarrierMarks m = {}) {
   Mem::block_sync();
+  phase_mark<Mem>(m.rec, c, m.first);
   for (int p = c.thread; p < a.world; p += c.threads)
     if (p != a.rank) Mem::store_release(flag_ptr(rank_scratch(a, p), phase, c.block, a.rank), epoch);
+  phase_mark<Mem>(m.rec, c, m.first + 1);
   bool ok = true;
   for (int p = c.thread; p < a.world; p += c.threads) {
     if (p == a.rank || !ok) continue;
@@ -30,7 +36,9 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
     ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, bound, &a.state->error,
                         site);
   }
-  return Mem::block_all(ok);
+  const bool all = Mem::block_all(ok);
+  if (all) phase_mark<Mem>(m.rec, c, m.first + 2);
+  return all;
 }
 
 // Reads this block's epoch counter and returns the epoch of the op about to run.

@@ -39,9 +39,16 @@ ARB_HD void stage_rows(const SymmArgs& s, Pack* own, int hidden, Range rows, con
       own[row * rp + k] = load_row_pack<D>(s.in, hidden, row, k);
 }
 
+// Phase marks (arbench/core/phases.hpp). Reduce and norm interleave row by row: `normed` is the
+// end of both (the norm starts at `peers`).
+inline constexpr PhaseMark kFusedOneshotMarks[] = {{"entry", PhaseBucket::entry}, {"staged", PhaseBucket::staging},
+                                                   {"arrived", PhaseBucket::wait}, {"peers", PhaseBucket::wait},
+                                                   {"normed", PhaseBucket::reduce}, {"exit", PhaseBucket::exit}};
+
 template <class Mem, DType D>
 ARB_HD bool fused_oneshot_block(const FusedArgs& a, const BlockCtx& c, float* lanes) {
   const SymmArgs& s = a.s;
+  phase_mark<Mem>(s.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
   const int slot = op_slot<Mem>(e);
@@ -49,13 +56,15 @@ ARB_HD bool fused_oneshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   const Range rows = block_share<Mem>(Range{0, static_cast<std::size_t>(a.tokens)}, c);
 
   stage_rows<D>(s, staging_ptr(rank_scratch(s, s.rank), slot, s.packs), a.io.hidden, rows, c);
-  const bool ok = block_barrier<Mem>(s, c, 0, e, bound);
+  const bool ok = block_barrier<Mem>(s, c, 0, e, bound, BarrierMarks{s.phases, 1});
   if (ok) {
     for (std::size_t row = rows.begin; row < rows.end; ++row)
       add_norm_row<Mem, D>(a.io, row, c, lanes,
                            [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
+    phase_mark<Mem>(s.phases, c, 4);
   }
   end_epoch<Mem>(s, c, e);
+  phase_mark<Mem>(s.phases, c, 5);
   return ok;
 }
 

@@ -22,9 +22,16 @@
 
 namespace arbench::algo {
 
+// Phase marks (arbench/core/phases.hpp): `normed` ends the owned rows' reduce + norm.
+inline constexpr PhaseMark kFusedTwoshotMarks[] = {
+    {"entry", PhaseBucket::entry},       {"staged", PhaseBucket::staging}, {"arrived", PhaseBucket::wait},
+    {"peers", PhaseBucket::wait},        {"normed", PhaseBucket::reduce},  {"gather_arrived", PhaseBucket::wait},
+    {"gather_peers", PhaseBucket::wait}, {"gathered", PhaseBucket::reduce}, {"exit", PhaseBucket::exit}};
+
 template <class Mem, DType D>
 ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* lanes) {
   const SymmArgs& s = a.s;
+  phase_mark<Mem>(s.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
   const int slot = op_slot<Mem>(e);
@@ -37,7 +44,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
 
   for (int p = 0; p < s.world; ++p)
     stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, block_share<Mem>(owned_range(tokens, s.world, p), c), c);
-  bool ok = block_barrier<Mem>(s, c, 0, e, bound);
+  bool ok = block_barrier<Mem>(s, c, 0, e, bound, BarrierMarks{s.phases, 1});
   if (ok) {
     NormIo io = a.io;
     io.mirror_r = gather_ptr(own, slot, 0, s.packs);
@@ -45,7 +52,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
     const Range mine = block_share<Mem>(owned_range(tokens, s.world, s.rank), c);
     for (std::size_t row = mine.begin; row < mine.end; ++row)
       add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
-    ok = block_barrier<Mem>(s, c, 1, e, bound);
+    ok = block_barrier<Mem>(s, c, 1, e, bound, BarrierMarks{s.phases, 4});
   }
   if (ok) {
     for (int p = 0; p < s.world; ++p) {
@@ -60,8 +67,10 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
           store_row_pack<D>(a.io.norm_out, hidden, row, k, y_src[row * rp + k]);
         }
     }
+    phase_mark<Mem>(s.phases, c, 7);
   }
   end_epoch<Mem>(s, c, e);
+  phase_mark<Mem>(s.phases, c, 8);
   return ok;
 }
 

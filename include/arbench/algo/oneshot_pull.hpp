@@ -17,8 +17,14 @@
 
 namespace arbench::algo {
 
+// Phase marks (arbench/core/phases.hpp), in the order a block reaches them.
+inline constexpr PhaseMark kOneshotPullMarks[] = {{"entry", PhaseBucket::entry},  {"staged", PhaseBucket::staging},
+                                                  {"arrived", PhaseBucket::wait},  {"peers", PhaseBucket::wait},
+                                                  {"reduced", PhaseBucket::reduce}, {"exit", PhaseBucket::exit}};
+
 template <class Mem, DType D>
 ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
+  phase_mark<Mem>(a.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
   const int slot = op_slot<Mem>(e);
@@ -29,7 +35,7 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
   for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
 
-  const bool ok = block_barrier<Mem>(a, c, 0, e, bound);
+  const bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
     for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
       Pack v[kLayoutMaxRanks] = {};
@@ -38,8 +44,10 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
         if (p < a.world) v[p] = staging_ptr(a.scratch[p], slot, a.packs)[k];
       store_pack<D>(a.out, k, a.n, reduce_packs<D>(v, a.world));
     }
+    phase_mark<Mem>(a.phases, c, 4);
   }
   end_epoch<Mem>(a, c, e);
+  phase_mark<Mem>(a.phases, c, 5);
   return ok;
 }
 

@@ -54,8 +54,15 @@ ARB_HD bool ll_wait_pack(const SymmArgs& a, const BlockCtx& c, int slot, std::ui
       e, bound, &a.state->error, site);
 }
 
+// Phase marks (arbench/core/phases.hpp). Waiting and reducing interleave pack by pack: `peers` is
+// when thread 0's first pack had arrived from every peer (every peer had started pushing).
+inline constexpr PhaseMark kOneshotPushMarks[] = {{"entry", PhaseBucket::entry}, {"pushed", PhaseBucket::staging},
+                                                  {"peers", PhaseBucket::wait},  {"reduced", PhaseBucket::reduce},
+                                                  {"exit", PhaseBucket::exit}};
+
 template <class Mem, DType D>
 ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
+  phase_mark<Mem>(a.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   const int slot = epoch_slot(e);
   const Range mine = block_share<Mem>(Range{0, a.packs}, c);
@@ -74,12 +81,17 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
     }
   }
 
+  phase_mark<Mem>(a.phases, c, 1);
+
   bool ok = true;
+  bool first = true;
   OpBound bound{a.timeout_ns};
   for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
     LlLine got[kLayoutMaxRanks][kLinesPerPack] = {};
     ok = ll_wait_pack<Mem>(a, c, slot, e, k, got, bound);
     if (!ok) break;
+    if (first) phase_mark<Mem>(a.phases, c, 2);
+    first = false;
     const Pack own = load_pack<D>(a.in, k, a.n);
     PackAccumulator<D> acc{};  // rank order 0..N-1
     ARB_UNROLL
@@ -92,8 +104,12 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
     }
     store_pack<D>(a.out, k, a.n, acc.result());
   }
+  if (ok && first) phase_mark<Mem>(a.phases, c, 2);  // thread 0 had no pack to wait for
+  if (ok) phase_mark<Mem>(a.phases, c, 3);
   end_epoch<Mem>(a, c, e);
-  return Mem::block_all(ok);
+  const bool all = Mem::block_all(ok);
+  phase_mark<Mem>(a.phases, c, 4);
+  return all;
 }
 
 }  // namespace arbench::algo

@@ -29,11 +29,18 @@
 
 #include "arbench/algo/faults.hpp"
 #include "arbench/algo/mem_policy.hpp"
+#include "arbench/algo/phase_record.hpp"
 #include "arbench/algo/reduce.hpp"
 #include "arbench/algo/ring_layout.hpp"
 #include "arbench/algo/wait.hpp"
 
 namespace arbench::algo {
+
+// Phase marks (arbench/core/phases.hpp; names: ring_phase_marks in kernels/ring/ring_variant.hpp):
+// 0 entry; for step s of the round, 1+2s once its data arrived (wait) and 2+2s once it was sent
+// (reduce); the drain's two at 1+2S and 2+2S (S = ring_steps); exit at 3+2S. A later round
+// overwrites an earlier one's, so the record shows the op's last round.
+ARB_HD_CONSTEXPR int ring_exit_mark(int world) { return 3 + 2 * ring_steps(world); }
 
 // A slot pack written by a peer: on the GPU bypass L1 (the slot is rewritten by the peer between
 // two of our reads of the same address, and a stale L1 line would return the old transfer).
@@ -92,6 +99,7 @@ ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, i
     if (ok && step > 0) ring_test_delay<Mem>(a);
   }
   if (!Mem::block_all(ok)) return false;
+  phase_mark<Mem>(a.phases, c, 1 + 2 * step);
 
   const RingStepKind kind = ring_step_kind(step, world);
   const Range seg = ring_segment(a.g, ch, round, ring_send_segment(a.pos, step, world));
@@ -119,7 +127,9 @@ ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, i
     Mem::store_release(ring_flag_ptr(a.next, ch, ring_slot(q, RingPolicy::kSlots)), q);
     if (step > 0) ok = ring_release_slot<Mem>(a, c, q - 1u);
   }
-  return Mem::block_all(ok);
+  const bool all = Mem::block_all(ok);
+  phase_mark<Mem>(a.phases, c, 2 + 2 * step);
+  return all;
 }
 
 // After a round's last step: transfer q (the last final sum received) goes to own output.
@@ -134,13 +144,16 @@ ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, 
     if (ok) ring_test_delay<Mem>(a);
   }
   if (!Mem::block_all(ok)) return false;
+  phase_mark<Mem>(a.phases, c, 1 + 2 * ring_steps(world));
   const Range seg = ring_segment(a.g, ch, round, ring_recv_segment(a.pos, ring_steps(world) - 1, world));
   const Pack* src = ring_slot_ptr(a.own, a.g, ch, ring_slot(q, RingPolicy::kSlots));
   for (std::size_t i = static_cast<std::size_t>(c.thread); i < seg.size(); i += static_cast<std::size_t>(c.threads))
     store_pack<D>(a.out, seg.begin + i, a.n, ring_load_slot(src + i));
   Mem::block_sync();
   if (c.thread == 0) ok = ring_release_slot<Mem>(a, c, q);
-  return Mem::block_all(ok);
+  const bool all = Mem::block_all(ok);
+  phase_mark<Mem>(a.phases, c, 2 + 2 * ring_steps(world));
+  return all;
 }
 
 // One op of channel c.block on rank a.rank. Returns false after a recorded error (timeout or
@@ -149,10 +162,12 @@ ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, 
 template <class Mem, DType D>
 ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
   const int ch = c.block;
+  phase_mark<Mem>(a.phases, c, 0);
   if (a.g.world == 1) {  // nothing to exchange: the sum of one rank is its input
     const Range r = ring_channel_range(a.g, ch);
     for (std::size_t k = r.begin + static_cast<std::size_t>(c.thread); k < r.end; k += static_cast<std::size_t>(c.threads))
       store_pack<D>(a.out, k, a.n, load_pack<D>(a.in, k, a.n));
+    phase_mark<Mem>(a.phases, c, ring_exit_mark(1));  // one rank: no steps, no drain
     return true;
   }
   const std::uint32_t base = a.state->seq[ch];
@@ -168,6 +183,7 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
   Mem::block_sync();  // every thread read the counter above before thread 0 moves it on
   if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, ch))
     a.state->seq[ch] = base + static_cast<std::uint32_t>(ring_transfers(a.g, ch));
+  phase_mark<Mem>(a.phases, c, ring_exit_mark(a.g.world));
   return ok;
 }
 

@@ -53,6 +53,7 @@ struct RingArgs {
   void* prev = nullptr;  // prev rank's scratch as this rank addresses it (credits)
   RingState* state = nullptr;
   std::uint64_t timeout_ns = 0;  // bound of one op's waits (wait.hpp OpBound)
+  std::uint64_t* phases = nullptr;  // own phase record (phase_record.hpp); null: not recorded
   int rank = 0;
   int pos = 0;  // ring position
   int prev_rank = 0;

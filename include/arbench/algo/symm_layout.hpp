@@ -71,6 +71,7 @@ struct SymmArgs {
   void* scratch[kLayoutMaxRanks] = {};  // every rank's symmetric scratch, as this rank sees it
   RankState* state = nullptr;           // own local state
   std::uint64_t timeout_ns = 0;         // bound of one op's waits (wait.hpp OpBound)
+  std::uint64_t* phases = nullptr;      // own phase record (phase_record.hpp); null: not recorded
   int rank = 0;
   int world = 1;
 };

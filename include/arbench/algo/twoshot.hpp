@@ -21,8 +21,15 @@
 
 namespace arbench::algo {
 
+// Phase marks (arbench/core/phases.hpp), in the order a block reaches them.
+inline constexpr PhaseMark kTwoshotMarks[] = {
+    {"entry", PhaseBucket::entry},       {"staged", PhaseBucket::staging}, {"arrived", PhaseBucket::wait},
+    {"peers", PhaseBucket::wait},        {"scattered", PhaseBucket::reduce}, {"gather_arrived", PhaseBucket::wait},
+    {"gather_peers", PhaseBucket::wait}, {"gathered", PhaseBucket::reduce},  {"exit", PhaseBucket::exit}};
+
 template <class Mem, DType D>
 ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
+  phase_mark<Mem>(a.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
   const int slot = op_slot<Mem>(e);
@@ -35,7 +42,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
   }
 
-  bool ok = block_barrier<Mem>(a, c, 0, e, bound);
+  bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
     const Range r = block_share<Mem>(owned_range(a.packs, a.world, a.rank), c);
     for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
@@ -47,7 +54,8 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
       own[k] = sum;
       store_pack<D>(a.out, k, a.n, sum);
     }
-    ok = block_barrier<Mem>(a, c, 1, e, bound);
+    // The scatter's end is the second barrier's first mark (after its block_sync).
+    ok = block_barrier<Mem>(a, c, 1, e, bound, BarrierMarks{a.phases, 4});
   }
   if (ok) {
     for (int p = 0; p < a.world; ++p) {
@@ -56,8 +64,10 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
       const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
       for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, src[k]);
     }
+    phase_mark<Mem>(a.phases, c, 7);
   }
   end_epoch<Mem>(a, c, e);
+  phase_mark<Mem>(a.phases, c, 8);
   return ok;
 }
 

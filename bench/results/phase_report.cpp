@@ -1,0 +1,74 @@
+#include "results/phase_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace arbench {
+namespace {
+
+const char* bucket_name(PhaseBucket b) {
+  switch (b) {
+    case PhaseBucket::entry: return "entry_skew";
+    case PhaseBucket::staging: return "staging";
+    case PhaseBucket::wait: return "wait";
+    case PhaseBucket::reduce: return "reduce";
+    case PhaseBucket::exit: return "exit_skew";
+  }
+  return "?";
+}
+
+// µs to the nanosecond: the clocks tick in ns, and 0.47100000000000003 helps no reader.
+double ns_round(double us) { return std::round(us * 1e3) / 1e3; }
+
+std::vector<double> ns_round(std::vector<double> us) {
+  for (double& v : us) v = ns_round(v);
+  return us;
+}
+
+}  // namespace
+
+nlohmann::json phases_to_json(const PhaseTimeline& t) {
+  nlohmann::json buckets = nlohmann::json::array(), ranks = nlohmann::json::array();
+  for (PhaseBucket b : t.buckets) buckets.push_back(bucket_name(b));
+  for (const RankTimeline& r : t.ranks)
+    ranks.push_back({{"rank", r.rank}, {"marks_us", ns_round(r.marks_us)}, {"slowest_block", r.slowest_block},
+                     {"slowest_block_us", ns_round(r.slowest_us)}});
+  const PhaseBreakdown& b = t.breakdown;
+  return {{"clock", t.clock},
+          {"resolution_ns", t.resolution_ns},
+          {"clocks_aligned", t.clocks_aligned},
+          {"ops", t.ops},
+          {"marks", t.marks},
+          {"mark_buckets", buckets},
+          {"missing_marks", t.missing_marks},
+          {"span_us", ns_round(t.span_us)},
+          {"op_us", ns_round(t.op_us)},
+          {"latency_us", ns_round(t.latency_us)},
+          {"after_last_arrival_us", ns_round(t.after_last_arrival_us)},
+          {"breakdown_us",
+           {{"entry_skew", ns_round(b.entry_skew)}, {"staging", ns_round(b.staging)}, {"wait", ns_round(b.wait)},
+            {"reduce", ns_round(b.reduce)}, {"exit_skew", ns_round(b.exit_skew)}}},
+          {"ranks", ranks}};
+}
+
+std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
+  std::string out;
+  char line[512];
+  for (const CaseResult& r : results) {
+    if (!r.phases) continue;
+    if (out.empty()) {
+      std::snprintf(line, sizeof line, "%-56s %9s %9s  %s\n", "phases (median of recorded ops)", "lat us",
+                    "after-last", "entry skew · staging · wait for peers · reduce+store · exit skew");
+      out += line;
+    }
+    const PhaseTimeline& t = *r.phases;
+    std::snprintf(line, sizeof line, "%-56s %9.2f %9.2f  %s\n", r.c.name().c_str(), t.latency_us,
+                  t.after_last_arrival_us, breakdown_text(t.breakdown).c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace arbench

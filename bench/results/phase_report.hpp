@@ -1,0 +1,20 @@
+// The phase timeline in the outputs (docs/output.md, docs/latency-breakdown.md): the JSON
+// `phases` object of a case, and the console's per-case breakdown after the table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "results/results.hpp"
+
+namespace arbench {
+
+nlohmann::json phases_to_json(const PhaseTimeline& t);
+
+// One line per case with a timeline: latency, latency after the last arrival (skewed cases) and
+// "entry skew · staging · wait for peers · reduce+store · exit skew"; empty when no case has one.
+std::string phase_breakdown_table(const std::vector<CaseResult>& results);
+
+}  // namespace arbench
