@@ -9,6 +9,10 @@ Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
                  (the speedup_vs_unfused counter's definition) vs tokens (when the result has
                  both)
   winners        winner map: message size x GPU count, each cell coloured by the fastest variant
+  phases_gpus<N> where the time of one op goes (`arbench run --phases`), one figure per GPU
+                 count: a panel per variant, a stacked bar per message size (entry skew,
+                 staging, wait for peers, reduce+store, exit skew of the median recorded op)
+                 (only when the result has phase timelines)
   history        nightly medians relative to each case's first night, regressions marked (only
                  with --history)
 Run with Debian's /usr/bin/python3 (python3-matplotlib); prints one line per file written.
@@ -33,7 +37,9 @@ from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
     r"gpus:(?P<world>\d+)/(?:bytes:(?P<bytes>\d+)|tokens:(?P<tokens>\d+)/hidden:(?P<hidden>\d+))"
-    r"(?P<inplace>/inplace)?$")
+    r"(?P<inplace>/inplace)?(?:/skew:(?P<skew>[0-9.eE+-]+))?$")
+PHASE_PARTS = [("entry_skew", "entry skew"), ("staging", "staging"), ("wait", "wait for peers"),
+               ("reduce", "reduce+store"), ("exit_skew", "exit skew")]
 DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results",
                                  "reference", "published-pcie-allreduce.json")
 
@@ -64,11 +70,12 @@ def load_result(path):
             continue
         g = m.groupdict()
         # In-place runs are separate curves (and winner-map candidates).
-        variant = g["variant"] + (" (in-place)" if g["inplace"] else "")
+        variant = g["variant"] + (" (in-place)" if g["inplace"] else "") + (
+            f" skew:{g['skew']}" if g["skew"] else "")
         case = {"name": c["name"], "family": g["family"], "variant": variant,
                 "dtype": g["dtype"], "world": int(g["world"]), "bytes": int(g["bytes"] or 0),
                 "tokens": int(g["tokens"] or 0), "hidden": int(g["hidden"] or 0),
-                "median_us": float(c["median_us"])}
+                "median_us": float(c["median_us"]), "phases": c.get("phases")}
         case["p10_us"] = float(c.get("p10_us") or case["median_us"])
         case["p90_us"] = float(c.get("p90_us") or case["median_us"])
         bw = c.get("busbw_GBps")
@@ -219,7 +226,8 @@ def plot_fused(cases, colours, args, written):
 
 
 def plot_winners(cases, colours, args, written):
-    ar = [c for c in cases if c["family"] == "allreduce"]
+    # Skewed cases (skew:N) answer another question: the map compares ranks arriving together.
+    ar = [c for c in cases if c["family"] == "allreduce" and " skew:" not in c["variant"]]
     if not ar:
         return
     dtype = sorted({c["dtype"] for c in ar})[0]  # one map; the first dtype is representative
@@ -245,6 +253,36 @@ def plot_winners(cases, colours, args, written):
     ax.set_title(f"fastest allreduce variant, {dtype}" + timing_note(args.timing, args.backend),
                  fontsize=9)
     save(fig, args.out, "winners", args.formats, written)
+
+
+def plot_phases(cases, args, written):
+    """One figure per GPU count: per variant, a stacked bar per size of the median recorded op's
+    breakdown (JSON phases.breakdown_us); the five parts add up to its span."""
+    timed = [c for c in cases if isinstance(c.get("phases"), dict) and "breakdown_us" in c["phases"]]
+    colours = plt.get_cmap("tab10").colors
+    for world in sorted({c["world"] for c in timed}):
+        mine = [c for c in timed if c["world"] == world]
+        variants = sorted({(c["family"], c["variant"]) for c in mine})
+        fig, axes = panels(len(variants))
+        for ax, (family, variant) in zip(axes, variants):
+            rows = sorted((c for c in mine if (c["family"], c["variant"]) == (family, variant)),
+                          key=lambda c: (c["bytes"], c["tokens"]))
+            labels = [size_label(c["bytes"]) if family == "allreduce" else f"{c['tokens']} tok"
+                      for c in rows]
+            bottom = [0.0] * len(rows)
+            for i, (key, text) in enumerate(PHASE_PARTS):
+                h = [float(c["phases"]["breakdown_us"].get(key, 0)) for c in rows]
+                ax.bar(range(len(rows)), h, bottom=bottom, color=colours[i], label=text)
+                bottom = [b + v for b, v in zip(bottom, h)]
+            ax.set_xticks(range(len(rows)), labels, rotation=45, ha="right")
+            ax.set_title(f"{variant}" + ("" if family == "allreduce" else " (AR+RMSNorm)"))
+            ax.set_ylabel("us (first entry to last exit)")
+            ax.grid(True, axis="y", alpha=0.3)
+        handles, texts = axes[0].get_legend_handles_labels()
+        fig.legend(handles, texts, loc="lower center", ncol=len(PHASE_PARTS), fontsize=8)
+        fig.suptitle(f"where one op's time goes, {world} GPUs" + timing_note(args.timing, args.backend),
+                     fontsize=10)
+        save(fig, args.out, f"phases_gpus{world}", args.formats, written, bottom=0.08)
 
 
 def plot_history(path, args, written):
@@ -315,6 +353,7 @@ def main():
                     "allreduce bus bandwidth", False, None, "busbw", args, written)
     plot_fused(cases, colours, args, written)
     plot_winners(cases, colours, args, written)
+    plot_phases(cases, args, written)
     if args.history:
         plot_history(args.history, args, written)
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# plot.py's phase figures (docs/latency-breakdown.md): a real host run with --phases and --skew
+# gives one stacked-bar figure per GPU count (phases_gpus2, phases_gpus4, PNG and SVG), the
+# skewed cases are read (and kept out of the winner map) without breaking the other plots; a
+# result without timelines gives no phase figure.
+# Exit 77 (ctest: skipped) when /usr/bin/python3 has no matplotlib.
+# Usage: test_plot_phases.sh REPO ARBENCH_EXE
+set -euo pipefail
+repo=$1
+arbench=$2
+py=/usr/bin/python3
+"$py" -c 'import matplotlib' 2>/dev/null || { echo "skip: $py has no matplotlib"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+"$arbench" run --backend host --phases --skew 0,5 --gpus 2,4 -b 1K -e 4K --variants oneshot-pull,ring \
+  --family allreduce --samples 2 --warmup 1 --pipelined-ops 0 --out "$tmp/phases.json" -q >/dev/null
+"$py" "$repo/scripts/plot.py" "$tmp/phases.json" --out "$tmp/p" >"$tmp/written.txt"
+for stem in phases_gpus2 phases_gpus4 latency winners; do
+  for ext in png svg; do
+    f=$tmp/p/$stem.$ext
+    if [[ ! -s $f ]] || ! grep -qx "$f" "$tmp/written.txt"; then echo "FAIL: $stem.$ext not written"; status=1; fi
+  done
+done
+head -c 8 "$tmp/p/phases_gpus4.png" | grep -q PNG || { echo "FAIL: phases_gpus4.png is not a PNG"; status=1; }
+grep -q "skew:5" "$tmp/p/latency.svg" || { echo "FAIL: the skewed cases are not curves of their own"; status=1; }
+
+"$arbench" run --backend host --gpus 2 -b 1K -e 1K --variants oneshot-pull --family allreduce --samples 2 \
+  --warmup 1 --pipelined-ops 0 --out "$tmp/plain.json" -q >/dev/null
+"$py" "$repo/scripts/plot.py" "$tmp/plain.json" --out "$tmp/q" >"$tmp/plain.txt"
+if grep -q phases_ "$tmp/plain.txt"; then echo "FAIL: a phase figure without timelines"; status=1; fi
+[[ $status == 0 ]] && echo "phase figures: $(grep -c phases_ "$tmp/written.txt") files"
+exit "$status"
