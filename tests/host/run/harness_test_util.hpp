@@ -1,7 +1,11 @@
 // What the harness tests share: the host variants' registry and a quick run configuration.
 #pragma once
 
+#include <memory>
+
 #include "arbench/variant.hpp"
+#include "kernels/fabric/host_fabric.hpp"
+#include "run/harness.hpp"
 #include "run/run_config.hpp"
 
 namespace arbench::testing {
@@ -20,6 +24,11 @@ inline RunConfig quick_config() {
   c.pipelined_ops = 2;
   c.timeout_s = 10;
   return c;
+}
+
+// Host fabrics of any world size, created on first use.
+inline FabricCache host_fabric_cache() {
+  return FabricCache([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, 10.0); });
 }
 
 }  // namespace arbench::testing

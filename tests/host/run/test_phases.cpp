@@ -18,49 +18,49 @@
 namespace arbench {
 namespace {
 
-FabricCache host_fabrics() {
-  return FabricCache([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, 10.0); });
-}
+// Harnesses of the host backend with --phases on.
+class PhasesHost : public ::testing::Test {
+ protected:
+  PhasesHost() { cfg_.phases = true; }
+  // Runs `c`, which must pass and record a sound timeline (tests/host/run/phase_checks.hpp).
+  PhaseTimeline recorded(const Case& c) {
+    const CaseResult r = harness_.run(c);
+    EXPECT_TRUE(r.ok) << c.name() << ": " << r.reason;
+    if (!r.phases) {
+      ADD_FAILURE() << c.name() << " recorded no timeline";
+      return {};
+    }
+    testing::expect_sound_timeline(*r.phases, c.name());
+    return *r.phases;
+  }
 
-TEST(Phases, EveryAllreduceTwinRecordsASoundTimeline) {
-  RunConfig cfg = testing::quick_config();
-  cfg.phases = true;
-  const Registry reg = testing::host_registry();
-  FabricCache fabrics = host_fabrics();
-  Harness h(cfg, Backend::host, reg, fabrics);
+  RunConfig cfg_ = testing::quick_config();
+  const Registry reg_ = testing::host_registry();
+  FabricCache fabrics_ = testing::host_fabric_cache();
+  Harness harness_{cfg_, Backend::host, reg_, fabrics_};
+};
+
+TEST_F(PhasesHost, EveryAllreduceTwinRecordsASoundTimeline) {
   for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring"})
     for (std::size_t bytes : {std::size_t{1024}, std::size_t{64} << 10}) {
-      const Case c{v, Family::allreduce, DType::bf16, 4, bytes};
-      const CaseResult r = h.run(c);
-      ASSERT_TRUE(r.ok) << c.name() << ": " << r.reason;
-      ASSERT_TRUE(r.phases.has_value()) << c.name();
-      EXPECT_EQ(r.phases->clock, "steady_clock");
-      EXPECT_EQ(r.phases->ops, 5);
-      EXPECT_EQ(r.phases->ranks.size(), 4u);
-      testing::expect_sound_timeline(*r.phases, c.name());
+      const PhaseTimeline t = recorded(Case{v, Family::allreduce, DType::bf16, 4, bytes});
+      EXPECT_EQ(t.clock, "steady_clock");
+      EXPECT_EQ(t.ops, kPhaseOps);
+      EXPECT_EQ(t.ranks.size(), 4u);
     }
 }
 
-TEST(Phases, FusedTwinsRecordTheirNormToo) {
-  RunConfig cfg = testing::quick_config();
-  cfg.phases = true;
-  const Registry reg = testing::host_registry();
-  FabricCache fabrics = host_fabrics();
-  Harness h(cfg, Backend::host, reg, fabrics);
+TEST_F(PhasesHost, FusedTwinsRecordTheirNormToo) {
   for (const char* v : {"fused-oneshot", "fused-twoshot"}) {
-    const Case c{v, Family::allreduce_rmsnorm, DType::bf16, 4, 8 * 256 * 2, 8, 256};
-    const CaseResult r = h.run(c);
-    ASSERT_TRUE(r.ok) << c.name() << ": " << r.reason;
-    ASSERT_TRUE(r.phases.has_value()) << c.name();
-    EXPECT_NE(std::find(r.phases->marks.begin(), r.phases->marks.end(), "normed"), r.phases->marks.end());
-    testing::expect_sound_timeline(*r.phases, c.name());
+    const PhaseTimeline t = recorded(Case{v, Family::allreduce_rmsnorm, DType::bf16, 4, 8 * 256 * 2, 8, 256});
+    EXPECT_NE(std::find(t.marks.begin(), t.marks.end(), "normed"), t.marks.end()) << v;
   }
 }
 
 TEST(Phases, NotAskedNotRecordedAndAVariantWithoutMarksHasNone) {
   RunConfig cfg = testing::quick_config();
   const Registry reg = testing::host_registry();
-  FabricCache fabrics = host_fabrics();
+  FabricCache fabrics = testing::host_fabric_cache();
   Harness plain(cfg, Backend::host, reg, fabrics);
   EXPECT_FALSE(plain.run(Case{"oneshot-pull", Family::allreduce, DType::bf16, 2, 1024}).phases.has_value());
   cfg.phases = true;
@@ -107,7 +107,7 @@ TEST(Phases, OnlyTheExtraOpsRecordNeverTheTimedOnes) {
   reg.add(e);
   RunConfig cfg = testing::quick_config();  // 1 warm-up, 3 samples, 2 pipelined ops x 5 reps
   cfg.phases = true;
-  FabricCache fabrics = host_fabrics();
+  FabricCache fabrics = testing::host_fabric_cache();
   Harness h(cfg, Backend::host, reg, fabrics);
   const CaseResult r = h.run(Case{"counting", Family::allreduce, DType::bf16, 2, 1024});
   ASSERT_TRUE(r.ok) << r.reason;

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/host_fabric.hpp"
 #include "run/harness.hpp"
 #include "run/sweep.hpp"
 #include "tests/host/run/harness_test_util.hpp"
@@ -55,7 +54,7 @@ TEST(Skew, BadSkewsAreUsageErrors) {
 
 TEST(Skew, LatencyAfterTheLastArrivalIsBetweenZeroAndTheLatency) {
   const Registry reg = testing::host_registry();
-  FabricCache fabrics([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, 10.0); });
+  FabricCache fabrics = testing::host_fabric_cache();
   RunConfig cfg = testing::quick_config();
   Harness h(cfg, Backend::host, reg, fabrics);
   for (const char* v : {"oneshot-push", "oneshot-pull"})
