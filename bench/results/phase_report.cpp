@@ -1,5 +1,6 @@
 #include "results/phase_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -54,17 +55,21 @@ nlohmann::json phases_to_json(const PhaseTimeline& t) {
 }
 
 std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
+  const std::string title = "phases (median of recorded ops)";
+  int width = static_cast<int>(title.size());
+  for (const CaseResult& r : results)
+    if (r.phases) width = std::max(width, static_cast<int>(r.c.name().size()));
   std::string out;
   char line[512];
   for (const CaseResult& r : results) {
     if (!r.phases) continue;
     if (out.empty()) {
-      std::snprintf(line, sizeof line, "%-56s %9s %9s  %s\n", "phases (median of recorded ops)", "lat us",
-                    "after-last", "entry skew · staging · wait for peers · reduce+store · exit skew");
+      std::snprintf(line, sizeof line, "%-*s %9s %10s  %s\n", width, title.c_str(), "lat us", "after-last",
+                    "entry skew · staging · wait for peers · reduce+store · exit skew");
       out += line;
     }
     const PhaseTimeline& t = *r.phases;
-    std::snprintf(line, sizeof line, "%-56s %9.2f %9.2f  %s\n", r.c.name().c_str(), t.latency_us,
+    std::snprintf(line, sizeof line, "%-*s %9.2f %10.2f  %s\n", width, r.c.name().c_str(), t.latency_us,
                   t.after_last_arrival_us, breakdown_text(t.breakdown).c_str());
     out += line;
   }

@@ -9,12 +9,17 @@ namespace arbench {
 namespace {
 
 // Block b's row of mark times in a record, with unrecorded marks (0) taking the time of the mark
-// before; `missing` counts them. An unrecorded entry means the block did not run: empty row.
+// before (`missing` counts them) and, before the first recorded one, its time (a block that ran
+// only the second of two kernels: the unfused pairs' norm). Empty when the block recorded nothing.
 std::vector<std::uint64_t> block_row(const std::vector<std::uint64_t>& rec, int b, std::size_t marks, int* missing) {
   const auto* row = rec.data() + static_cast<std::size_t>(b) * kMaxPhaseMarks;
-  if (row[0] == 0) return {};
+  std::size_t first = 0;
+  while (first < marks && row[first] == 0) ++first;
+  if (first == marks) return {};
+  if (missing) *missing += static_cast<int>(first);
   std::vector<std::uint64_t> out(row, row + marks);
-  for (std::size_t m = 1; m < marks; ++m)
+  for (std::size_t m = 0; m < first; ++m) out[m] = row[first];
+  for (std::size_t m = first + 1; m < marks; ++m)
     if (out[m] == 0) {
       out[m] = out[m - 1];
       if (missing) ++*missing;

@@ -167,6 +167,16 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
     // Start-gate figures (optional: files written before they existed lack them; null: not measured).
     for (const char* k : {"start_skew_us", "floor_us", "discarded_samples"})
       if (c.contains(k) && !(c.at(k).is_number() || c.at(k).is_null())) p.push_back(w + ": '" + k + "' is not a number");
+    // Arrival skew and phase timeline (optional: only newer files, only some cases have a timeline).
+    if (c.contains("skew_us") && !c.at("skew_us").is_number()) p.push_back(w + ": 'skew_us' is not a number");
+    if (c.contains("phases")) {
+      const auto& ph = c.at("phases");
+      need(p, ph, w + " phases", "breakdown_us", V::object);
+      need(p, ph, w + " phases", "ranks", V::array);
+      need(p, ph, w + " phases", "marks", V::array);
+      for (const char* k : {"span_us", "latency_us", "after_last_arrival_us", "resolution_ns"})
+        need(p, ph, w + " phases", k, V::number_float);
+    }
   }
   for (const auto& s : a["skipped"]) {
     need(p, s, "skipped", "name", V::string);

@@ -21,6 +21,7 @@
 
 #include "arbench/algo/fused_layout.hpp"
 #include "arbench/algo/fused_twoshot.hpp"
+#include "arbench/algo/norm_rows.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/symm/symm_variant.hpp"
@@ -162,13 +163,21 @@ class FusedVariant : public Variant {
     return s;
   }
 
-  // Fused kernels record their marks; the unfused pair (two kernels, one of them opaque) none.
+  // Fused: the kernel's marks. Unfused: the all-reduce's (its exit renamed), then the norm
+  // kernel's (algo::kNormMarks), in one record.
   std::vector<PhaseMark> phase_marks() const override {
     if (algo_ == FusedAlgo::fused_oneshot) return {std::begin(algo::kFusedOneshotMarks), std::end(algo::kFusedOneshotMarks)};
     if (algo_ == FusedAlgo::fused_twoshot) return {std::begin(algo::kFusedTwoshotMarks), std::end(algo::kFusedTwoshotMarks)};
-    return {};
+    std::vector<PhaseMark> m = inner_ ? inner_->phase_marks() : std::vector<PhaseMark>{};
+    if (m.empty() || m.size() + std::size(algo::kNormMarks) > static_cast<std::size_t>(kMaxPhaseMarks)) return {};
+    m.back().name = "allreduce_exit";
+    m.insert(m.end(), std::begin(algo::kNormMarks), std::end(algo::kNormMarks));
+    return m;
   }
-  void record_phases(RankBuffers* rec) override { phases_ = rec; }
+  void record_phases(RankBuffers* rec) override {
+    phases_ = rec;
+    if (inner_) inner_->record_phases(rec);
+  }
 
   // No peer ever touches the case's buffers (peers meet in the variant's own scratch).
   Placement buffer_placement() const override { return Placement::local; }
@@ -213,6 +222,10 @@ class FusedVariant : public Variant {
     a.sum = sum_->local(rank);
     a.io = io_for(rank);
     a.tokens = tokens_;
+    if (phases_ != nullptr) {
+      a.phases = static_cast<std::uint64_t*>(phases_->local(rank));
+      a.first_mark = static_cast<int>(inner_->phase_marks().size());
+    }
     return a;
   }
 

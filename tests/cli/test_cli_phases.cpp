@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli_util.hpp"
+#include "phase_json_checks.hpp"
 
 namespace {
 
@@ -29,30 +30,6 @@ nlohmann::json run_json(const std::string& args, const std::string& out, CliResu
   return doc;
 }
 
-// The JSON rounds every figure to the nanosecond: up to 6 of those roundings meet in a sum.
-void expect_sound(const nlohmann::json& c) {
-  SCOPED_TRACE(c["name"].get<std::string>());
-  ASSERT_TRUE(c.contains("phases"));
-  const auto& p = c["phases"];
-  const double tol_us = p["resolution_ns"].get<double>() * 1e-3 + 6e-3;
-  EXPECT_GT(p["resolution_ns"].get<double>(), 0.0);
-  EXPECT_EQ(p["missing_marks"], 0);
-  const std::size_t marks = p["marks"].size();
-  double last_exit = 0, first_entry = 1e300;
-  for (const auto& r : p["ranks"]) {
-    const auto& m = r["marks_us"];
-    ASSERT_EQ(m.size(), marks);
-    for (std::size_t i = 1; i < marks; ++i) EXPECT_LE(m[i - 1].get<double>(), m[i].get<double>()) << r["rank"];
-    first_entry = std::min(first_entry, m[0].get<double>());
-    last_exit = std::max(last_exit, m[marks - 1].get<double>());
-  }
-  EXPECT_DOUBLE_EQ(first_entry, 0.0);
-  double sum = 0;
-  for (const auto& [k, v] : p["breakdown_us"].items()) sum += v.get<double>();
-  EXPECT_NEAR(sum, p["span_us"].get<double>(), tol_us);
-  EXPECT_NEAR(last_exit, p["span_us"].get<double>(), tol_us);
-}
-
 }  // namespace
 
 TEST(CliPhases, EveryCaseOfTheHostSweepHasASoundTimeline) {
@@ -61,7 +38,7 @@ TEST(CliPhases, EveryCaseOfTheHostSweepHasASoundTimeline) {
                                       "--family allreduce", temp_path("p.json"), &console);
   const auto& cases = doc["arbench"]["cases"];
   EXPECT_EQ(cases.size(), 4u * 7);  // 4 variants x 1K..64K
-  for (const auto& c : cases) expect_sound(c);
+  for (const auto& c : cases) expect_sound_phases(c);
   EXPECT_EQ(doc["arbench"]["config"]["phases"], true);
   EXPECT_NE(console.output.find("entry skew · staging · wait for peers · reduce+store · exit skew"), std::string::npos)
       << console.output;
@@ -82,7 +59,7 @@ TEST(CliPhases, SkewNamesItsCasesAndReportsTheLatencyAfterTheLastArrival) {
     }
     ++skewed;
     EXPECT_EQ(name.substr(name.size() - 8), "/skew:20") << name;
-    expect_sound(c);
+    expect_sound_phases(c);
     const auto& p = c["phases"];
     EXPECT_GE(p["after_last_arrival_us"].get<double>(), 0.0) << name;
     EXPECT_LE(p["after_last_arrival_us"].get<double>(), p["latency_us"].get<double>()) << name;

@@ -67,7 +67,7 @@ TEST(PhasesGpu, CustomKernelsOnOneGpuRecordASoundTimeline) {
   for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring"})
     for (std::size_t bytes : {std::size_t{1024}, std::size_t{1} << 20})
       run_and_check(h, Case{v, Family::allreduce, DType::bf16, 2, bytes});
-  for (const char* v : {"fused-oneshot", "fused-twoshot"})
+  for (const char* v : {"fused-oneshot", "fused-twoshot", "unfused-oneshot"})
     run_and_check(h, Case{v, Family::allreduce_rmsnorm, DType::bf16, 2, 16 * 4096 * 2, 16, 4096});
 }
 
@@ -79,6 +79,7 @@ TEST(PhasesGpu, EveryRankOfTheCudaBackendIncludingNccl) {
   Harness h(cfg, Backend::cuda, Registry::builtin(), cache);
   for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring", "nccl"})
     run_and_check(h, Case{v, Family::allreduce, DType::bf16, 2, 64 << 10});
+  run_and_check(h, Case{"unfused-nccl", Family::allreduce_rmsnorm, DType::bf16, 2, 16 * 4096 * 2, 16, 4096});
 }
 
 TEST(PhasesGpu, SkewHoldsTheLastRankOnTheDevice) {

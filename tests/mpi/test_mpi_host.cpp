@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../cli/phase_json_checks.hpp"
 #include "mpi_util.hpp"
 #include "results/report.hpp"
 
@@ -92,6 +93,25 @@ TEST(MpiHost, FourProcessesPrintOneTableAndWriteOneValidJson) {
   MpiResult alone = run_alone("list --backend host -b 1K -e 1M --gpus 4");
   ASSERT_EQ(alone.exit_code, 0) << alone.output;
   EXPECT_EQ(case_names(doc), listed_names(alone.output));
+  EXPECT_EQ(leaked_segments(), std::set<std::string>{}) << "a shared-memory segment outlived the run";
+}
+
+// --phases and --skew with one process per rank: each process reads the marks of its own rank,
+// the processes swap them, and process 0 writes every rank's timeline.
+TEST(MpiHost, PhasesAndSkewGatherEveryRanksMarks) {
+  const std::string out = temp_path("phases.json");
+  MpiResult r = run_mpi(3, "run --backend host --phases --skew 0,10 -b 1K -e 4K -f 4 --family allreduce "
+                           "--variants oneshot-pull,oneshot-push,twoshot,ring --samples 3 --warmup 1 "
+                           "--pipelined-ops 0 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(count_of(r.output, "entry skew · staging · wait for peers · reduce+store · exit skew"), 1u) << r.output;
+  const json doc = read_json(out);
+  ASSERT_EQ(doc["arbench"]["cases"].size(), 4u * 2 * 2);
+  for (const auto& c : doc["arbench"]["cases"]) {
+    expect_sound_phases(c);
+    EXPECT_EQ(c["phases"]["ranks"].size(), 3u) << c["name"];
+    EXPECT_EQ(c["phases"]["clocks_aligned"], true) << "one host, one steady clock";
+  }
   EXPECT_EQ(leaked_segments(), std::set<std::string>{}) << "a shared-memory segment outlived the run";
 }
 

@@ -46,6 +46,8 @@ struct NormArgs {
   const void* sum = nullptr;
   NormIo io;
   int tokens = 0;
+  std::uint64_t* phases = nullptr;  // own phase record (phase_record.hpp); null: not recorded
+  int first_mark = 0;               // its three marks follow the all-reduce's (kNormMarks)
 };
 
 // Grid of the fused kernels: one block per row it can own (block-per-row norm), capped like the

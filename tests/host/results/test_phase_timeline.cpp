@@ -82,6 +82,17 @@ TEST(PhaseTimeline, AMissingMarkTakesThePreviousTimeAndIsCounted) {
   EXPECT_DOUBLE_EQ(t.breakdown.total(), t.span_us);
 }
 
+TEST(PhaseTimeline, ABlockOfTheSecondKernelOnlyCanBeTheSlowest) {
+  RecordedOp op = two_rank_op(0, 11);
+  put(op.records[0], 5, {0, 0, 0, 6500, 12000});  // block 5 ran only the last two marks
+  const PhaseTimeline t = build_timeline(kMarks, {op});
+  EXPECT_EQ(t.ranks[0].slowest_block, 5);
+  expect_near(t.ranks[0].slowest_us, {5.5, 5.5, 5.5, 5.5, 11});
+  EXPECT_DOUBLE_EQ(t.ranks[0].marks_us.back(), 11.0);
+  EXPECT_DOUBLE_EQ(t.span_us, 11.0);
+  EXPECT_EQ(t.missing_marks, 0) << "only block 0's gaps count";
+}
+
 TEST(PhaseTimeline, RefusesARankWithoutMarksAndBadMarkLists) {
   RecordedOp op = two_rank_op(0, 11);
   op.records[1] = record();

@@ -51,10 +51,16 @@ TEST_F(PhasesHost, EveryAllreduceTwinRecordsASoundTimeline) {
 }
 
 TEST_F(PhasesHost, FusedTwinsRecordTheirNormToo) {
-  for (const char* v : {"fused-oneshot", "fused-twoshot"}) {
+  for (const char* v : {"fused-oneshot", "fused-twoshot", "unfused-oneshot"}) {
     const PhaseTimeline t = recorded(Case{v, Family::allreduce_rmsnorm, DType::bf16, 4, 8 * 256 * 2, 8, 256});
     EXPECT_NE(std::find(t.marks.begin(), t.marks.end(), "normed"), t.marks.end()) << v;
   }
+}
+
+TEST_F(PhasesHost, TheUnfusedPairRecordsBothKernelsInOrder) {
+  const PhaseTimeline t = recorded(Case{"unfused-oneshot", Family::allreduce_rmsnorm, DType::bf16, 2, 4 * 256 * 2, 4, 256});
+  EXPECT_EQ(t.marks, (std::vector<std::string>{"entry", "staged", "arrived", "peers", "reduced", "allreduce_exit",
+                                               "norm_entry", "normed", "exit"}));
 }
 
 TEST(Phases, NotAskedNotRecordedAndAVariantWithoutMarksHasNone) {
