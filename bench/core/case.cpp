@@ -20,6 +20,7 @@ std::string Case::name() const {
   else
     n += "/tokens:" + std::to_string(tokens) + "/hidden:" + std::to_string(hidden);
   if (in_place) n += "/inplace";
+  if (cold_cache) n += "/cold";  // absent for the default (hot): older names stay valid
   return n;
 }
 
@@ -81,6 +82,10 @@ std::optional<Case> Case::parse(std::string_view name, std::string* why) {
   }
   if (next < parts.size() && parts[next] == "inplace") {
     c.in_place = true;
+    ++next;
+  }
+  if (next < parts.size() && parts[next] == "cold") {
+    c.cold_cache = true;
     ++next;
   }
   if (next != parts.size()) return fail("unexpected trailing field '" + std::string(parts[next]) + "'");

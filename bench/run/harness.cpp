@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "arbench/core/errors.hpp"
+#include "run/sampling.hpp"
 #include "workload/workload.hpp"
 
 namespace arbench {
@@ -68,10 +69,15 @@ CaseResult Harness::run(const Case& c) {
     v->check_errors();
     if (cfg_.check) checked_run("after warm-up");
 
-    auto samples = f.time_isolated(op, cfg_.samples.value_or(10));
+    if (observer_) observer_->before_timing(f);
+    const TakenSamples taken = take_samples(f, op, sampling_plan(cfg_));
+    if (observer_) observer_->after_timing(res);
     v->check_errors();
-    for (double s : samples) res.samples_us.push_back(s * 1e6);
+    for (double s : taken.seconds) res.samples_us.push_back(s * 1e6);
     res.latency_us = summarize(res.samples_us);
+    res.median_ci_us = median_interval(res.samples_us);
+    res.sampling_stop = stop_reason_name(taken.reason);
+    res.sampling_time_s = taken.elapsed_s;
     const double median_s = res.latency_us.median * 1e-6;
     res.algbw_gbps = algbw_gbps(c.bytes, median_s);
     res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);

@@ -35,6 +35,14 @@ class FabricCache {
   std::vector<const Fabric*> order_;
 };
 
+// Called around a case's isolated samples, e.g. to snapshot the GPUs' state (device_monitor).
+class TimingObserver {
+ public:
+  virtual ~TimingObserver() = default;
+  virtual void before_timing(const Fabric& f) = 0;
+  virtual void after_timing(CaseResult& r) = 0;
+};
+
 class Harness {
  public:
   Harness(const RunConfig& cfg, Backend backend, const Registry& reg, FabricCache& fabrics)
@@ -45,12 +53,15 @@ class Harness {
   // Runs the case; never throws for a case-level failure (wrong result, timeout): those come
   // back as ok == false with the reason. EnvironmentError still propagates.
   CaseResult run(const Case& c);
+  // Optional; not owned; must outlive the harness's runs.
+  void set_observer(TimingObserver* o) { observer_ = o; }
 
  private:
   const RunConfig& cfg_;
   Backend backend_;
   const Registry& reg_;
   FabricCache& fabrics_;
+  TimingObserver* observer_ = nullptr;
 };
 
 }  // namespace arbench

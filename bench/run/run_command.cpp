@@ -20,6 +20,8 @@
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 #include "run/run_links.hpp"
+#include "run/run_device_state.hpp"
+#include "run/sampling.hpp"
 #include "results/tee_reporter.hpp"
 
 namespace arbench {
@@ -67,8 +69,9 @@ void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const s
   std::cout << "  sweep: gpus " << join_ints(cfg.gpus) << " | sizes " << format_size(*cfg.min_bytes) << ".."
             << format_size(*cfg.max_bytes) << " x" << cfg.step_factor << " | dtype " << dts << " | " << n_cases
             << " cases, " << n_skipped << " skipped\n"
-            << "  per case: " << *cfg.warmup << " warm-up ops, " << *cfg.samples << " isolated samples, "
-            << *cfg.pipelined_ops << " pipelined ops x 5 | check " << (cfg.check ? "on" : "OFF") << "\n"
+            << "  per case: " << *cfg.warmup << " warm-up ops, " << sampling_text(cfg) << ", "
+            << *cfg.pipelined_ops << " pipelined ops x 5 | cache " << (cfg.cold_cache ? "cold" : "hot")
+            << " | check " << (cfg.check ? "on" : "OFF") << "\n"
             << "  time = median isolated latency (max over ranks); counters: busbw/algbw GB/s, p10..p99 us, "
                "pipelined us/op\n"
             << std::flush;
@@ -117,6 +120,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
     return make_fabric(bk, world, env, timeout);
   });
   Harness harness(cfg, b, reg, fabrics);
+  RunDeviceState devices(b);
+  harness.set_observer(devices.observer());
 
   std::vector<Case> runnable;
   std::vector<Skipped> skipped;
@@ -143,7 +148,10 @@ int run_sweep(RunConfig cfg, bool list_only) {
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
 
-  if (!cfg.quiet) print_banner(cfg, b, fabrics, links.source(), runnable.size(), skipped.size());
+  if (!cfg.quiet) {
+    print_banner(cfg, b, fabrics, links.source(), runnable.size(), skipped.size());
+    std::cout << "  " << devices.banner() << "\n" << std::flush;
+  }
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
@@ -156,6 +164,7 @@ int run_sweep(RunConfig cfg, bool list_only) {
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
+      if (r.device && r.device->abnormal()) state.SetLabel("DEVICE: " + device_marker(*r.device));
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
       auto& k = state.counters;
       k["busbw_GBps"] = r.busbw_gbps;
@@ -166,6 +175,7 @@ int run_sweep(RunConfig cfg, bool list_only) {
       k["p99_us"] = r.latency_us.p99;
       k["pipelined_us"] = r.pipelined_us;
       k["samples"] = double(r.samples_us.size());
+      if (r.median_ci_us.known) k["noise_pct"] = r.median_ci_us.noise * 100;
       k["wrong_elements"] = double(r.wrong_elements);
       if (c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
       for (const auto& [name, v] : r.extra) k[name] = v;
@@ -191,6 +201,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
   print_footer(results, skipped);
+  for (const std::string& line : {sampling_footer(cfg, results), devices.footer()})
+    if (!line.empty()) std::cout << "  " << line << "\n";
 
   Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
   int max_world = 0;
@@ -199,6 +211,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
   if (!cfg.out_json.empty()) {
     auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
     arb["provenance"]["topology"] = links.provenance(max_world);
+    arb["provenance"]["device_state"] = devices.provenance();
+    arb["config"]["sweep_key"] = sweep_key(cfg);
     auto doc = merge_result_json(json_text.str(), arb);
     write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
     std::cout << "arbench: wrote " << cfg.out_json << "\n";

@@ -28,6 +28,10 @@ struct RunConfig {
   int hidden = 0;           // fused family; 0 = default (or --model)
   std::string model;
   std::optional<int> warmup, samples, pipelined_ops;
+  // Adaptive sampling (any of these set; exclusive with --samples): see run/sampling.hpp.
+  std::optional<int> min_samples, max_samples;
+  std::optional<double> max_noise_pct, min_time_s, max_time_s;
+  bool cold_cache = false;  // --cache cold
   bool check = true;
   bool in_place = false;
   std::uint64_t seed = 1;
@@ -46,13 +50,23 @@ struct BackendDefaults {
   std::size_t min_bytes, max_bytes;
   int warmup, samples, pipelined_ops;
   std::vector<int> gpus;
+  // adaptive sampling, when asked for
+  int min_samples, max_samples;
+  double max_noise_pct, max_time_s;
 };
 BackendDefaults backend_defaults(Backend b, int gpus_present);
 
 // Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values.
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 
+// True when --max-noise, --min-samples, --max-samples, --min-time or --max-time was given.
+bool adaptive_sampling(const RunConfig& cfg);
+
 // The configuration as recorded in the result JSON (`arbench.config`).
 nlohmann::json config_to_json(const RunConfig& cfg);
+
+// 16 hex digits naming what the sweep measures (cases, shapes, cache state, sampling): two runs
+// with the same key measure the same cases the same way. The nightly keys its baseline by it.
+std::string sweep_key(const RunConfig& cfg);
 
 }  // namespace arbench

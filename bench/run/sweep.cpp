@@ -94,12 +94,13 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
         for (int w : cfg.gpus) {
           if (fam == Family::allreduce) {
             for (std::size_t b : size_series(min_b, max_b, cfg.step_factor, es))
-              place(Case{v, fam, t, w, b, 0, 0, cfg.in_place});
+              place(Case{v, fam, t, w, b, 0, 0, cfg.in_place, cfg.cold_cache});
           } else {
             for (int tok : cfg.tokens) {
               if (tok < 1) throw UsageError("--tokens: " + std::to_string(tok) + " must be >= 1");
               if (cfg.hidden < 1) throw UsageError("--hidden must be >= 1");
-              place(Case{v, fam, t, w, std::size_t(tok) * std::size_t(cfg.hidden) * es, tok, cfg.hidden, false});
+              place(Case{v, fam, t, w, std::size_t(tok) * std::size_t(cfg.hidden) * es, tok, cfg.hidden, false,
+                         cfg.cold_cache});
             }
           }
         }

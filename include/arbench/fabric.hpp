@@ -83,6 +83,10 @@ class Fabric {
   virtual void run(const RankFn& fn) = 0;
   // `samples` gated samples of one op each; a sample is the maximum over ranks, in seconds.
   virtual std::vector<double> time_isolated(const RankFn& fn, int samples) = 0;
+  // --cache cold: evict the caches the next op would find warm, outside any timed region
+  // (GPU fabrics: write a buffer twice the L2 size on every device of the fabric; host: every
+  // rank's thread writes its share of a buffer twice the last-level cache). Returns when done.
+  virtual void flush_caches() {}
   // `ops` ops back to back (a CUDA graph on GPU fabrics), repeated `reps` times;
   // returns the median time per op in seconds.
   virtual double time_pipelined(const RankFn& fn, int ops, int reps) = 0;

@@ -31,6 +31,7 @@ class CudaFabric : public Fabric {
   void run(const RankFn& fn) override;
   std::vector<double> time_isolated(const RankFn& fn, int samples) override;
   double time_pipelined(const RankFn& fn, int ops, int reps) override;
+  void flush_caches() override;
 
   cudaStream_t stream(int rank) const { return streams_.at(rank); }
 
@@ -57,6 +58,10 @@ class CudaFabric : public Fabric {
   std::uint32_t* gate_timeouts_ = nullptr;  // host-mapped: set by a gate kernel that gave up
   std::uint32_t* d_gate_timeouts_ = nullptr;
   std::uint32_t gate_token_ = 0;
+  // --cache cold: per rank, a buffer twice its device's L2 (nullptr for a rank whose device
+  // an earlier rank already flushes), allocated on the first flush.
+  std::vector<void*> flush_bufs_;
+  std::vector<std::size_t> flush_bytes_;
 };
 
 // Plain device buffers, one per rank on its device (single_gpu: all on one device).

@@ -32,6 +32,7 @@ class HostFabric final : public Fabric {
   void run(const RankFn& fn) override;
   std::vector<double> time_isolated(const RankFn& fn, int samples) override;
   double time_pipelined(const RankFn& fn, int ops, int reps) override;
+  void flush_caches() override;
   double timeout_s() const override { return timeout_s_; }
 
  private:
@@ -52,6 +53,7 @@ class HostFabric final : public Fabric {
   int done_ = 0;
   bool stopping_ = false;
   std::exception_ptr first_error_;
+  std::vector<unsigned char> flush_buffer_;  // --cache cold: twice the last-level cache
 };
 
 }  // namespace arbench

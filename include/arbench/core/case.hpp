@@ -1,6 +1,7 @@
 // Case: one benchmark = variant × dtype × world size × shape. Its name is a stable,
 // parseable key, e.g. `allreduce/oneshot-push/bf16/gpus:8/bytes:65536` or
-// `allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192`.
+// `allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192`; optional trailing fields
+// `/inplace` (output overwrites the input) and `/cold` (caches flushed before every sample).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,7 @@ struct Case {
   int tokens = 0;         // allreduce_rmsnorm only
   int hidden = 0;         // allreduce_rmsnorm only
   bool in_place = false;  // output overwrites the input
+  bool cold_cache = false;  // --cache cold: caches flushed before every timed sample
 
   std::size_t elements() const { return bytes / dtype_size(dtype); }
   std::string name() const;
