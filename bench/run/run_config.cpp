@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/models.hpp"
 #include "results/provenance.hpp"
-#include "run/models.hpp"
 
 namespace arbench {
 
