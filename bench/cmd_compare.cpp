@@ -1,5 +1,6 @@
 // `arbench compare BASE.json NEW.json`: per-case medians, ratio, Mann-Whitney p and a verdict;
-// exit 0 = no regression, 1 = regression, 2 = unusable input (or different machines).
+// exit 0 = no regression, 1 = regression or missing cases, 2 = unusable input (different
+// machines, or no case in common).
 // The logic lives in core/compare.cpp (host-tested); this file is only the command line.
 #include <iostream>
 #include <memory>
@@ -17,24 +18,22 @@ struct CompareArgs {
   double alpha = 0.01;
   double threshold_percent = 5;
   bool allow_different_machines = false;
+  bool allow_missing = false, strict = false, correctness_only = false;
 };
-
-// "5", "5%" and "5 %" all mean five percent.
-std::string strip_percent(std::string s) {
-  while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
-  return s;
-}
 
 int run_compare(const CompareArgs& a) {
   CompareOptions opt;
   opt.verdict.alpha = a.alpha;
   opt.verdict.threshold = a.threshold_percent / 100;
   opt.allow_different_machines = a.allow_different_machines;
+  opt.allow_missing = a.allow_missing;
+  opt.strict = a.strict;
+  opt.correctness_only = a.correctness_only;
   const ResultFile base = load_result_file(a.base);
   const ResultFile next = load_result_file(a.next);
   const CompareReport rep = compare_results(base, next, opt);
   std::cout << format_compare(rep, *parse_report_format(a.format)) << std::flush;
-  return rep.regressions ? kExitFailure : kExitOk;
+  return compare_exit_code(rep) ? kExitFailure : kExitOk;
 }
 
 }  // namespace
@@ -61,10 +60,20 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--allow-different-machines", args->allow_different_machines,
                 "compare even when the machine fingerprints differ (ratios then mix machine "
                 "and code changes)");
+  sub->add_flag("--allow-missing", args->allow_missing,
+                "cases of BASE absent from NEW are listed, not failures (default: they fail the gate)");
+  sub->add_flag("--strict", args->strict,
+                "count a slower case even when NEW recorded an abnormal device state for it (throttling, "
+                "clock change, downtrained PCIe link, other processes on the GPU)");
+  sub->add_flag("--correctness-only", args->correctness_only,
+                "gate on correctness only: failed (and missing) cases fail; slower ones are reported, not "
+                "counted (for CPU timings, which drift by 2x between identical runs)");
   sub->footer(
       "Verdicts: slower/faster = p < alpha and the median moved by at least the threshold;\n"
       "same = the median moved less than the threshold; noisy = it moved more, but p >= alpha;\n"
-      "failed = NEW has no valid measurement. slower and failed are regressions (exit 1).");
+      "failed = NEW has no valid measurement. slower and failed are regressions (exit 1), and so\n"
+      "are cases of BASE missing in NEW (--allow-missing). A slower case is not counted when NEW's\n"
+      "device state was abnormal (--strict counts it). No case in common: exit 2.");
   sub->callback([args, &exit_code] {
     try {
       exit_code = run_compare(*args);

@@ -24,7 +24,7 @@ const CLI::Validator size_text(
     "SIZE");
 
 void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& dtypes,
-                       std::vector<std::string>& families) {
+                       std::vector<std::string>& families, std::string& cache) {
   cmd.add_option("--backend", cfg.backend,
                  "auto: cuda when a GPU is present, else host. cuda: one rank per GPU with NCCL. "
                  "single-gpu: N virtual ranks on GPU 0 (custom kernels only). host: CPU threads run "
@@ -59,7 +59,25 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cmd.add_option("--model", cfg.model, "fused family: hidden size of a model preset: " + models);
   cmd.add_option("--eps", cfg.tuning.eps, "fused family: RMSNorm epsilon")->capture_default_str();
   cmd.add_option("--warmup", cfg.warmup, "untimed ops per case before the first check (default: 5; host 2)");
-  cmd.add_option("--samples", cfg.samples, "timed isolated samples per case (default: 50; host 10)");
+  cmd.add_option("--samples", cfg.samples, "timed isolated samples per case, exactly (default: 50; host 10)");
+  cmd.add_option("--max-noise", cfg.max_noise_pct,
+                 "adaptive sampling: take samples until the 95% confidence interval of the median is narrower "
+                 "than this percentage of it (1 or 1%; default when adaptive: 1, host 5)")
+      ->transform(strip_percent);
+  cmd.add_option("--min-samples", cfg.min_samples, "adaptive sampling: at least this many samples (default 10)");
+  cmd.add_option("--max-samples", cfg.max_samples,
+                 "adaptive sampling: at most this many samples (default: 1000; host 200)");
+  cmd.add_option("--min-time", cfg.min_time_s,
+                 "adaptive sampling: keep sampling until the samples add up to this many seconds (default 0)");
+  cmd.add_option("--max-time", cfg.max_time_s,
+                 "adaptive sampling: wall-clock budget per case in seconds (default: 5; host 2); "
+                 "--min-samples is honoured past it");
+  cmd.add_option("--cache", cache,
+                 "hot: each sample finds its buffers in cache, as an all-reduce whose input the layer before "
+                 "just wrote; cold: every GPU's L2 (host: the CPU caches) is flushed before each sample, "
+                 "outside the timed region; the case name gets /cold")
+      ->check(CLI::IsMember({"hot", "cold"}))
+      ->capture_default_str();
   cmd.add_option("--pipelined-ops", cfg.pipelined_ops,
                  "ops back to back (one CUDA graph) per pipelined sample; 0 skips the pipelined regime "
                  "(default: 20; host 4)");
@@ -95,7 +113,9 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                "where 128-byte stores may tear: unsafe)");
 }
 
-void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std::vector<std::string>& families) {
+void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std::vector<std::string>& families,
+               const std::string& cache) {
+  cfg.cold_cache = cache == "cold";
   if (!dtypes.empty()) {
     cfg.dtypes.clear();
     for (const auto& d : dtypes) cfg.dtypes.push_back(*parse_dtype(d));
@@ -120,6 +140,7 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   struct Parsed {
     RunConfig cfg;
     std::vector<std::string> dtypes, families;
+    std::string cache = "hot";
   };
   auto parsed = std::make_shared<Parsed>();
   parsed->cfg.command_line = command_line;
@@ -128,19 +149,19 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   auto& families = parsed->families;
 
   auto* run = app.add_subcommand("run", "run the sweep (the default subcommand): console table, JSON, CSV");
-  add_sweep_options(*run, cfg, dtypes, families);
+  add_sweep_options(*run, cfg, dtypes, families, parsed->cache);
   run->add_option("--out", cfg.out_json, "write the results JSON here (atomically)");
   run->add_option("--csv", cfg.out_csv, "write one CSV line per case here");
   run->add_flag("-q,--quiet", cfg.quiet, "no console table; errors and the footer only");
   run->callback([&exit_code, &world, parsed] {
-    to_config(parsed->cfg, parsed->dtypes, parsed->families);
+    to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
     exit_code = run_sweep(parsed->cfg, false, world);
   });
 
   auto* list = app.add_subcommand("list", "print the cases a run would execute, one a line, and why any is skipped");
-  add_sweep_options(*list, cfg, dtypes, families);
+  add_sweep_options(*list, cfg, dtypes, families, parsed->cache);
   list->callback([&exit_code, &world, parsed] {
-    to_config(parsed->cfg, parsed->dtypes, parsed->families);
+    to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
     exit_code = run_sweep(parsed->cfg, true, world);
   });
 }

@@ -18,4 +18,10 @@ void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code, World& world);
 void add_step_command(CLI::App& app, int& exit_code);
 
+// Percentages as users type them: "5", "5%" and "5 %" all mean five percent (a CLI11 transform).
+inline std::string strip_percent(std::string s) {
+  while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 }  // namespace arbench

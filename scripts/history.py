@@ -6,9 +6,12 @@ usage: history.py RESULT.json COMPARE.json HISTORY.jsonl [--date ISO8601]
 RESULT.json is `arbench run --out`; COMPARE.json is `arbench compare --format json` of the
 baseline against that result. Each line (schema documented in docs/regression.md):
   {"date","revision","fingerprint","backend","timing","case","status","median_us","p10_us",
-   "p90_us","samples","baseline_median_us","ratio","p_value","verdict"}
+   "p90_us","samples","noise","baseline_median_us","ratio","p_value","verdict","regression",
+   "not_counted","device"}
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
-lacks. Standard library only, so any python3 runs it.
+lacks; regression says whether it failed the night's gate; not_counted why a slower one did
+not (correctness-only gate, abnormal device state); device is tonight's abnormal device state
+("" when normal or not recorded). Standard library only, so any python3 runs it.
 """
 import argparse
 import datetime
@@ -18,7 +21,8 @@ import sys
 
 
 def fail(msg):
-    print(f"history.py: {msg}", file=sys.stderr)
+    """Says what is wrong, named after the script that runs (report.py imports this), exit 2."""
+    print(f"{os.path.basename(sys.argv[0])}: {msg}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -33,6 +37,35 @@ def load(path, what):
 def compact(x, digits=4):
     """Rounded so a line stays short; None stays None (JSON null)."""
     return None if not isinstance(x, (int, float)) else float(f"{x:.{digits}g}")
+
+
+def device_marker(state):
+    """The findings arbench recorded for the case, one line ("" when normal or absent)."""
+    if not isinstance(state, dict):
+        return ""
+    return "; ".join(f"GPU {f.get('device')} {f.get('issue')}: {f.get('detail')}"
+                     for f in state.get("findings", []))
+
+
+def load_history(path):
+    """History lines with a median, grouped by case and sorted by date: {case: [line, ...]}.
+    (plot.py and report.py read the history through this.)"""
+    by_case = {}
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        h = json.loads(line)
+                    except ValueError as e:
+                        fail(f"{path}:{n}: not a JSON line ({e})")
+                    if h.get("median_us"):
+                        by_case.setdefault(h["case"], []).append(h)
+    except OSError as e:
+        fail(f"{path}: cannot read the history ({e})")
+    for hs in by_case.values():
+        hs.sort(key=lambda h: h["date"])
+    return by_case
 
 
 def main():
@@ -59,10 +92,12 @@ def main():
             "timing": prov.get("timing", ""), "case": c["name"],
             "status": c.get("status", "ok"), "median_us": compact(c.get("median_us"), 6),
             "p10_us": compact(c.get("p10_us"), 6), "p90_us": compact(c.get("p90_us"), 6),
-            "samples": len(c.get("samples_us", [])),
+            "samples": len(c.get("samples_us", [])), "noise": compact(c.get("noise"), 3),
             "baseline_median_us": compact(v.get("base_median_us"), 6),
             "ratio": compact(v.get("ratio")), "p_value": compact(v.get("p_value"), 3),
-            "verdict": v.get("verdict", "new"),
+            "verdict": v.get("verdict", "new"), "regression": bool(v.get("counted", False)),
+            "not_counted": v.get("not_counted", ""),
+            "device": device_marker(c.get("device_state")),
         })
     os.makedirs(os.path.dirname(os.path.abspath(a.history)), exist_ok=True)
     # One write of whole lines: a crash cannot leave half a night in the file.

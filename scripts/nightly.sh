@@ -1,49 +1,66 @@
 #!/usr/bin/env bash
-# Nightly regression run: build arbench, run the configured sweep, compare it with this
-# machine's baseline, append the history, render the plots; exit non-zero on a regression.
+# Nightly regression run: build arbench, run the configured sweep, compare it with the baseline
+# of this machine and this sweep, append the history, render the plots and the HTML report;
+# exit non-zero on a regression.
 #
-#   scripts/nightly.sh [--exe PATH] [--results DIR] [--update-baseline] [--reference]
-#                      [--no-plots] [-- RUN-ARGS...]
+#   scripts/nightly.sh [--exe PATH] [--results DIR] [--from-result FILE] [--update-baseline]
+#                      [--gate auto|timing|correctness] [--strict] [--allow-missing]
+#                      [--reference] [--no-plots] [-- RUN-ARGS...]
 #
 # Everything after `--` replaces the sweep (ARBENCH_NIGHTLY_ARGS); the default is small and
 # runs anywhere (host backend, CPU timing). A GPU box would use e.g.
-#   -- --backend cuda --gpus 2,4,8 --min-bytes 1K --max-bytes 256M
-# Files (DIR defaults to results/ in the repository):
-#   DIR/baselines/<fingerprint>.json   the baseline; created from tonight's run when absent,
-#                                      replaced only with --update-baseline
-#   DIR/history/<fingerprint>.jsonl    one line per case per night (scripts/history.py)
-#   DIR/nightly/<UTC time>/            result.json, compare.{txt,md,json}, plots/
+#   -- --backend cuda --gpus 2,4,8 --min-bytes 1K --max-bytes 256M --max-noise 1
+# --from-result FILE takes FILE as tonight's result instead of running arbench (a result made
+# elsewhere, e.g. by a multi-node job; and the pipeline's own tests).
+# Files (DIR: --results, ARBENCH_RESULTS_DIR, default ${XDG_STATE_HOME:-~/.local/state}/arbench,
+# outside the source tree):
+#   DIR/baselines/<fingerprint>-<sweep key>.json   the baseline of this machine and this sweep;
+#       created from tonight's run when absent (a changed sweep starts a new one, and says so),
+#       replaced only with --update-baseline
+#   DIR/history/<fingerprint>-<sweep key>.jsonl   one line per case per night (scripts/history.py)
+#   DIR/nightly/<UTC time>/    result.json, compare.{txt,md,json}, report.html, plots/
+#   DIR/report.html            a copy of the latest night's report
+# Gate (--gate, ARBENCH_GATE): timing gates slower cases (and failed and missing ones);
+#   correctness gates failed and missing cases only, timings are recorded and plotted; auto
+#   (default) is correctness for CPU timing (host backend: 8 spinning ranks on 2 cores move by
+#   2x between identical nights) and timing for GPU timing.
 # Environment: ARBENCH_EXE (skip the build), ARBENCH_BUILD_DIR (default build/nightly),
-#   ARBENCH_NIGHTLY_ARGS, ARBENCH_ALPHA (0.01), ARBENCH_THRESHOLD (percent; 5 for GPU timing,
-#   25 for CPU timing: host-backend timings on a shared runner drift by 10-20% run to run),
+#   ARBENCH_NIGHTLY_ARGS, ARBENCH_ALPHA (0.01), ARBENCH_THRESHOLD (percent; 5),
 #   ARBENCH_PYTHON (/usr/bin/python3: Debian's, which has matplotlib).
-# Exit: 0 no regression · 1 regression or a failed case · 2 unusable input or bad usage ·
-#   3 environment (build failed, no matplotlib for the plots).
+# Exit: 0 no regression · 1 regression, a failed or a missing case · 2 unusable input or bad
+#   usage (nothing is left behind) · 3 environment (build failed, no matplotlib for the plots).
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 exe=${ARBENCH_EXE:-}
-results=${ARBENCH_RESULTS_DIR:-$repo/results}
+results=${ARBENCH_RESULTS_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/arbench}
 build_dir=${ARBENCH_BUILD_DIR:-$repo/build/nightly}
 python=${ARBENCH_PYTHON:-/usr/bin/python3}
 alpha=${ARBENCH_ALPHA:-0.01}
-threshold=${ARBENCH_THRESHOLD:-}
+threshold=${ARBENCH_THRESHOLD:-5}
+gate=${ARBENCH_GATE:-auto}
 default_sweep="--backend host --gpus 2,4 --min-bytes 1K --max-bytes 64K --family allreduce"
 read -r -a run_args <<<"${ARBENCH_NIGHTLY_ARGS:-$default_sweep}"
-update_baseline=0 plots=1 reference=()
+update_baseline=0 plots=1 reference=() from_result="" compare_flags=()
 
 die() { echo "nightly: $2" >&2; exit "$1"; }
-provenance() {  # provenance KEY: arbench.provenance.KEY of tonight's result ("" when absent)
+field() {  # field FILE a.b.c: arbench.a.b.c of a result JSON ("" when absent)
   "$python" -c 'import json, sys
-print(json.load(open(sys.argv[1]))["arbench"]["provenance"].get(sys.argv[2], ""))' \
-    "$night/result.json" "$1"
+v = json.load(open(sys.argv[1]))["arbench"]
+for k in sys.argv[2].split("."):
+    v = v.get(k) if isinstance(v, dict) else None
+print("" if v is None else v)' "$1" "$2"
 }
 
 while (($#)); do
   case $1 in
     --exe) exe=${2:?--exe needs a path}; shift 2 ;;
     --results) results=${2:?--results needs a folder}; shift 2 ;;
+    --from-result) from_result=${2:?--from-result needs a result JSON}; shift 2 ;;
     --update-baseline) update_baseline=1; shift ;;
+    --gate) gate=${2:?--gate needs auto, timing or correctness}; shift 2 ;;
+    --strict) compare_flags+=(--strict); shift ;;
+    --allow-missing) compare_flags+=(--allow-missing); shift ;;
     --reference) reference=(--reference); shift ;;
     --no-plots) plots=0; shift ;;
     --) shift; run_args=("$@"); break ;;
@@ -51,6 +68,8 @@ while (($#)); do
     *) die 2 "unknown option '$1'; see scripts/nightly.sh --help" ;;
   esac
 done
+case $gate in auto|timing|correctness) ;; *) die 2 "--gate $gate: use auto, timing or correctness" ;; esac
+[[ -z $from_result || -s $from_result ]] || die 2 "--from-result $from_result: no such file (or empty)"
 
 # 1. Build, unless told which arbench to use.
 if [[ -z $exe ]]; then
@@ -64,48 +83,84 @@ if [[ -z $exe ]]; then
 fi
 [[ -x $exe ]] || die 2 "arbench executable '$exe' not found or not executable; set ARBENCH_EXE"
 
-# 2. Run tonight's sweep.
+# 2. Tonight's result, in a scratch folder: a run that fails to start (a bad argument, no GPU)
+#    leaves nothing behind.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/arbench-nightly.XXXXXX") || die 3 "cannot create a scratch folder"
+trap 'rm -rf "$scratch"' EXIT
+run_rc=0
+if [[ -n $from_result ]]; then
+  echo "nightly: tonight's result is $from_result (--from-result)"
+  cp "$from_result" "$scratch/result.json" || die 2 "cannot read $from_result"
+  run_rc=$("$python" -c 'import json, sys
+cases = json.load(open(sys.argv[1]))["arbench"]["cases"]
+print(1 if any(c.get("status") == "failed" for c in cases) else 0)' "$scratch/result.json") ||
+    die 2 "$from_result is not an arbench result (no arbench.cases)"
+else
+  echo "nightly: $exe run ${run_args[*]}"
+  "$exe" run "${run_args[@]}" --out "$scratch/result.json" -q
+  run_rc=$?
+  case $run_rc in
+    0|1) ;;
+    *) die "$run_rc" "arbench run failed (exit $run_rc); nothing to compare, nothing written" ;;
+  esac
+fi
+((run_rc == 1)) && echo "nightly: some cases failed (wrong results or timeouts); compare lists them" >&2
+[[ -s $scratch/result.json ]] || die 2 "arbench run wrote no result"
+
+# 3. This machine's and this sweep's baseline (created from tonight's run the first time).
+fingerprint=$(field "$scratch/result.json" provenance.fingerprint 2>/dev/null)
+[[ -n $fingerprint ]] || die 2 "tonight's result has no arbench.provenance.fingerprint"
+sweep=$(field "$scratch/result.json" config.sweep_key 2>/dev/null)
+if [[ -z $sweep ]]; then  # a result from an arbench without sweep keys: hash its configuration
+  sweep=$("$python" -c 'import hashlib, json, sys
+cfg = json.load(open(sys.argv[1]))["arbench"].get("config", {})
+print(hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()[:16])' "$scratch/result.json")
+fi
+key=$fingerprint-$sweep
+baseline=$results/baselines/$key.json
+history=$results/history/$key.jsonl
 night=$results/nightly/$(date -u +%Y%m%dT%H%M%SZ)
 n=1; base_night=$night
 while [[ -e $night ]]; do night=$base_night-$((++n)); done  # two runs in one second
 mkdir -p "$night" "$results/baselines" "$results/history" || die 2 "cannot create $night"
-echo "nightly: $exe run ${run_args[*]}"
-"$exe" run "${run_args[@]}" --out "$night/result.json" -q
-run_rc=$?
-case $run_rc in
-  0) ;;
-  1) echo "nightly: some cases failed (wrong results or timeouts); compare lists them" >&2 ;;
-  *) die "$run_rc" "arbench run failed (exit $run_rc); nothing to compare" ;;
-esac
-[[ -s $night/result.json ]] || die 2 "arbench run wrote no $night/result.json"
-
-# 3. Find this machine's baseline (created from tonight's run the first time).
-fingerprint=$(provenance fingerprint 2>/dev/null)
-[[ -n $fingerprint ]] || die 2 "$night/result.json has no arbench.provenance.fingerprint"
-baseline=$results/baselines/$fingerprint.json
-history=$results/history/$fingerprint.jsonl
+mv "$scratch/result.json" "$night/result.json"
+notes=()
 if [[ ! -e $baseline ]]; then
   cp "$night/result.json" "$baseline" || die 2 "cannot write $baseline"
-  echo "nightly: no baseline for machine $fingerprint yet: created $baseline from tonight's run"
-fi
-
-# 4. Compare (text to the log, markdown for a CI summary, JSON for the history).
-if [[ -z $threshold ]]; then
-  threshold=5
-  if [[ $(provenance timing) == cpu ]]; then
-    threshold=25
-    echo "nightly: CPU timing (host backend): threshold 25% (ARBENCH_THRESHOLD overrides)"
+  others=$(find "$results/baselines" -maxdepth 1 -name "$fingerprint*.json" ! -name "$key.json" | sort)
+  if [[ -n $others ]]; then
+    notes+=("NEW BASELINE: this sweep (key $sweep: $(field "$night/result.json" provenance.command_line)) differs from the sweep of the other baseline(s) of this machine ($(echo "$others" | xargs -n1 basename | tr '\n' ' ')); tonight starts $(basename "$baseline") and is not gated against them. If the sweep change was not intended, restore the nightly's run arguments.")
+  else
+    notes+=("first night of this machine and sweep: created the baseline $baseline from tonight's run")
   fi
 fi
-cmp=(compare "$baseline" "$night/result.json" --alpha "$alpha" --threshold "$threshold")
+
+# 4. Compare (text to the log, markdown for a CI summary, JSON for the history and the page).
+timing=$(field "$night/result.json" provenance.timing)
+base_timing=$(field "$baseline" provenance.timing)
+if [[ $gate == auto ]]; then
+  gate=timing
+  [[ $timing == cpu || $base_timing == cpu ]] && gate=correctness
+fi
+if [[ $gate == correctness ]]; then
+  compare_flags+=(--correctness-only)
+  notes+=("gate: correctness only ($([[ $timing == cpu ]] && echo "CPU timing, host backend" || echo "--gate correctness")): failed and missing cases fail the night; timings are recorded and plotted, never a regression verdict (--gate timing overrides; timing gates are for GPU runs)")
+else
+  notes+=("gate: timing and correctness (alpha $alpha, threshold $threshold%)")
+fi
+for note in "${notes[@]}"; do echo "nightly: $note"; done
+printf '%s\n' "${notes[@]}" >"$night/notes.txt"
+cmp=(compare "$baseline" "$night/result.json" --alpha "$alpha" --threshold "$threshold" "${compare_flags[@]}")
 "$exe" "${cmp[@]}" --format json >"$night/compare.json"
 cmp_rc=$?
 ((cmp_rc <= 1)) || die "$cmp_rc" "arbench compare failed (exit $cmp_rc); see the message above"
-"$exe" "${cmp[@]}" --format markdown >"$night/compare.md" 2>/dev/null
+{ printf '> nightly: %s\n>\n' "${notes[@]}"; "$exe" "${cmp[@]}" --format markdown 2>/dev/null; } >"$night/compare.md"
 "$exe" "${cmp[@]}" --format text | tee "$night/compare.txt"
 
-# 5. History, then plots (the history plot includes tonight).
-"$python" "$repo/scripts/history.py" "$night/result.json" "$night/compare.json" "$history" ||
+# 5. History, plots and the page (all of them include tonight).
+# Milliseconds: two nights in one second (a CI retry) stay two nights in the history.
+"$python" "$repo/scripts/history.py" "$night/result.json" "$night/compare.json" "$history" \
+  --date "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" ||
   die 2 "could not append to $history"
 plot_rc=0
 if ((plots)); then
@@ -118,11 +173,15 @@ if ((plots)); then
     plot_rc=3
   fi
 fi
+"$python" "$repo/scripts/report.py" "$night/result.json" --compare "$night/compare.json" \
+  --history "$history" --notes "$night/notes.txt" --out "$night/report.html" ||
+  die 2 "could not write $night/report.html"
+cp "$night/report.html" "$results/report.html"
 
 if ((update_baseline)); then
-  cp "$night/result.json" "$baseline" && echo "nightly: baseline replaced by tonight's run"
+  cp "$night/result.json" "$baseline" && echo "nightly: baseline $baseline replaced by tonight's run"
 fi
-echo "nightly: results in $night"
+echo "nightly: results in $night (page: $night/report.html)"
 if ((cmp_rc == 1 || run_rc == 1)); then
   echo "nightly: REGRESSION (see $night/compare.txt)" >&2
   exit 1

@@ -13,8 +13,8 @@ Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
                  count: a panel per variant, a stacked bar per message size (entry skew,
                  staging, wait for peers, reduce+store, exit skew of the median recorded op)
                  (only when the result has phase timelines)
-  history        nightly medians relative to each case's first night, regressions marked (only
-                 with --history)
+  history        nightly medians relative to each case's first night, regressions, uncounted
+                 slower cases and abnormal device states marked (only with --history)
 Run with Debian's /usr/bin/python3 (python3-matplotlib); prints one line per file written.
 """
 import argparse
@@ -34,10 +34,12 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
+from history import load_history  # noqa: E402  (scripts/history.py: the history's format)
+
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
     r"gpus:(?P<world>\d+)/(?:bytes:(?P<bytes>\d+)|tokens:(?P<tokens>\d+)/hidden:(?P<hidden>\d+))"
-    r"(?P<inplace>/inplace)?(?:/skew:(?P<skew>[0-9.eE+-]+))?$")
+    r"(?P<inplace>/inplace)?(?:/skew:(?P<skew>[0-9.eE+-]+))?(?P<cold>/cold)?$")
 PHASE_PARTS = [("entry_skew", "entry skew"), ("staging", "staging"), ("wait", "wait for peers"),
                ("reduce", "reduce+store"), ("exit_skew", "exit skew")]
 DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results",
@@ -71,7 +73,7 @@ def load_result(path):
         g = m.groupdict()
         # In-place runs are separate curves (and winner-map candidates).
         variant = g["variant"] + (" (in-place)" if g["inplace"] else "") + (
-            f" skew:{g['skew']}" if g["skew"] else "")
+            f" skew:{g['skew']}" if g["skew"] else "") + (" (cold cache)" if g["cold"] else "")
         case = {"name": c["name"], "family": g["family"], "variant": variant,
                 "dtype": g["dtype"], "world": int(g["world"]), "bytes": int(g["bytes"] or 0),
                 "tokens": int(g["tokens"] or 0), "hidden": int(g["hidden"] or 0),
@@ -115,14 +117,17 @@ def timing_note(timing, backend):
         f" ({backend} backend)" if backend else "")
 
 
-def save(fig, out_dir, stem, formats, written, bottom=0.0):
-    fig.tight_layout(rect=(0, bottom, 1, 1))
-    for ext in formats:
-        path = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(path, dpi=110)
-        written.append(path)
-        print(path)
-    plt.close(fig)
+def file_sink(out_dir, formats):
+    """Where finished figures go: PNG/SVG files in out_dir, each path printed. (report.py
+    passes its own sink, which keeps the SVG text for the HTML page.)"""
+    def sink(fig, stem, bottom=0.0):
+        fig.tight_layout(rect=(0, bottom, 1, 1))
+        for ext in formats:
+            path = os.path.join(out_dir, f"{stem}.{ext}")
+            fig.savefig(path, dpi=110)
+            print(path)
+        plt.close(fig)
+    return sink
 
 
 def panels(n):
@@ -147,7 +152,7 @@ def reference_series(path, world):
     return out
 
 
-def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, args, written):
+def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, args):
     ar = [c for c in cases if c["family"] == "allreduce"]
     if not ar:
         return
@@ -185,10 +190,10 @@ def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, 
     if sources:
         fig.text(0.01, 0.005, "  ".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)),
                  fontsize=7, color="0.3")
-    save(fig, args.out, stem, args.formats, written, bottom=0.05 if sources else 0.0)
+    args.sink(fig, stem, bottom=0.05 if sources else 0.0)
 
 
-def plot_fused(cases, colours, args, written):
+def plot_fused(cases, colours, args):
     fused = [c for c in cases if c["family"] == "allreduce_rmsnorm"]
     base = {}  # shape -> fastest unfused median: min(unfused-nccl, unfused-oneshot)
     for c in fused:
@@ -222,10 +227,10 @@ def plot_fused(cases, colours, args, written):
         ax.legend(fontsize=7)
     fig.suptitle("allreduce + residual + RMSNorm" + timing_note(args.timing, args.backend),
                  fontsize=10)
-    save(fig, args.out, "fused_speedup", args.formats, written)
+    args.sink(fig, "fused_speedup")
 
 
-def plot_winners(cases, colours, args, written):
+def plot_winners(cases, colours, args):
     # Skewed cases (skew:N) answer another question: the map compares ranks arriving together.
     ar = [c for c in cases if c["family"] == "allreduce" and " skew:" not in c["variant"]]
     if not ar:
@@ -252,10 +257,10 @@ def plot_winners(cases, colours, args, written):
               loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title(f"fastest allreduce variant, {dtype}" + timing_note(args.timing, args.backend),
                  fontsize=9)
-    save(fig, args.out, "winners", args.formats, written)
+    args.sink(fig, "winners")
 
 
-def plot_phases(cases, args, written):
+def plot_phases(cases, args):
     """One figure per GPU count: per variant, a stacked bar per size of the median recorded op's
     breakdown (JSON phases.breakdown_us); the five parts add up to its span."""
     timed = [c for c in cases if isinstance(c.get("phases"), dict) and "breakdown_us" in c["phases"]]
@@ -282,53 +287,58 @@ def plot_phases(cases, args, written):
         fig.legend(handles, texts, loc="lower center", ncol=len(PHASE_PARTS), fontsize=8)
         fig.suptitle(f"where one op's time goes, {world} GPUs" + timing_note(args.timing, args.backend),
                      fontsize=10)
-        save(fig, args.out, f"phases_gpus{world}", args.formats, written, bottom=0.08)
+        args.sink(fig, f"phases_gpus{world}", bottom=0.08)
 
 
-def plot_history(path, args, written):
-    by_case = defaultdict(list)
-    try:
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    try:
-                        h = json.loads(line)
-                    except ValueError as e:
-                        fail(f"{path}:{n}: not a JSON line ({e})")
-                    if h.get("median_us"):
-                        by_case[h["case"]].append(h)
-    except OSError as e:
-        fail(f"{path}: cannot read the history ({e})")
+def is_regression(line):
+    """A history line that failed its night's gate (older lines lack "regression")."""
+    return line.get("regression", line.get("verdict") in ("slower", "failed"))
+
+
+def plot_history(by_case, title, args):
+    """Each case's nightly median relative to its first night, the geometric mean, and marks:
+    regressions (failed the night's gate), slower cases the gate did not count, and cases whose
+    device state was abnormal that night."""
     if not by_case:
-        fail(f"{path}: no history lines to plot")
+        fail(f"{title}: no history lines to plot")
     dates = sorted({h["date"] for hs in by_case.values() for h in hs})
     x_of = {d: i for i, d in enumerate(dates)}
-    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(dates) + 3), 4.2))
+    fig, ax = plt.subplots(figsize=(max(8, 0.6 * len(dates) + 3), 4.2))
     per_night = defaultdict(list)
     for name, hs in sorted(by_case.items()):
-        hs.sort(key=lambda h: h["date"])
         first = hs[0]["median_us"]
         xs = [x_of[h["date"]] for h in hs]
         ys = [h["median_us"] / first for h in hs]
         ax.plot(xs, ys, color="0.6", lw=0.7, alpha=0.6)
         for h, x, y in zip(hs, xs, ys):
             per_night[x].append(y)
-            if h.get("verdict") in ("slower", "failed"):
+            if is_regression(h):
                 ax.plot(x, y, "x", color="red", ms=8, mew=2)
+            elif h.get("verdict") == "slower":
+                ax.plot(x, y, "o", mfc="none", mec="tab:blue", ms=7, mew=1.2)
+            if h.get("device"):
+                ax.plot(x, y, "^", mfc="none", mec="darkorange", ms=9, mew=1.5)
     nights = sorted(per_night)
     geo = [math.exp(sum(map(math.log, per_night[x])) / len(per_night[x])) for x in nights]
     ax.plot(nights, geo, color="black", lw=2, marker="o", ms=4)
     ax.axhline(1.0, color="0.3", lw=0.8)
+    ys = [y for v in per_night.values() for y in v]
+    if max(ys) / min(ys) > 3:  # CPU timings move by multiples: a log axis keeps 1/2x and 2x apart
+        ax.set_yscale("log", base=2)
     ax.set_xticks(range(len(dates)), [d[:16] for d in dates], rotation=45, ha="right",
                   fontsize=7)
     ax.set_ylabel("median / first night's median")
     ax.legend(handles=[Line2D([], [], color="0.6", label="one case"),
                        Line2D([], [], color="black", marker="o", label="geometric mean"),
                        Line2D([], [], color="red", marker="x", ls="", mew=2,
-                              label="regression (slower or failed)")], fontsize=7)
-    ax.set_title(f"nightly history: {os.path.basename(path)}", fontsize=9)
+                              label="regression (failed the night's gate)"),
+                       Line2D([], [], color="tab:blue", marker="o", mfc="none", ls="",
+                              label="slower, not counted"),
+                       Line2D([], [], color="darkorange", marker="^", mfc="none", ls="",
+                              label="device state abnormal")], fontsize=7)
+    ax.set_title(f"nightly history: {title}", fontsize=9)
     ax.grid(True, alpha=0.3)
-    save(fig, args.out, "history", args.formats, written)
+    args.sink(fig, "history")
 
 
 def main():
@@ -344,18 +354,23 @@ def main():
     args.out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.result)), "plots")
     os.makedirs(args.out, exist_ok=True)
     cases, args.timing, args.backend = load_result(args.result)
+    args.sink = file_sink(args.out, args.formats)
+    plot_result(cases, args)
+    if args.history:
+        plot_history(load_history(args.history), os.path.basename(args.history), args)
+
+
+def plot_result(cases, args):
+    """Every plot of one result, each handed to args.sink (args: timing, backend, reference)."""
     colours = colour_map(cases)
-    written = []
     plot_size_sweep(cases, colours, "median_us", "median latency (us)",
                     "allreduce latency (isolated, median; band p10-p90)", True, args.reference,
-                    "latency", args, written)
+                    "latency", args)
     plot_size_sweep(cases, colours, "busbw_GBps", "bus bandwidth (GB/s)",
-                    "allreduce bus bandwidth", False, None, "busbw", args, written)
-    plot_fused(cases, colours, args, written)
-    plot_winners(cases, colours, args, written)
-    plot_phases(cases, args, written)
-    if args.history:
-        plot_history(args.history, args, written)
+                    "allreduce bus bandwidth", False, None, "busbw", args)
+    plot_fused(cases, colours, args)
+    plot_winners(cases, colours, args)
+    plot_phases(cases, args)
 
 
 if __name__ == "__main__":

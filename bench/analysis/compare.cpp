@@ -9,6 +9,55 @@
 #include "arbench/core/errors.hpp"
 
 namespace arbench {
+namespace {
+
+// The recorded intervals overlap: the change is within what the two runs could measure.
+bool intervals_overlap(const MedianInterval& a, const MedianInterval& b) {
+  return a.known && b.known && a.lower <= b.upper && b.lower <= a.upper;
+}
+
+std::string sample_names(const std::vector<ResultCase>& cases) {
+  std::string s;
+  for (std::size_t i = 0; i < cases.size() && i < 2; ++i) s += (i ? ", " : "") + cases[i].name;
+  return s.empty() ? std::string("none") : s + (cases.size() > 2 ? ", ..." : "");
+}
+
+// Judges one case both files measured.
+CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOptions& opt) {
+  CaseComparison row;
+  row.name = b.name;
+  row.base_samples = b.samples_us.size();
+  row.new_samples = n.samples_us.size();
+  if (b.median_ci) row.base_noise = b.median_ci->noise;
+  if (n.median_ci) row.new_noise = n.median_ci->noise;
+  if (n.device && n.device->abnormal()) row.device_marker = device_marker(*n.device);
+  if (b.device && n.device) row.device_differences = device_state_differences(*b.device, *n.device);
+  if (!n.ok || n.samples_us.empty()) {
+    row.result.base_median = median_of(b.samples_us);
+    row.result.ratio = std::nan("");
+    row.result.verdict = Verdict::failed;
+    row.reason = n.reason.empty() ? "no samples" : n.reason;
+    row.counted = true;  // correctness is always gated
+    return row;
+  }
+  row.result = compare_samples(b.samples_us, n.samples_us, opt.verdict);
+  const bool material = row.result.verdict == Verdict::slower || row.result.verdict == Verdict::faster;
+  if (material && b.median_ci && n.median_ci && intervals_overlap(*b.median_ci, *n.median_ci)) {
+    row.result.verdict = Verdict::noisy;
+    row.within_noise = true;
+  }
+  if (row.result.verdict != Verdict::slower) return row;
+  if (opt.correctness_only)
+    row.not_counted = "timings not gated (correctness only)";
+  else if (!row.device_marker.empty() && !opt.strict)
+    row.not_counted = "device state abnormal tonight: " + row.device_marker + " (--strict counts it)";
+  row.counted = row.not_counted.empty();
+  return row;
+}
+
+}  // namespace
+
+int compare_exit_code(const CompareReport& rep) { return rep.regressions > 0 || rep.missing > 0 ? 1 : 0; }
 
 std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
                                                      const ResultFile& next) {
@@ -76,27 +125,30 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                                    (b.reason.empty() ? "" : " (" + b.reason + ")"));
       continue;
     }
-    CaseComparison row;
-    row.name = b.name;
-    row.base_samples = b.samples_us.size();
-    row.new_samples = n.samples_us.size();
-    if (!n.ok || n.samples_us.empty()) {
-      row.result.base_median = median_of(b.samples_us);
-      row.result.ratio = std::nan("");
-      row.result.verdict = Verdict::failed;
-      row.reason = n.reason.empty() ? "no samples" : n.reason;
-    } else {
-      row.result = compare_samples(b.samples_us, n.samples_us, opt.verdict);
-      if (row.result.ratio > 0 && std::isfinite(row.result.ratio)) {
-        log_sum += std::log(row.result.ratio);
-        ++log_count;
-      }
+    CaseComparison row = judge(b, n, opt);
+    if (row.result.verdict != Verdict::failed && row.result.ratio > 0 && std::isfinite(row.result.ratio)) {
+      log_sum += std::log(row.result.ratio);
+      ++log_count;
     }
-    if (is_regression(row.result.verdict)) ++rep.regressions;
+    rep.regressions += row.counted ? 1 : 0;
+    rep.not_counted += row.not_counted.empty() ? 0 : 1;
     rep.rows.push_back(std::move(row));
   }
   for (const ResultCase& n : next.cases)
     if (!matched.count(n.name)) rep.only_in_new.push_back(n.name);
+  if (matched.empty())
+    throw UsageError("no case of NEW " + next.path + " matches a case of BASE " + base.path + " (BASE has " +
+                     std::to_string(base.cases.size()) + ": " + sample_names(base.cases) + "; NEW has " +
+                     std::to_string(next.cases.size()) + ": " + sample_names(next.cases) +
+                     "). Compare runs of the same sweep (same variants, dtypes, sizes, GPU counts, cache).");
+  if (!opt.allow_missing) rep.missing = int(rep.only_in_base.size());
+  if (opt.correctness_only)
+    rep.notes.push_back("correctness only: failed and missing cases fail the gate; slower cases are reported, "
+                        "not counted (timings are not gated)");
+  if (rep.not_counted > 0 && !opt.correctness_only)
+    rep.notes.push_back(std::to_string(rep.not_counted) +
+                        " slower case(s) not counted: NEW's device state was abnormal for them (throttling, "
+                        "clock change, downtrained link or other processes); --strict counts them");
   rep.geomean_ratio = log_count ? std::exp(log_sum / log_count) : 1.0;
 
   std::stable_sort(rep.rows.begin(), rep.rows.end(),

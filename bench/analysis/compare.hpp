@@ -1,6 +1,14 @@
 // compare: match two results case by case (by name) and judge each with verdict.hpp's rule.
 // Refuses results from different machines (different provenance fingerprints) unless told
-// otherwise, because a cross-machine ratio measures the machines, not the change.
+// otherwise, because a cross-machine ratio measures the machines, not the change; and refuses
+// two results with no case in common (a gate that matched nothing would pass silently).
+//
+// What fails the gate (exit 1): a `failed` case; a `slower` case, unless NEW's device state was
+// abnormal for it (throttling, clock change, downtrained link, other processes: it is reported
+// with the reason and not counted unless `strict`) or timings are not gated
+// (`correctness_only`, for CPU timings); a case of BASE missing from NEW, unless
+// `allow_missing`. When both files recorded the 95% CI of each median (arbench run), a material
+// change whose intervals overlap is `noisy`: the change is within what the runs measured.
 #pragma once
 
 #include <string>
@@ -14,6 +22,9 @@ namespace arbench {
 struct CompareOptions {
   VerdictOptions verdict;
   bool allow_different_machines = false;
+  bool allow_missing = false;     // cases of BASE absent from NEW do not fail the gate
+  bool strict = false;            // count `slower` even when NEW's device state was abnormal
+  bool correctness_only = false;  // report timings, gate on failed (and missing) cases only
 };
 
 struct CaseComparison {
@@ -21,6 +32,12 @@ struct CaseComparison {
   std::size_t base_samples = 0, new_samples = 0;
   SampleComparison result;
   std::string reason;  // why NEW failed, for Verdict::failed
+  bool counted = false;               // fails the gate (a regression verdict that counts)
+  std::string not_counted;            // a regression verdict that does not count, and why
+  std::string device_marker;          // NEW's abnormal device state, empty when normal
+  std::vector<std::string> device_differences;  // "GPU 3 link Gen5 x8 tonight, Gen5 x16 in the baseline"
+  double base_noise = -1, new_noise = -1;       // recorded noise (CI width / median); < 0 = none
+  bool within_noise = false;          // material, but the recorded CIs overlap: called noisy
 };
 
 struct FieldDifference {
@@ -35,15 +52,21 @@ struct CompareReport {
   std::vector<std::string> not_comparable;  // "name: failed in BASE (reason)"
   std::vector<std::string> notes;  // warnings: CPU timing, unverifiable or differing machines
   std::vector<FieldDifference> machine_differences;
-  int regressions = 0;  // rows whose verdict is_regression
+  int regressions = 0;   // rows that fail the gate (counted)
+  int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted)
+  int missing = 0;       // cases of BASE absent from NEW that fail the gate (!allow_missing)
   CompareOptions options;
 };
+
+// 1 when the gate fails (a counted regression, or missing cases), else 0.
+int compare_exit_code(const CompareReport& rep);
 
 // Fingerprint fields that differ between the two files (both fingerprints known and unequal).
 std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
                                                      const ResultFile& next);
 
-// Throws UsageError when the fingerprints differ and !opt.allow_different_machines.
+// Throws UsageError when the fingerprints differ and !opt.allow_different_machines, and when
+// no case of NEW matches a case of BASE.
 CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                               const CompareOptions& opt);
 

@@ -13,13 +13,32 @@ namespace {
 std::string summary_line(const CompareReport& rep) {
   std::map<Verdict, int> counts;
   for (const CaseComparison& r : rep.rows) ++counts[r.result.verdict];
-  std::string s = rep.regressions ? std::to_string(rep.regressions) + " regression(s)"
-                                  : std::string("no regression");
+  std::string s = rep.missing ? std::to_string(rep.missing) + " case(s) of BASE missing in NEW (failures); " : "";
+  s += rep.regressions ? std::to_string(rep.regressions) + " regression(s)" : std::string("no regression");
   s += " in " + std::to_string(rep.rows.size()) + " compared case(s):";
   for (Verdict v : {Verdict::failed, Verdict::slower, Verdict::noisy, Verdict::same,
                     Verdict::faster})
     s += " " + std::string(verdict_name(v)) + " " + std::to_string(counts[v]);
+  if (rep.not_counted) s += " (" + std::to_string(rep.not_counted) + " slower not counted)";
   return s;
+}
+
+// Cases whose device state was abnormal tonight or differed from the baseline's, with what
+// differed and whether the verdict counts: beside a "slower", the likely reason.
+void device_section(const CompareReport& rep, bool markdown, std::string& out) {
+  std::vector<const CaseComparison*> rows;
+  for (const CaseComparison& r : rep.rows)
+    if (!r.device_marker.empty() || !r.device_differences.empty()) rows.push_back(&r);
+  if (rows.empty()) return;
+  out += "\nDevice state abnormal in NEW or different from BASE (" + std::to_string(rows.size()) + "):\n";
+  for (const CaseComparison* r : rows) {
+    out += (markdown ? "- `" + r->name + "`" : "  " + r->name) + ": " + std::string(verdict_name(r->result.verdict)) +
+           " " + format_percent_change(r->result.ratio) + "\n";
+    const std::string pad = markdown ? "  - " : "      ";
+    if (!r->device_marker.empty()) out += pad + "abnormal tonight: " + r->device_marker + "\n";
+    for (const std::string& d : r->device_differences) out += pad + d + "\n";
+    if (!r->not_counted.empty()) out += pad + "not counted: " + r->not_counted + "\n";
+  }
 }
 
 std::string human(const CompareReport& rep, bool markdown) {
@@ -39,20 +58,24 @@ std::string human(const CompareReport& rep, bool markdown) {
   for (const CaseComparison& r : rep.rows) {
     std::string verdict(verdict_name(r.result.verdict));
     if (r.result.verdict == Verdict::failed) verdict += " (" + r.reason + ")";
+    if (!r.not_counted.empty()) verdict += " (not counted)";
+    if (r.within_noise) verdict += " (within recorded noise)";
     t.add_row({markdown ? "`" + r.name + "`" : r.name, format_fixed(r.result.base_median, 2),
                format_fixed(r.result.new_median, 2), format_percent_change(r.result.ratio),
                r.result.verdict == Verdict::failed ? "" : format_p_value(r.result.p_value),
-               markdown && is_regression(r.result.verdict) ? "**" + verdict + "**" : verdict});
+               markdown && r.counted ? "**" + verdict + "**" : verdict});
   }
   t.add_row({"geometric mean", "", "", format_percent_change(rep.geomean_ratio), "", ""});
   out += markdown ? t.markdown() : t.text();
 
-  auto list = [&](const char* title, const std::vector<std::string>& names) {
+  auto list = [&](const char* title, const std::vector<std::string>& names, const std::string& why = {}) {
     if (names.empty()) return;
-    out += std::string("\n") + title + " (" + std::to_string(names.size()) + "):\n";
+    out += std::string("\n") + title + " (" + std::to_string(names.size()) + ")" + why + ":\n";
     for (const std::string& n : names) out += (markdown ? "- `" + n + "`" : "  " + n) + "\n";
   };
-  list("Only in BASE", rep.only_in_base);
+  device_section(rep, markdown, out);
+  list("Only in BASE", rep.only_in_base,
+       rep.missing ? ", missing in NEW: failures (--allow-missing accepts them)" : "");
   list("Only in NEW", rep.only_in_new);
   list("Not comparable", rep.not_comparable);
   out += "\n" + std::string(markdown ? "**" : "") + summary_line(rep) +
@@ -76,7 +99,14 @@ nlohmann::json as_json(const CompareReport& rep) {
                           {"verdict", verdict_name(r.result.verdict)},
                           {"base_samples", r.base_samples},
                           {"new_samples", r.new_samples},
-                          {"reason", r.reason}});
+                          {"reason", r.reason},
+                          {"counted", r.counted},
+                          {"not_counted", r.not_counted},
+                          {"within_noise", r.within_noise},
+                          {"base_noise", r.base_noise >= 0 ? nlohmann::json(r.base_noise) : nlohmann::json()},
+                          {"new_noise", r.new_noise >= 0 ? nlohmann::json(r.new_noise) : nlohmann::json()},
+                          {"device_state", r.device_marker},
+                          {"device_differences", r.device_differences}});
   }
   j["geomean_ratio"] = rep.geomean_ratio;
   j["only_in_base"] = rep.only_in_base;
@@ -88,6 +118,12 @@ nlohmann::json as_json(const CompareReport& rep) {
     j["machine_differences"].push_back(
         {{"field", d.field}, {"base", d.base_value}, {"new", d.new_value}});
   j["regressions"] = rep.regressions;
+  j["not_counted"] = rep.not_counted;
+  j["missing"] = rep.missing;
+  j["options"] = {{"allow_missing", rep.options.allow_missing},
+                  {"strict", rep.options.strict},
+                  {"correctness_only", rep.options.correctness_only}};
+  j["gate"] = compare_exit_code(rep) ? "fail" : "pass";
   return j;
 }
 

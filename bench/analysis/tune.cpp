@@ -12,8 +12,8 @@
 namespace arbench {
 namespace {
 
-// family, dtype, world, hidden, in_place
-using TableKey = std::tuple<std::string, std::string, int, int, bool>;
+// family, dtype, world, hidden, in_place, cold_cache
+using TableKey = std::tuple<std::string, std::string, int, int, bool, bool>;
 
 TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha) {
   // Lowest median first; the name breaks exact ties so the output is deterministic.
@@ -68,7 +68,7 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
       continue;
     }
     const bool fused = c.family == "allreduce_rmsnorm";
-    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place}]
+    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place, c.cold_cache}]
           [fused ? std::uint64_t(c.tokens) : c.bytes]
               .push_back(&c);
   }
@@ -79,7 +79,7 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
 
   for (const auto& [key, sizes] : groups) {
     TuneTable t;
-    std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place) = key;
+    std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place, t.cold_cache) = key;
     t.axis = t.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
     for (const auto& [size, cands] : sizes) t.points.push_back(rank_point(size, cands, alpha));
     derive_crossovers_and_rules(t);

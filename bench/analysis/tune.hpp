@@ -43,6 +43,7 @@ struct TuneTable {
   int world = 0;
   int hidden = 0;  // allreduce_rmsnorm only
   bool in_place = false;
+  bool cold_cache = false;  // from --cache cold runs: a separate table, never mixed with hot
   std::vector<TunePoint> points;
   std::vector<Crossover> crossovers;
   std::vector<DispatchRule> rules;
@@ -51,7 +52,7 @@ struct TuneTable {
 struct TuneReport {
   std::string source_path, fingerprint, backend, timing, revision;
   double alpha = 0.01;
-  std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place
+  std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place, cache
   std::vector<std::string> ignored;  // failed cases, names without a shape
 };
 

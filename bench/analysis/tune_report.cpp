@@ -30,7 +30,8 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
   j["tables"] = json::array();
   for (const TuneTable& t : rep.tables) {
     json jt = {{"family", t.family}, {"dtype", t.dtype},     {"world", t.world},
-               {"axis", t.axis},     {"in_place", t.in_place}};
+               {"axis", t.axis},     {"in_place", t.in_place},
+               {"cache", t.cold_cache ? "cold" : "hot"}};
     if (t.family == "allreduce_rmsnorm") jt["hidden"] = t.hidden;
     jt["rules"] = json::array();
     for (const DispatchRule& r : t.rules)
@@ -73,6 +74,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
     std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
     if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
     if (t.in_place) title += ", in-place";
+    if (t.cold_cache) title += ", cold cache";
     out += md ? "\n#### " + title + "\n\n" : "\n" + title + "\n";
     ReportTable tab({t.axis == "bytes" ? "size" : "tokens", "best", "us", "runner-up", "us",
                      "margin", "significant"},

@@ -25,6 +25,7 @@ std::string Case::name() const {
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, skew_us);  // shortest round trip: 2, 0.5
     n += "/skew:" + std::string(buf, ec == std::errc() ? end : buf);
   }
+  if (cold_cache) n += "/cold";  // absent for the default (hot): older names stay valid
   return n;
 }
 
@@ -91,6 +92,10 @@ std::optional<Case> Case::parse(std::string_view name, std::string* why) {
   if (next < parts.size() && parts[next].substr(0, 5) == "skew:") {
     if (!parse_field(parts[next], "skew:", c.skew_us) || !(c.skew_us > 0))
       return fail("bad 'skew:US' field (a positive number of microseconds)");
+    ++next;
+  }
+  if (next < parts.size() && parts[next] == "cold") {
+    c.cold_cache = true;
     ++next;
   }
   if (next != parts.size()) return fail("unexpected trailing field '" + std::string(parts[next]) + "'");

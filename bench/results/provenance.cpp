@@ -75,16 +75,21 @@ std::vector<std::pair<std::string, std::string>> fingerprint_fields(const Proven
   return f;
 }
 
-std::string fingerprint(const Provenance& p) {
+std::string fnv1a_hex(std::string_view text) {
   std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const auto& [k, v] : fingerprint_fields(p))
-    for (char ch : k + "=" + v + "\n") {
-      h ^= static_cast<unsigned char>(ch);
-      h *= 0x100000001b3ull;
-    }
+  for (char ch : text) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ull;
+  }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+std::string fingerprint(const Provenance& p) {
+  std::string text;
+  for (const auto& [k, v] : fingerprint_fields(p)) text += k + "=" + v + "\n";
+  return fnv1a_hex(text);
 }
 
 nlohmann::json to_json(const Provenance& p) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,8 @@ std::string launch_text(const LaunchInfo& l);
 std::vector<std::pair<std::string, std::string>> fingerprint_fields(const Provenance& p);
 // 16 hex digits (FNV-1a 64 over the fingerprint fields).
 std::string fingerprint(const Provenance& p);
+// FNV-1a 64 of `text` as 16 hex digits (the fingerprint's hash; also the nightly's sweep key).
+std::string fnv1a_hex(std::string_view text);
 nlohmann::json to_json(const Provenance& p);
 
 }  // namespace arbench

@@ -44,6 +44,12 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"settings", settings}};
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
   if (r.phases) j["phases"] = phases_to_json(*r.phases);
+  j["cache"] = r.c.cold_cache ? "cold" : "hot";
+  const MedianInterval& ci = r.median_ci_us;
+  j["noise"] = ci.known && std::isfinite(ci.noise) ? nlohmann::json(ci.noise) : nlohmann::json();
+  j["median_ci_us"] = ci.known ? nlohmann::json::array({ci.lower, ci.upper}) : nlohmann::json();
+  if (!r.sampling_stop.empty()) j["sampling"] = {{"stop", r.sampling_stop}, {"time_s", r.sampling_time_s}};
+  if (r.device) j["device_state"] = device_state_to_json(*r.device);
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
   return j;
 }

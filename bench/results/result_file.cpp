@@ -111,6 +111,21 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
   rc.hidden = opt_number(c, "hidden", rc.hidden, label, where);
   if (c.contains("in_place") && c.at("in_place").is_boolean())
     rc.in_place = c.at("in_place").get<bool>();
+  if (c.contains("median_ci_us") && !c.at("median_ci_us").is_null()) {
+    const json& ci = c.at("median_ci_us");
+    if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number() ||
+        !(ci[0].get<double>() <= ci[1].get<double>()))
+      fail(label, where + ".median_ci_us is " + ci.dump().substr(0, 40) + ", expected [lower, upper] microseconds");
+    MedianInterval m;
+    m.known = true;
+    m.lower = ci[0].get<double>();
+    m.upper = ci[1].get<double>();
+    m.median = rc.median_us;
+    m.noise = opt_number(c, "noise", rc.median_us > 0 ? (m.upper - m.lower) / rc.median_us : 0.0, label, where);
+    rc.median_ci = m;
+  }
+  if (c.contains("device_state") && !c.at("device_state").is_null())
+    rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");
   return rc;
 }
 
@@ -187,6 +202,7 @@ bool parse_case_name(const std::string& name, ResultCase& c) {
   c.tokens = parsed->tokens;
   c.hidden = parsed->hidden;
   c.in_place = parsed->in_place;
+  c.cold_cache = parsed->cold_cache;
   return true;
 }
 

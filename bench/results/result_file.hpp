@@ -11,10 +11,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "results/device_state.hpp"
+#include "results/noise.hpp"
 
 namespace arbench {
 
@@ -28,11 +32,14 @@ struct ResultCase {
   std::uint64_t bytes = 0;
   int tokens = 0, hidden = 0;
   bool in_place = false;
+  bool cold_cache = false;  // `/cold` in the name: --cache cold
   bool ok = true;           // false: the case failed (wrong result, timeout, error_occurred)
   std::string reason;       // why it failed
   std::vector<double> samples_us;
   double median_us = 0;     // as recorded; recomputed from samples when absent
   double busbw_gbps = 0;    // 0 when unknown
+  std::optional<MedianInterval> median_ci;  // the run's recorded 95% CI of the median (noise)
+  std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
 };
 
 struct ResultFile {

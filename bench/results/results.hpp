@@ -9,6 +9,8 @@
 
 #include "arbench/core/case.hpp"
 #include "results/phase_timeline.hpp"
+#include "results/device_state.hpp"
+#include "results/noise.hpp"
 #include "results/stats.hpp"
 
 namespace arbench {
@@ -19,6 +21,9 @@ struct CaseResult {
   std::string reason;              // why the case failed (empty when ok)
   std::vector<double> samples_us;  // raw isolated-latency samples (max over ranks)
   Summary latency_us;
+  MedianInterval median_ci_us;     // 95% CI of the median; its relative width is the noise
+  std::string sampling_stop;       // fixed | noise | max_samples | max_time (run/sampling.hpp)
+  double sampling_time_s = 0;      // wall time spent taking the isolated samples
   double pipelined_us = -1;        // time per op, K ops back to back; < 0 = not measured
   double algbw_gbps = 0, busbw_gbps = 0;
   bool checked = false;            // correctness was checked (not --no-check)
@@ -33,6 +38,7 @@ struct CaseResult {
   std::vector<std::pair<std::string, std::string>> settings;
   std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
   std::optional<PhaseTimeline> phases;  // --phases or a skewed case, when the variant records marks
+  std::optional<DeviceState> device;    // NVML snapshots around the timed samples (GPU runs)
 };
 
 struct Skipped {

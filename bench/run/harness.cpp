@@ -6,6 +6,7 @@
 #include "results/stats.hpp"
 #include "run/nccl_protocol_policy.hpp"
 #include "run/phase_recorder.hpp"
+#include "run/sampling.hpp"
 #include "workload/workload.hpp"
 
 namespace arbench {
@@ -108,15 +109,19 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   check_errors();
   if (cfg_.check) checked_run("after warm-up");
 
-  const int asked = cfg_.samples.value_or(10);
-  const IsolatedTimes t = f.time_isolated(op, asked);
+  if (observer_) observer_->before_timing(f);
+  const TakenSamples t = take_samples(f, op, sampling_plan(cfg_));
+  if (observer_) observer_->after_timing(res);
   check_errors();
   res.discarded_samples = t.discarded;
-  if (t.samples.empty())
-    throw CaseError("all " + std::to_string(asked) + " samples were discarded: the start gate timed out every time "
-                    "(the ranks' ops could not be enqueued within --timeout)");
-  for (double s : t.samples) res.samples_us.push_back(s * 1e6);
+  if (t.seconds.empty())
+    throw CaseError("all " + std::to_string(t.discarded) + " samples were discarded: the start gate timed out every "
+                    "time (the ranks' ops could not be enqueued within --timeout)");
+  for (double s : t.seconds) res.samples_us.push_back(s * 1e6);
   res.latency_us = summarize(res.samples_us);
+  res.median_ci_us = median_interval(res.samples_us);
+  res.sampling_stop = stop_reason_name(t.reason);
+  res.sampling_time_s = t.elapsed_s;
   res.start_skew_us = median_us(t.start_skew);
   const double median_s = res.latency_us.median * 1e-6;
   res.algbw_gbps = algbw_gbps(c.bytes, median_s);
@@ -128,7 +133,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   }
   // The phase timeline: extra ops after the timed ones, so the timed numbers never record.
   if (cfg_.phases || c.skew_us > 0) {
-    res.phases = record_phase_timeline(v, f, op);
+    res.phases = record_phase_timeline(v, f, op, c.cold_cache);
     check_errors();
   }
   if (cfg_.check) checked_run("after timing");

@@ -50,6 +50,14 @@ class FabricCache {
   std::vector<std::string> described_;
 };
 
+// Called around a case's isolated samples, e.g. to snapshot the GPUs' state (device_monitor).
+class TimingObserver {
+ public:
+  virtual ~TimingObserver() = default;
+  virtual void before_timing(const Fabric& f) = 0;
+  virtual void after_timing(CaseResult& r) = 0;
+};
+
 class Harness {
  public:
   Harness(const RunConfig& cfg, Backend backend, const Registry& reg, FabricCache& fabrics)
@@ -62,6 +70,8 @@ class Harness {
   CaseResult run(const Case& c);
   // Why the run must stop (a case left the devices unusable); empty while it may go on.
   const std::string& stop_reason() const { return stop_; }
+  // Optional; not owned; must outlive the harness's runs.
+  void set_observer(TimingObserver* o) { observer_ = o; }
 
  private:
   void measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res);
@@ -77,6 +87,7 @@ class Harness {
   FabricCache& fabrics_;
   std::map<int, double> floors_us_;  // by world size
   std::string stop_;
+  TimingObserver* observer_ = nullptr;
 };
 
 }  // namespace arbench

@@ -46,7 +46,8 @@ std::vector<std::vector<std::uint64_t>> read_records(Fabric& f, const RankBuffer
 
 }  // namespace
 
-std::optional<PhaseTimeline> record_phase_timeline(Variant& v, Fabric& f, const RankOp& op, int ops) {
+std::optional<PhaseTimeline> record_phase_timeline(Variant& v, Fabric& f, const RankOp& op, bool cold_cache,
+                                                   int ops) {
   const std::vector<PhaseMark> marks = v.phase_marks();
   if (marks.empty()) return std::nullopt;
   std::unique_ptr<RankBuffers> rec = f.alloc(kPhaseRecordBytes, Placement::local);
@@ -63,6 +64,7 @@ std::optional<PhaseTimeline> record_phase_timeline(Variant& v, Fabric& f, const 
   for (int tries = 0; tries < 3 * ops && static_cast<int>(recorded.size()) < ops; ++tries) {
     for (int r = 0; r < f.world(); ++r)
       if (f.drives(r)) f.upload(r, rec->local(r), zeros.data(), kPhaseRecordBytes);
+    if (cold_cache) f.flush_caches();
     const IsolatedTimes t = f.time_isolated(op, 1);
     if (t.samples.empty()) continue;
     recorded.push_back({read_records(f, *rec, aligned), t.samples.front() * 1e6});

@@ -15,6 +15,9 @@ inline constexpr int kPhaseOps = 5;  // recorded ops per case; the report shows 
 
 // The timeline of `ops` recorded ops of `op` (variant `v` on `f`); nullopt when `v` records no
 // marks. Throws CaseError when a rank recorded nothing; the caller collects the ops' own errors.
-std::optional<PhaseTimeline> record_phase_timeline(Variant& v, Fabric& f, const RankOp& op, int ops = kPhaseOps);
+// `cold_cache` (--cache cold): the caches are flushed before every recorded op, as before every
+// timed sample, so the timeline shows the op the timed samples measured.
+std::optional<PhaseTimeline> record_phase_timeline(Variant& v, Fabric& f, const RankOp& op, bool cold_cache = false,
+                                                   int ops = kPhaseOps);
 
 }  // namespace arbench

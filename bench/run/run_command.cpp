@@ -27,6 +27,8 @@
 #include "kernels/fabric/single_gpu_env.hpp"
 #include "run/run_links.hpp"
 #include "run/multi_process.hpp"
+#include "run/run_device_state.hpp"
+#include "run/sampling.hpp"
 #include "results/tee_reporter.hpp"
 
 namespace arbench {
@@ -79,8 +81,9 @@ void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const s
   std::cout << "  sweep: gpus " << join_ints(cfg.gpus) << " | sizes " << format_size(*cfg.min_bytes) << ".."
             << format_size(*cfg.max_bytes) << " x" << cfg.step_factor << " | dtype " << dts << " | " << n_cases
             << " cases, " << n_skipped << " skipped\n"
-            << "  per case: " << *cfg.warmup << " warm-up ops, " << *cfg.samples << " isolated samples, "
-            << *cfg.pipelined_ops << " pipelined ops x 5 | check " << (cfg.check ? "on" : "OFF") << "\n"
+            << "  per case: " << *cfg.warmup << " warm-up ops, " << sampling_text(cfg) << ", "
+            << *cfg.pipelined_ops << " pipelined ops x 5 | cache " << (cfg.cold_cache ? "cold" : "hot")
+            << " | check " << (cfg.check ? "on" : "OFF") << "\n"
             << "  time = median isolated latency (max over ranks); counters: busbw/algbw GB/s, p10..p99 us, "
                "pipelined us/op\n"
             << std::flush;
@@ -113,7 +116,8 @@ void print_catalogue(const Registry& reg, Backend b) {
 
 // --out and --csv from the cases completed so far (the whole sweep, or up to a stop). Collective:
 // the provenance gathers every process's GPU; process 0 writes.
-void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const std::string& gbench_json,
+void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const RunDeviceState& devices,
+                        const std::string& gbench_json,
                         const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
                         World& world) {
   Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
@@ -125,6 +129,8 @@ void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, 
   if (!cfg.out_json.empty()) {
     auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
     arb["provenance"]["topology"] = links.provenance(max_world);
+    arb["provenance"]["device_state"] = devices.provenance();
+    arb["config"]["sweep_key"] = sweep_key(cfg);
     auto doc = merge_result_json(gbench_json, arb);
     write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
     std::cout << "arbench: wrote " << cfg.out_json << "\n";
@@ -187,6 +193,8 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
     return f;
   });
   Harness harness(cfg, b, reg, fabrics);
+  RunDeviceState devices(b);
+  harness.set_observer(devices.observer());
 
   std::vector<Case> runnable;
   std::vector<Skipped> skipped;
@@ -219,7 +227,10 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
 
-  if (!cfg.quiet) print_banner(cfg, b, fabrics, links->source(), runnable.size(), skipped.size(), world);
+  if (!cfg.quiet) {
+    print_banner(cfg, b, fabrics, links->source(), runnable.size(), skipped.size(), world);
+    std::cout << "  " << devices.banner() << "\n" << std::flush;
+  }
 
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
@@ -239,6 +250,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
+      if (r.device && r.device->abnormal()) state.SetLabel("DEVICE: " + device_marker(*r.device));
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
       auto& k = state.counters;
       k["busbw_GBps"] = r.busbw_gbps;
@@ -249,6 +261,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
       k["p99_us"] = r.latency_us.p99;
       k["pipelined_us"] = r.pipelined_us;
       k["samples"] = double(r.samples_us.size());
+      if (r.median_ci_us.known) k["noise_pct"] = r.median_ci_us.noise * 100;
       k["wrong_elements"] = double(r.wrong_elements);
       if (c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
       for (const auto& [name, v] : r.extra) k[name] = v;
@@ -279,8 +292,12 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
   if (const std::string phases = phase_breakdown_table(results); !cfg.quiet && !phases.empty())
     std::cout << "\n" << phases;
   skipped.insert(skipped.end(), not_run.begin(), not_run.end());
-  if (lead) print_footer(results, skipped);
-  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, json_text.str(), results, skipped, world); },
+  if (lead) {
+    print_footer(results, skipped);
+    for (const std::string& line : {sampling_footer(cfg, results), devices.footer()})
+      if (!line.empty()) std::cout << "  " << line << "\n";
+  }
+  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, devices, json_text.str(), results, skipped, world); },
                   "writing the results");
   if (!harness.stop_reason().empty()) {
     if (lead)

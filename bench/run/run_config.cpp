@@ -12,6 +12,7 @@
 #include "arbench/algo/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "results/provenance.hpp"
 
 namespace arbench {
 
@@ -19,11 +20,12 @@ BackendDefaults backend_defaults(Backend b, int gpus_present) {
   BackendDefaults d{};
   if (b == Backend::host) {
     // CPU threads on a 2-core CI machine: small sweep, few samples (measured: docs/developing.md).
-    d = {1 << 10, 1 << 20, 2, 10, 4, {2, 4, 8}};
+    // Adaptive: 8 spinning ranks on 2 cores are noisy; 200 samples or 2 s per case at most.
+    d = {1 << 10, 1 << 20, 2, 10, 4, {2, 4, 8}, 10, 200, 5.0, 2.0};
   } else if (b == Backend::single_gpu) {
-    d = {1 << 10, 64 << 20, 5, 50, 20, {2, 4, 8}};
+    d = {1 << 10, 64 << 20, 5, 50, 20, {2, 4, 8}, 10, 1000, 1.0, 5.0};
   } else {
-    d = {1 << 10, 64 << 20, 5, 50, 20, {}};
+    d = {1 << 10, 64 << 20, 5, 50, 20, {}, 10, 1000, 1.0, 5.0};
     for (int p = 2; p <= gpus_present; p *= 2) d.gpus.push_back(p);
     if (gpus_present >= 1 && (d.gpus.empty() || d.gpus.back() != gpus_present))
       d.gpus.push_back(gpus_present);
@@ -51,12 +53,46 @@ std::string host_threads_problem(int threads, Backend b, const std::vector<Famil
   return {};
 }
 
+bool adaptive_sampling(const RunConfig& cfg) {
+  return cfg.max_noise_pct || cfg.min_samples || cfg.max_samples || cfg.min_time_s || cfg.max_time_s;
+}
+
+namespace {
+
+// Adaptive sampling's options: defaults, and every value checked before any work starts.
+void resolve_sampling(RunConfig& cfg, const BackendDefaults& d) {
+  if (!adaptive_sampling(cfg)) return;
+  if (cfg.samples)
+    throw UsageError("--samples " + std::to_string(*cfg.samples) +
+                     " takes exactly that many samples, while --max-noise/--min-samples/--max-samples/"
+                     "--min-time/--max-time sample until the median is known well enough: use one or the other");
+  if (!cfg.min_samples) cfg.min_samples = d.min_samples;
+  if (!cfg.max_samples) cfg.max_samples = std::max(d.max_samples, *cfg.min_samples);
+  if (!cfg.max_noise_pct) cfg.max_noise_pct = d.max_noise_pct;
+  if (!cfg.min_time_s) cfg.min_time_s = 0.0;
+  if (!cfg.max_time_s) cfg.max_time_s = std::max(d.max_time_s, *cfg.min_time_s);
+  if (*cfg.min_samples < 1) throw UsageError("--min-samples must be >= 1, got " + std::to_string(*cfg.min_samples));
+  if (*cfg.max_samples < *cfg.min_samples)
+    throw UsageError("--max-samples " + std::to_string(*cfg.max_samples) + " is below --min-samples " +
+                     std::to_string(*cfg.min_samples));
+  if (!(*cfg.max_noise_pct > 0) || *cfg.max_noise_pct > 1000)
+    throw UsageError("--max-noise must be a percentage in (0, 1000], got " + std::to_string(*cfg.max_noise_pct));
+  if (!(*cfg.min_time_s >= 0)) throw UsageError("--min-time must be >= 0 seconds");
+  if (!(*cfg.max_time_s > 0)) throw UsageError("--max-time must be > 0 seconds");
+  if (*cfg.min_time_s > *cfg.max_time_s)
+    throw UsageError("--min-time " + std::to_string(*cfg.min_time_s) + " s is longer than --max-time " +
+                     std::to_string(*cfg.max_time_s) + " s");
+}
+
+}  // namespace
+
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
   const BackendDefaults d = backend_defaults(b, gpus_present);
+  resolve_sampling(cfg, d);
   if (!cfg.min_bytes) cfg.min_bytes = d.min_bytes;
   if (!cfg.max_bytes) cfg.max_bytes = std::max(d.max_bytes, *cfg.min_bytes);
   if (!cfg.warmup) cfg.warmup = d.warmup;
-  if (!cfg.samples) cfg.samples = d.samples;
+  if (!cfg.samples) cfg.samples = adaptive_sampling(cfg) ? *cfg.min_samples : d.samples;
   if (!cfg.pipelined_ops) cfg.pipelined_ops = d.pipelined_ops;
   if (cfg.gpus.empty()) cfg.gpus = d.gpus;
   if (cfg.hidden == 0) {
@@ -99,6 +135,21 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
   }
 }
 
+namespace {
+
+nlohmann::json sampling_json(const RunConfig& cfg) {
+  if (!adaptive_sampling(cfg)) return {{"mode", "fixed"}, {"samples", cfg.samples.value_or(0)}};
+  return {{"mode", "adaptive"},
+          {"min_samples", cfg.min_samples.value_or(0)},
+          {"max_samples", cfg.max_samples.value_or(0)},
+          {"max_noise_pct", cfg.max_noise_pct.value_or(0)},
+          {"min_time_s", cfg.min_time_s.value_or(0)},
+          {"max_time_s", cfg.max_time_s.value_or(0)},
+          {"confidence", 0.95}};
+}
+
+}  // namespace
+
 nlohmann::json config_to_json(const RunConfig& cfg) {
   nlohmann::json dtypes = nlohmann::json::array(), fams = nlohmann::json::array();
   for (DType t : cfg.dtypes) dtypes.push_back(std::string(dtype_name(t)));
@@ -130,7 +181,21 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"host_threads", cfg.tuning.host_threads},
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},
-          {"ring_order", cfg.tuning.ring_order}};
+          {"ring_order", cfg.tuning.ring_order},
+          {"cache", cfg.cold_cache ? "cold" : "hot"},
+          {"sampling", sampling_json(cfg)}};
+}
+
+std::string sweep_key(const RunConfig& cfg) {
+  nlohmann::json j = config_to_json(cfg);
+  // Bounds and link data do not change what a case measures.
+  // --phases records extra ops after the timed samples, which it leaves as they were.
+  for (const char* k : {"timeout_s", "links_file", "link_probe", "phases"}) j.erase(k);
+  // Options added after the key existed join it only when they leave their default, so an
+  // upgrade does not start every team's baseline anew.
+  if (!cfg.cold_cache) j.erase("cache");
+  if (!adaptive_sampling(cfg)) j.erase("sampling");
+  return fnv1a_hex(j.dump());
 }
 
 TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watchdog_gpus) {

@@ -29,6 +29,10 @@ struct RunConfig {
   int hidden = 0;           // fused family; 0 = default (or --model)
   std::string model;
   std::optional<int> warmup, samples, pipelined_ops;
+  // Adaptive sampling (any of these set; exclusive with --samples): see run/sampling.hpp.
+  std::optional<int> min_samples, max_samples;
+  std::optional<double> max_noise_pct, min_time_s, max_time_s;
+  bool cold_cache = false;  // --cache cold
   bool check = true;
   bool in_place = false;
   // Arrival skews to sweep, µs (--skew; docs/latency-breakdown.md): rank r starts
@@ -60,6 +64,9 @@ struct BackendDefaults {
   std::size_t min_bytes, max_bytes;
   int warmup, samples, pipelined_ops;
   std::vector<int> gpus;
+  // adaptive sampling, when asked for
+  int min_samples, max_samples;
+  double max_noise_pct, max_time_s;
 };
 BackendDefaults backend_defaults(Backend b, int gpus_present);
 
@@ -70,6 +77,9 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 // value, what is allowed (the launch policies' block sizes; the fused family's norm needs a
 // divisor of its lanes) and what to do.
 std::string host_threads_problem(int threads, Backend b, const std::vector<Family>& families);
+
+// True when --max-noise, --min-samples, --max-samples, --min-time or --max-time was given.
+bool adaptive_sampling(const RunConfig& cfg);
 
 // The configuration as recorded in the result JSON (`arbench.config`).
 nlohmann::json config_to_json(const RunConfig& cfg);
@@ -87,5 +97,9 @@ TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watc
 // The hidden test switch ARBENCH_TEST_ABSENT_RANK (nullptr or empty: -1, off); throws UsageError
 // for anything but a rank 0..7.
 int parse_absent_rank(const char* text);
+
+// 16 hex digits naming what the sweep measures (cases, shapes, cache state, sampling): two runs
+// with the same key measure the same cases the same way. The nightly keys its baseline by it.
+std::string sweep_key(const RunConfig& cfg);
 
 }  // namespace arbench

@@ -81,6 +81,7 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
       sw.skipped.push_back({std::move(c), why});
   };
   auto place_skewed = [&](Case c) {  // one case per --skew value, in the order given
+    c.cold_cache = cfg.cold_cache;
     for (double skew : cfg.skews_us) {
       c.skew_us = skew;
       place(c);

@@ -1,6 +1,9 @@
 // NVML through dlopen. The few entry points used are declared here by their C ABI (NVML
 // returns an int status, 0 = success; a device is an opaque pointer).
 #include <dlfcn.h>
+#include <unistd.h>
+
+#include <vector>
 
 #include "topo/nvml_loader.hpp"
 
@@ -9,6 +12,19 @@ namespace {
 
 using NvmlDevice = void*;
 constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlInsufficientSize = 7;
+constexpr int kNvmlClockSm = 1, kNvmlClockMem = 2;     // nvmlClockType_t
+constexpr int kNvmlTemperatureGpu = 0;                 // nvmlTemperatureSensors_t
+constexpr int kNvmlPolicyPower = 0, kNvmlPolicyThermal = 1;  // nvmlPerfPolicyType_t
+
+struct NvmlViolationTime {  // nvmlViolationTime_t
+  unsigned long long reference_time, violation_time;
+};
+struct NvmlProcessInfo {  // nvmlProcessInfo_t as the _v2/_v3 process queries fill it
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id, compute_instance_id;
+};
 
 template <class F>
 F symbol(void* lib, const char* name) {
@@ -34,6 +50,13 @@ struct Nvml::Api {
   int (*curr_width)(NvmlDevice, unsigned*) = nullptr;
   int (*max_width)(NvmlDevice, unsigned*) = nullptr;
   int (*p2p_status)(NvmlDevice, NvmlDevice, int, int*) = nullptr;
+  int (*clock)(NvmlDevice, int, unsigned*) = nullptr;
+  int (*event_reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  int (*temperature)(NvmlDevice, int, unsigned*) = nullptr;
+  int (*power_mw)(NvmlDevice, unsigned*) = nullptr;
+  int (*pstate)(NvmlDevice, int*) = nullptr;
+  int (*violation)(NvmlDevice, int, NvmlViolationTime*) = nullptr;
+  int (*processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
 };
 
 std::unique_ptr<Nvml> Nvml::load(std::string* why) {
@@ -52,6 +75,20 @@ std::unique_ptr<Nvml> Nvml::load(std::string* why) {
   api->curr_width = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetCurrPcieLinkWidth");
   api->max_width = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetMaxPcieLinkWidth");
   api->p2p_status = symbol<int (*)(NvmlDevice, NvmlDevice, int, int*)>(lib, "nvmlDeviceGetP2PStatus");
+  api->clock = symbol<int (*)(NvmlDevice, int, unsigned*)>(lib, "nvmlDeviceGetClockInfo");
+  // Renamed in newer drivers; older ones only have the Throttle spelling (same ABI).
+  api->event_reasons = symbol<int (*)(NvmlDevice, unsigned long long*)>(lib, "nvmlDeviceGetCurrentClocksEventReasons");
+  if (!api->event_reasons)
+    api->event_reasons =
+        symbol<int (*)(NvmlDevice, unsigned long long*)>(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  api->temperature = symbol<int (*)(NvmlDevice, int, unsigned*)>(lib, "nvmlDeviceGetTemperature");
+  api->power_mw = symbol<int (*)(NvmlDevice, unsigned*)>(lib, "nvmlDeviceGetPowerUsage");
+  api->pstate = symbol<int (*)(NvmlDevice, int*)>(lib, "nvmlDeviceGetPerformanceState");
+  api->violation = symbol<int (*)(NvmlDevice, int, NvmlViolationTime*)>(lib, "nvmlDeviceGetViolationStatus");
+  api->processes = symbol<int (*)(NvmlDevice, unsigned*, NvmlProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v3");
+  if (!api->processes)
+    api->processes =
+        symbol<int (*)(NvmlDevice, unsigned*, NvmlProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v2");
   if (!api->init || !api->shutdown || api->init() != kNvmlSuccess) {
     if (why) *why = "nvmlInit_v2 failed or is missing in libnvidia-ml.so.1";
     dlclose(lib);
@@ -95,6 +132,49 @@ std::optional<bool> Nvml::nvlink_p2p(const std::string& bus_a, const std::string
       api_->by_bus_id(bus_b.c_str(), &b) != kNvmlSuccess || api_->p2p_status(a, b, kCapsIndexNvlink, &status) != kNvmlSuccess)
     return std::nullopt;
   return status == kP2pStatusOk;
+}
+
+std::optional<GpuSnapshot> Nvml::snapshot(const std::string& bus_id) const {
+  NvmlDevice dev = nullptr;
+  if (!api_->by_bus_id || api_->by_bus_id(bus_id.c_str(), &dev) != kNvmlSuccess) return std::nullopt;
+  GpuSnapshot s;
+  unsigned u = 0;
+  if (api_->clock && api_->clock(dev, kNvmlClockSm, &u) == kNvmlSuccess) s.sm_clock_mhz = u;
+  if (api_->clock && api_->clock(dev, kNvmlClockMem, &u) == kNvmlSuccess) s.mem_clock_mhz = u;
+  unsigned long long reasons = 0;
+  if (api_->event_reasons && api_->event_reasons(dev, &reasons) == kNvmlSuccess) s.clock_event_reasons = reasons;
+  if (api_->temperature && api_->temperature(dev, kNvmlTemperatureGpu, &u) == kNvmlSuccess) s.temperature_c = u;
+  if (api_->power_mw && api_->power_mw(dev, &u) == kNvmlSuccess) s.power_w = u / 1000.0;
+  int ps = 0;
+  if (api_->pstate && api_->pstate(dev, &ps) == kNvmlSuccess && ps >= 0 && ps < 32) s.pstate = unsigned(ps);
+  if (auto link = pcie_link(bus_id)) {
+    s.pcie_gen = link->current.generation();
+    s.pcie_max_gen = link->max.generation();
+    s.pcie_width = link->current.width;
+    s.pcie_max_width = link->max.width;
+  }
+  NvmlViolationTime v{};
+  if (api_->violation && api_->violation(dev, kNvmlPolicyPower, &v) == kNvmlSuccess) s.power_violation_ns = v.violation_time;
+  if (api_->violation && api_->violation(dev, kNvmlPolicyThermal, &v) == kNvmlSuccess)
+    s.thermal_violation_ns = v.violation_time;
+  if (api_->processes) {
+    // Ask for the count first, then the list (a process may start in between: retry once).
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      unsigned count = 0;
+      int rc = api_->processes(dev, &count, nullptr);
+      if (rc != kNvmlSuccess && rc != kNvmlInsufficientSize) break;
+      std::vector<NvmlProcessInfo> procs(count + 4);
+      count = unsigned(procs.size());
+      rc = api_->processes(dev, &count, procs.data());
+      if (rc == kNvmlInsufficientSize) continue;
+      if (rc != kNvmlSuccess) break;
+      int others = 0;
+      for (unsigned i = 0; i < count; ++i) others += procs[i].pid != unsigned(::getpid()) ? 1 : 0;
+      s.other_processes = others;
+      break;
+    }
+  }
+  return s;
 }
 
 }  // namespace arbench::topo

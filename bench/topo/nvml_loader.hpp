@@ -1,17 +1,28 @@
 // Optional NVML, loaded at run time with dlopen("libnvidia-ml.so.1"): never a link-time
 // dependency, so arbench runs where NVML is absent (containers without the driver's user
-// libraries). Gives the driver version and PCIe link state when sysfs cannot.
+// libraries). Gives the driver version and PCIe link state when sysfs cannot, and each GPU's
+// state (clocks, throttling, temperature, power, link, other processes) for the per-case
+// device state (bench/run/device_monitor).
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "arbench/core/gpu_snapshot.hpp"
 #include "topo/topology.hpp"
 
 namespace arbench::topo {
 
-class Nvml {
+// What the per-case device monitor asks of NVML; Nvml implements it, tests use a fake.
+class GpuStateSource {
+ public:
+  virtual ~GpuStateSource() = default;
+  // The GPU at `bus_id` now; nullopt when NVML does not know that GPU.
+  virtual std::optional<GpuSnapshot> snapshot(const std::string& bus_id) const = 0;
+};
+
+class Nvml final : public GpuStateSource {
  public:
   // nullptr, with the reason in *why, when the library or nvmlInit is unavailable.
   static std::unique_ptr<Nvml> load(std::string* why = nullptr);
@@ -24,6 +35,7 @@ class Nvml {
   std::optional<PcieLink> pcie_link(const std::string& bus_id) const;
   // Whether the two GPUs reach each other over NVLink (nvmlDeviceGetP2PStatus); nullopt: unknown.
   std::optional<bool> nvlink_p2p(const std::string& bus_a, const std::string& bus_b) const;
+  std::optional<GpuSnapshot> snapshot(const std::string& bus_id) const override;
 
  private:
   Nvml() = default;

@@ -123,6 +123,11 @@ class Fabric {
   // `samples` gated samples of one op each. The gate releases all ranks together; a sample whose
   // gate gave up (a rank was released alone, after the timeout) is discarded and counted.
   virtual IsolatedTimes time_isolated(const RankOp& op, int samples) = 0;
+  // --cache cold: evict the caches the next op would find warm, outside any timed region
+  // (GPU fabrics: write a buffer twice the L2 size on every device the process drives; host:
+  // every rank's thread or process writes its share of a buffer twice the last-level cache).
+  // Returns when done.
+  virtual void flush_caches() {}
   // `ops` ops back to back (a CUDA graph on GPU fabrics), repeated `reps` times;
   // returns the median time per op in seconds.
   virtual double time_pipelined(const RankOp& op, int ops, int reps) = 0;

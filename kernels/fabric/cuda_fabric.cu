@@ -112,6 +112,11 @@ CudaFabric::~CudaFabric() {
     cudaEventDestroy(stop_[r]);
     cudaStreamDestroy(streams_[r]);
   }
+  for (std::size_t r = 0; r < flush_bufs_.size(); ++r)
+    if (flush_bufs_[r]) {
+      cudaSetDevice(devices_[r]);
+      cudaFree(flush_bufs_[r]);
+    }
 }
 
 void CudaFabric::build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only) {
@@ -229,6 +234,30 @@ void CudaFabric::run(const RankOp& op) {
     }
     sync_all();
   }, "ending an op");
+}
+
+void CudaFabric::flush_caches() {
+  if (flush_bufs_.empty()) {
+    flush_bufs_.assign(devices_.size(), nullptr);
+    flush_bytes_.assign(devices_.size(), 0);
+    for (std::size_t r = 0; r < devices_.size(); ++r) {
+      if (std::find(devices_.begin(), devices_.begin() + std::ptrdiff_t(r), devices_[r]) !=
+          devices_.begin() + std::ptrdiff_t(r))
+        continue;  // single_gpu: one flush per device is enough
+      int l2 = 0;
+      ARB_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, devices_[r]));
+      flush_bytes_[r] = 2 * std::size_t(std::max(l2, 1 << 20));
+      ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
+      ARB_CUDA_CHECK(cudaMalloc(&flush_bufs_[r], flush_bytes_[r]));
+    }
+  }
+  // A write of twice the L2 leaves none of the op's buffers in it (as nvbench's L2 flush).
+  for (std::size_t r = 0; r < flush_bufs_.size(); ++r) {
+    if (!flush_bufs_[r]) continue;
+    ARB_CUDA_CHECK(cudaSetDevice(devices_[r]));
+    ARB_CUDA_CHECK(cudaMemsetAsync(flush_bufs_[r], int(r & 0xff), flush_bytes_[r], streams_[r]));
+  }
+  sync_all();
 }
 
 }  // namespace arbench

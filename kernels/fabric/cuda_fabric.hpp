@@ -53,6 +53,8 @@ class CudaFabric : public Fabric {
   // processes.
   std::optional<std::int64_t> phase_clock_offset_ns(int rank) const override;
   std::string health() const override;
+  // --cache cold: writes twice the L2 size on every device this process drives.
+  void flush_caches() override;
 
   cudaStream_t stream(int rank) const { return streams_.at(local(rank)); }
   // The ranks this process drives: first_rank() .. first_rank() + local_ranks() - 1.
@@ -101,6 +103,10 @@ class CudaFabric : public Fabric {
   double timeout_s_;
   std::unique_ptr<StartGate> gate_;
   bool aborted_ = false;
+  // --cache cold: per local rank, a buffer twice its device's L2 (nullptr for a rank whose
+  // device an earlier rank already flushes), allocated on the first flush.
+  std::vector<void*> flush_bufs_;
+  std::vector<std::size_t> flush_bytes_;
 };
 
 // Plain device buffers, one per rank the process drives, on its device (single_gpu: all on one

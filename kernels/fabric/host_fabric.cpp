@@ -98,6 +98,11 @@ void HostFabric::keep_in_step(int rounds, const std::function<void(int)>& round)
   if (err) std::rethrow_exception(err);
 }
 
+void HostFabric::flush_caches() {
+  flush_.prepare();  // before the threads share it
+  run_on_workers([&](int rank) { flush_.write_share(rank, world_); });
+}
+
 void HostFabric::run(const RankOp& op) {
   run_on_workers([&](int rank) { run_host_op(op, rank); });
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arbench/fabric.hpp"
+#include "kernels/fabric/cpu_cache_flush.hpp"
 #include "kernels/thread_team.hpp"
 
 namespace arbench {
@@ -28,6 +29,8 @@ class HostFabric final : public Fabric {
   void run(const RankOp& op) override;
   IsolatedTimes time_isolated(const RankOp& op, int samples) override;
   double time_pipelined(const RankOp& op, int ops, int reps) override;
+  // --cache cold: every rank's thread writes its share of twice the last-level cache.
+  void flush_caches() override;
   double timeout_s() const override { return timeout_s_; }
 
  private:
@@ -39,6 +42,7 @@ class HostFabric final : public Fabric {
   int world_;
   double timeout_s_;
   std::barrier<> start_line_;  // lines the ranks up before each timed sample
+  CpuCacheFlush flush_;        // --cache cold
   ThreadTeam ranks_;           // one thread per rank, last: made after everything it uses
 };
 

@@ -23,6 +23,7 @@
 
 #include "arbench/fabric.hpp"
 #include "arbench/world.hpp"
+#include "kernels/fabric/cpu_cache_flush.hpp"
 #include "kernels/fabric/shm_segment.hpp"
 
 namespace arbench {
@@ -44,6 +45,8 @@ class ShmFabric final : public Fabric {
   void run(const RankOp& op) override;
   IsolatedTimes time_isolated(const RankOp& op, int samples) override;
   double time_pipelined(const RankOp& op, int ops, int reps) override;
+  // --cache cold: this process writes twice the last-level cache (its rank's share is all of it).
+  void flush_caches() override { flush_.write_share(0, 1); }
   double timeout_s() const override { return timeout_s_; }
 
  private:
@@ -62,6 +65,7 @@ class ShmFabric final : public Fabric {
   ShmSegment segment_;
   std::size_t used_ = 0;  // bytes of buffers handed out after the control block
   int live_ = 0;          // buffers not yet released; the space is reused when none is left
+  CpuCacheFlush flush_;
 };
 
 }  // namespace arbench

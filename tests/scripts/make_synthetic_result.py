@@ -1,12 +1,20 @@
 #!/usr/bin/python3
 """Writes a synthetic arbench result (schema_version 1) with every family, several GPU counts
-and known winners, for the plot test; deterministic (fixed seed). Standard library only.
+and known winners, for the plot, report and nightly tests; deterministic (fixed seed).
+Standard library only.
 
-usage: make_synthetic_result.py OUT.json
+usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
+                                [--downtrained NAME ...] [--fail NAME ...]
+
+--gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
+device state (healthy Gen5 x16 GPUs), as `arbench run` writes on a GPU box; without it, the
+result is CPU timing (backend host) as before. --seed changes the samples' jitter (another
+night of the same machine). --slow scales a case's samples; --downtrained records that case's
+first GPU on a x8 link; --fail marks a case failed with a wrong element.
 """
+import argparse
 import json
 import random
-import sys
 
 # latency model per variant: a + bytes / c microseconds, scaled a little with the GPU count
 ALLREDUCE = {"oneshot-push": (5, 1000), "twoshot": (8, 2000), "nccl": (25, 4000),
@@ -15,17 +23,59 @@ FUSED = {"unfused-nccl": lambda t: 40 + t / 4, "fused-oneshot": lambda t: 10 + t
          "fused-twoshot": lambda t: 20 + t / 3}
 
 
-def case(name, median, rng, extra):
+def median_ci(s):
+    """The 95% order-statistic interval of the median for 21 samples: ranks 6 and 16."""
+    return [s[5], s[15]]
+
+
+def gpu_state(world, width_of_first=16):
+    snap = {"sm_clock_mhz": 2610, "mem_clock_mhz": 14001, "clock_event_reasons": 0,
+            "temperature_c": 58, "power_w": 305.0, "pstate": 0, "pcie_gen": 5, "pcie_width": 16,
+            "pcie_max_gen": 5, "pcie_max_width": 16, "other_processes": 0,
+            "power_violation_ns": 0, "thermal_violation_ns": 0}
+    gpus = []
+    for d in range(world):
+        after = dict(snap)
+        if d == 0:
+            after["pcie_width"] = width_of_first
+        gpus.append({"device": d, "bus_id": f"0000:{0x41 + d:02x}:00.0", "before": dict(snap),
+                     "after": after})
+    state = {"gpus": gpus, "abnormal": width_of_first < 16, "findings": []}
+    if width_of_first < 16:
+        state["findings"].append({"issue": "link_downtrained", "device": 0,
+                                  "detail": f"link Gen5 x{width_of_first}, max Gen5 x16"})
+    return state
+
+
+def case(name, median, rng, extra, args):
+    median *= args.slow.get(name, 1.0)
     s = sorted(median * rng.uniform(0.97, 1.05) for _ in range(21))
     c = {"name": name, "status": "ok", "reason": "", "samples_us": s, "median_us": s[10],
          "p10_us": s[2], "p50_us": s[10], "p90_us": s[18], "p99_us": s[20],
          "wrong_elements": 0, "settings": {}}
     c.update(extra)
+    if args.gpu:
+        ci = median_ci(s)
+        c.update(median_ci_us=ci, noise=(ci[1] - ci[0]) / s[10], cache="hot",
+                 sampling={"stop": "fixed", "time_s": 0.01},
+                 device_state=gpu_state(extra["world"], 8 if name in args.downtrained else 16))
+    if name in args.fail:
+        c.update(status="failed", reason="1 of 512 elements wrong after timing (first: rank 1 "
+                 "element 7: got 5, want 4)", wrong_elements=1, samples_us=[])
     return c
 
 
 def main():
-    rng = random.Random(7)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("out")
+    p.add_argument("--gpu", action="store_true")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--slow", action="append", default=[], metavar="NAME=FACTOR")
+    p.add_argument("--downtrained", action="append", default=[], metavar="NAME")
+    p.add_argument("--fail", action="append", default=[], metavar="NAME")
+    args = p.parse_args()
+    args.slow = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.slow)}
+    rng = random.Random(args.seed)
     cases = []
     for world in (2, 4, 8):
         for k in range(10, 21):
@@ -35,23 +85,32 @@ def main():
                 cases.append(case(f"allreduce/{v}/bf16/gpus:{world}/bytes:{b}", t, rng,
                                   {"variant": v, "family": "allreduce", "dtype": "bf16",
                                    "world": world, "bytes": b, "busbw_GBps":
-                                   b / (t * 1e3) * 2 * (world - 1) / world}))
+                                   b / (t * 1e3) * 2 * (world - 1) / world}, args))
         for tokens in (1, 4, 16, 64, 256):
             for v, f in FUSED.items():
                 cases.append(case(
                     f"allreduce_rmsnorm/{v}/bf16/gpus:{world}/tokens:{tokens}/hidden:8192",
                     f(tokens), rng, {"variant": v, "family": "allreduce_rmsnorm",
                                      "dtype": "bf16", "world": world, "tokens": tokens,
-                                     "hidden": 8192}))
+                                     "hidden": 8192}, args))
+    backend, timing = ("cuda", "gpu") if args.gpu else ("host", "cpu")
+    gpus = [{"index": d, "name": "NVIDIA RTX PRO 6000 Blackwell", "cc": "12.0",
+             "pci_bus_id": f"0000:{0x41 + d:02x}:00.0"} for d in range(8)] if args.gpu else []
     doc = {"context": {"date": "2026-12-02T00:00:00+00:00", "executable": "synthetic"},
            "benchmarks": [],
            "arbench": {"schema_version": 1,
-                       "provenance": {"backend": "host", "timing": "cpu",
+                       "provenance": {"backend": backend, "timing": timing,
                                       "arbench_revision": "synthetic",
+                                      "command_line": "arbench run (synthetic)",
+                                      "host_name": "gpu-box" if args.gpu else "vm",
+                                      "gpus": gpus,
+                                      "device_state": "nvml" if args.gpu else
+                                      "not recorded on the host backend (no GPU)",
                                       "fingerprint": "00000000deadbeef",
-                                      "fingerprint_fields": {"backend": "host"}},
-                       "config": {}, "cases": cases, "skipped": []}}
-    with open(sys.argv[1], "w") as f:
+                                      "fingerprint_fields": {"backend": backend}},
+                       "config": {"sweep_key": "5e1ec7ed5e1ec7ed"}, "cases": cases,
+                       "skipped": []}}
+    with open(args.out, "w") as f:
         json.dump(doc, f)
 
 

@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
-# scripts/nightly.sh end to end on the host backend, in a temporary results folder (the
-# repository is never written):
-#   night 1  no baseline yet: created from the run and compared with itself   -> exit 0
-#   night 2  unchanged                                                        -> exit 0
-#   night 3  planted regression: the stored baseline is edited to be 10^6x faster, so tonight's
-#            unchanged run is a ~10^8 % slowdown against it                   -> exit 1
-# Nights 2 and 3 use a 100000% (1000x) threshold: CPU timings on a loaded 2-core runner were
-# seen to drift by up to 25x between runs (ctest runs this beside the TSan suite), and this test is about the pipeline (baseline, exit codes,
-# history, plots), not about that noise; the statistics have their own unit tests.
+# scripts/nightly.sh end to end, in a temporary results folder (the repository is never
+# written). Host backend (CPU timing: the gate is correctness only):
+#   night 1   no baseline yet: created from the run; the page has one night     -> exit 0
+#   night 2   unchanged; the page has two nights of trend                       -> exit 0
+#   night 2b  the baseline edited to be 10^6x faster: a huge slowdown, but CPU
+#             timings are not gated, and the output says so                     -> exit 0
+#   night 3   a planted wrong result (an arbench that reports one wrong element) -> exit 1
+#   changed sweep (--dtype fp32): a new baseline, said loudly                   -> exit 0
+#   bad argument (--dtype fp64): exit 2 and no night folder, no baseline left
+#   default results folder: outside the source tree; nothing new in git status
+# GPU timing (synthetic results through --from-result, as a GPU box's would be):
+#   night A, B  baseline, then an unchanged night                              -> exit 0
+#   night C     one case 30% slower (a regression), one 40% slower on a x8 link
+#               (reported, not counted), both on the page                      -> exit 1
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 export ARBENCH_EXE=$exe ARBENCH_RESULTS_DIR=$tmp/results
 sweep=(--backend host --gpus 2 --min-bytes 1K --max-bytes 8K --family allreduce --samples 15)
 flags=()
-/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || flags=(--no-plots)
+"$py" -c 'import matplotlib' 2>/dev/null || flags=(--no-plots)
 
 fail() { echo "FAIL: $*"; exit 1; }
-night() {  # night EXPECTED_RC LABEL [ENV=VALUE...]
+night() {  # night EXPECTED_RC LABEL [ENV=VALUE...] [-- NIGHTLY-ARGS...]
   local want=$1 label=$2
   shift 2
-  env "$@" bash "$repo/scripts/nightly.sh" "${flags[@]}" -- "${sweep[@]}" >"$tmp/$label.log" 2>&1
+  local envs=()
+  while (($#)) && [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  (($#)) && shift
+  local args=("$@")
+  ((${#args[@]})) || args=(-- "${sweep[@]}")
+  env "${envs[@]}" bash "$repo/scripts/nightly.sh" "${flags[@]}" "${args[@]}" >"$tmp/$label.log" 2>&1
   local rc=$?
   if ((rc != want)); then
     cat "$tmp/$label.log"
@@ -30,27 +41,34 @@ night() {  # night EXPECTED_RC LABEL [ENV=VALUE...]
   fi
   echo "$label: exit $rc as expected"
 }
-latest() { find "$tmp/results/nightly" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1; }
+latest() { find "$1/nightly" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1; }
+page_nights() { sed -n 's/.*data-nights="\([0-9]*\)".*/\1/p' "$1" | head -n 1; }
+count() { find "$@" 2>/dev/null | wc -l; }
 
+# ---- host backend ------------------------------------------------------------------------
 night 0 night1
 baselines=("$tmp"/results/baselines/*.json)
-if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then
-  fail "night1 created no baseline"
-fi
+if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then fail "night1 created no baseline"; fi
+[[ $(basename "${baselines[0]}") =~ ^[0-9a-f]{16}-[0-9a-f]{16}\.json$ ]] ||
+  fail "the baseline is not keyed by fingerprint and sweep: ${baselines[0]}"
 history=$(echo "$tmp"/results/history/*.jsonl)
 [[ -s $history ]] || fail "night1 wrote no history"
 cases=$(wc -l <"$history")
 ((cases > 0)) || fail "history is empty"
+[[ $(page_nights "$(latest "$tmp/results")/report.html") == 1 ]] || fail "night1's page does not show one night"
 if ((${#flags[@]} == 0)); then
   for f in latency.png latency.svg busbw.png winners.svg history.png; do
-    [[ -s $(latest)/plots/$f ]] || fail "night1 did not render plots/$f"
+    [[ -s $(latest "$tmp/results")/plots/$f ]] || fail "night1 did not render plots/$f"
   done
 fi
 
-night 0 night2 ARBENCH_THRESHOLD=100000
+night 0 night2
 (($(wc -l <"$history") == 2 * cases)) || fail "night2 did not append one line per case"
+grep -q "correctness only" "$tmp/night2.log" || fail "night2 did not say the host gate is correctness only"
+[[ $(page_nights "$(latest "$tmp/results")/report.html") == 2 ]] || fail "night2's page does not show two nights"
+[[ -s $tmp/results/report.html ]] || fail "no latest report.html in the results folder"
 
-/usr/bin/python3 - "${baselines[0]}" <<'PY' || fail "could not plant the regression"
+"$py" - "${baselines[0]}" <<'PY' || fail "could not plant the slowdown"
 import json, sys
 path = sys.argv[1]
 doc = json.load(open(path))
@@ -59,10 +77,91 @@ for c in doc["arbench"]["cases"]:
     for k in ("median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us"):
         if isinstance(c.get(k), (int, float)):
             c[k] /= 1e6
+    c.pop("median_ci_us", None)
 json.dump(doc, open(path, "w"))
 PY
-night 1 night3 ARBENCH_THRESHOLD=100000
-grep -q "slower" "$(latest)/compare.txt" || fail "night3's report shows no slower case"
-tail -n "$cases" "$history" | grep -q '"verdict":"slower"' || fail "history lacks the regression"
+night 0 night2b
+grep -q "slower" "$(latest "$tmp/results")/compare.txt" || fail "night2b's report shows no slower case"
+grep -q "not counted" "$(latest "$tmp/results")/compare.txt" || fail "night2b does not say the slowdown is not counted"
+
+# An arbench that finds one wrong element in its first case (exit 1, status failed).
+cat >"$tmp/broken-arbench" <<EOF
+#!/usr/bin/env bash
+"$exe" "\$@"; rc=\$?
+out=""; prev=""
+for a in "\$@"; do [[ \$prev == --out ]] && out=\$a; prev=\$a; done
+[[ \$1 == run && -n \$out ]] || exit \$rc
+"$py" - "\$out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["arbench"]["cases"][0]
+c.update(status="failed", wrong_elements=1, samples_us=[],
+         reason="1 of 512 elements wrong after timing (first: rank 1 element 7: got 5, want 4)")
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+exit 1
+EOF
+chmod +x "$tmp/broken-arbench"
+night 1 night3 ARBENCH_EXE="$tmp/broken-arbench"
 grep -q REGRESSION "$tmp/night3.log" || fail "night3 did not say REGRESSION"
+grep -q "elements wrong" "$(latest "$tmp/results")/compare.txt" || fail "night3's compare does not name the wrong result"
+tail -n "$cases" "$history" | grep -q '"verdict":"failed"' || fail "history lacks the failed case"
+grep -q 'failed' "$(latest "$tmp/results")/report.html" || fail "night3's page does not show the failure"
+
+# A changed sweep starts a new baseline, loudly; the old one is kept.
+night 0 sweep_changed -- -- "${sweep[@]}" --dtype fp32
+(($(count "$tmp"/results/baselines/*.json) == 2)) || fail "a changed sweep did not start a second baseline"
+grep -q "NEW BASELINE" "$tmp/sweep_changed.log" || fail "a changed sweep did not say NEW BASELINE"
+
+# A bad argument: exit 2, nothing left behind.
+nights_before=$(count "$tmp/results/nightly" -mindepth 1 -maxdepth 1)
+night 2 bad_argument -- -- "${sweep[@]}" --dtype fp64
+(($(count "$tmp/results/nightly" -mindepth 1 -maxdepth 1) == nights_before)) ||
+  fail "a bad argument left a night folder behind"
+(($(count "$tmp"/results/baselines/*.json) == 2)) || fail "a bad argument left a baseline behind"
+
+# The default results folder is outside the source tree.
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+  before=$(git -C "$repo" status --porcelain --untracked-files=all -- results | sort)
+else
+  before=""
+fi
+mkdir -p "$tmp/home"
+night 0 default_folder HOME="$tmp/home" ARBENCH_RESULTS_DIR= XDG_STATE_HOME=
+[[ -n $(find "$tmp/home/.local/state/arbench/baselines" -name '*.json' 2>/dev/null) ]] ||
+  fail "the default results folder is not ~/.local/state/arbench"
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+  after=$(git -C "$repo" status --porcelain --untracked-files=all -- results | sort)
+  [[ $before == "$after" ]] || fail "the nightly left untracked files in the repository: $after"
+fi
+
+# ---- GPU timing: synthetic results as a GPU box writes them --------------------------------
+gpu=$tmp/gpu
+mkdir -p "$gpu"
+slow='allreduce/twoshot/bf16/gpus:8/bytes:65536'
+link='allreduce/nccl/bf16/gpus:4/bytes:1048576'
+"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/a.json" --gpu --seed 1
+"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/b.json" --gpu --seed 2
+"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/c.json" --gpu --seed 3 \
+  --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link"
+night 0 gpu_a ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/a.json"
+night 0 gpu_b ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/b.json"
+grep -q "gate: timing and correctness" "$tmp/gpu_b.log" || fail "GPU timing is not gated on timings"
+night 1 gpu_c ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/c.json"
+cmp_txt=$(latest "$gpu/results")/compare.txt
+grep -q "1 regression(s)" "$cmp_txt" || fail "gpu_c: expected exactly one regression"
+grep -q "GPU 0 link Gen5 x8 tonight, Gen5 x16 in the baseline" "$cmp_txt" || fail "gpu_c: no link difference"
+page=$(latest "$gpu/results")/report.html
+grep -q 'data-regressions="1"' "$page" || fail "gpu_c's page does not count the regression"
+[[ $(page_nights "$page") == 3 ]] || fail "gpu_c's page does not show three nights"
+"$py" - "$page" "$slow" "$link" <<'PY' || fail "gpu_c's page does not mark the regression and the abnormal case"
+import re, sys
+page, slow, link = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+attention = page[page.index('id="attention"'):page.index("</table>", page.index('id="attention"'))]
+rows = {re.search(r'<td class="name">([^<]*)</td>', r).group(1): r
+        for r in attention.split('<tr class="case-row')[1:]}
+assert slow in rows and 'class="v bad"' in rows[slow] and ">slower<" in rows[slow], rows.keys()
+assert link in rows and "slower, not counted" in rows[link] and "x8" in rows[link], rows.get(link)
+assert len(rows) == 2, list(rows)
+PY
 echo "PASS"

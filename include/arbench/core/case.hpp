@@ -1,7 +1,8 @@
 // Case: one benchmark = variant × dtype × world size × shape. Its name is a stable,
 // parseable key, e.g. `allreduce/oneshot-push/bf16/gpus:8/bytes:65536` or
-// `allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192`; an arrival skew (--skew)
-// adds `/skew:<µs>`.
+// `allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192`; optional trailing fields,
+// in this order: `/inplace` (output overwrites the input), `/skew:<µs>` (an arrival skew, --skew)
+// and `/cold` (caches flushed before every sample, --cache cold).
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,7 @@ struct Case {
   int hidden = 0;         // allreduce_rmsnorm only
   bool in_place = false;  // output overwrites the input
   double skew_us = 0;     // arrival skew: rank r starts r/(world-1) * skew_us µs late (0: together)
+  bool cold_cache = false;  // --cache cold: caches flushed before every timed sample
 
   std::size_t elements() const { return bytes / dtype_size(dtype); }
   std::string name() const;

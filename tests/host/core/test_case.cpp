@@ -21,6 +21,9 @@ TEST(CaseName, RoundTrips) {
       {"nccl[ring/ll]", Family::allreduce, DType::fp16, 4, 4096, 0, 0, false},
       {"twoshot", Family::allreduce, DType::bf16, 8, 6, 0, 0, true},
       {"unfused-nccl", Family::allreduce_rmsnorm, DType::fp16, 3, 7176 * 2 * 5, 5, 7176, false},
+      {"ring", Family::allreduce, DType::bf16, 8, 1024, 0, 0, false, true},
+      {"oneshot-push", Family::allreduce, DType::bf16, 2, 2048, 0, 0, true, true},
+      {"fused-oneshot", Family::allreduce_rmsnorm, DType::bf16, 8, 16 * 8192 * 2, 16, 8192, false, true},
   };
   for (const Case& c : cases) {
     std::string why;
@@ -29,6 +32,19 @@ TEST(CaseName, RoundTrips) {
     EXPECT_EQ(*back, c) << c.name();
     EXPECT_EQ(back->name(), c.name());
   }
+}
+
+// --cache cold is recorded in the name (after /inplace); the default (hot) adds nothing, so the
+// names of results and baselines from before the option existed still match.
+TEST(CaseName, ColdCacheSuffixAndHotDefaultUnchanged) {
+  Case c{"ring", Family::allreduce, DType::bf16, 8, 1024, 0, 0, false};
+  EXPECT_EQ(c.name(), "allreduce/ring/bf16/gpus:8/bytes:1024");
+  c.cold_cache = true;
+  EXPECT_EQ(c.name(), "allreduce/ring/bf16/gpus:8/bytes:1024/cold");
+  c.in_place = true;
+  EXPECT_EQ(c.name(), "allreduce/ring/bf16/gpus:8/bytes:1024/inplace/cold");
+  EXPECT_FALSE(Case::parse("allreduce/ring/bf16/gpus:8/bytes:1024/cold/inplace").has_value());
+  EXPECT_FALSE(Case::parse("allreduce/ring/bf16/gpus:8/bytes:1024/hot").has_value());
 }
 
 TEST(CaseName, RejectsMalformed) {

@@ -1,0 +1,108 @@
+// Through the executable: compare's gate (no case in common: exit 2; cases of BASE missing in
+// NEW: exit 1, or 0 with --allow-missing), adaptive sampling and --cache cold in `arbench run`
+// (JSON fields, case names, exact --samples, option validation before any work).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_util.hpp"
+#include "tests/host/results/synthetic_result.hpp"
+
+namespace {
+
+using nlohmann::json;
+using arbench::testing::ar_name;
+using arbench::testing::jittered;
+using arbench::testing::make_result;
+using arbench::testing::write_temp;
+
+std::string temp_path(const std::string& name) {
+  return testing::TempDir() + "arbench-gate-" + name + "-" + std::to_string(::getpid());
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+const std::string kHostCase = "run --backend host --gpus 2 -b 1K -e 2K --family allreduce --variants ring --warmup 1 "
+                              "--pipelined-ops 0 -q";
+
+TEST(GateCli, CompareOfDisjointSweepsExitsTwo) {
+  const std::string bf16 = write_temp(make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 1)}}).dump(), "bf16");
+  const std::string fp32 =
+      write_temp(make_result({{ar_name("nccl", 8, 1024, "fp32"), jittered(20, 0.01, 40, 2)}}).dump(), "fp32");
+  const CliResult r = run_arbench("compare " + bf16 + " " + fp32);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no case of NEW"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no regression in 0 compared"), std::string::npos) << r.output;
+}
+
+TEST(GateCli, MissingCasesExitOneUnlessAllowed) {
+  const std::string base = write_temp(make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 1)},
+                                                   {ar_name("ring", 8, 1024), jittered(20, 0.01, 40, 2)}})
+                                          .dump(),
+                                      "base");
+  const std::string next = write_temp(make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 3)}}).dump(), "new");
+  CliResult r = run_arbench("compare " + base + " " + next);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("missing in NEW"), std::string::npos) << r.output;
+  r = run_arbench("compare " + base + " " + next + " --allow-missing");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+TEST(GateCli, FixedSamplesAreExactAndRecordTheirNoise) {
+  const std::string out = temp_path("fixed.json");
+  const CliResult r = run_arbench(kHostCase + " --samples 7 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json doc = read_json(out);
+  EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "fixed");
+  EXPECT_EQ(doc["arbench"]["config"]["sweep_key"].get<std::string>().size(), 16u);
+  for (const json& c : doc["arbench"]["cases"]) {
+    EXPECT_EQ(c["samples_us"].size(), 7u);
+    EXPECT_EQ(c["sampling"]["stop"], "fixed");
+    ASSERT_TRUE(c["noise"].is_number()) << c.dump();  // 7 samples: the 95% CI is [min, max]
+    EXPECT_FALSE(c.contains("device_state"));         // host backend: absent, and said why once
+  }
+  EXPECT_EQ(doc["arbench"]["provenance"]["device_state"], "not recorded on the host backend (no GPU)");
+}
+
+TEST(GateCli, AdaptiveSamplingRecordsStopAndNoise) {
+  const std::string out = temp_path("adaptive.json");
+  const CliResult r = run_arbench(kHostCase + " --max-noise 1000% --min-samples 8 --max-samples 40 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("sampling: 2 of 2 cases reached --max-noise 1000%"), std::string::npos) << r.output;
+  const json doc = read_json(out);
+  EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "adaptive");
+  for (const json& c : doc["arbench"]["cases"]) {
+    EXPECT_EQ(c["sampling"]["stop"], "noise") << c.dump();
+    EXPECT_EQ(c["samples_us"].size(), 8u);  // a 1000% target is met by the first check
+    EXPECT_LE(c["noise"].get<double>(), 10.0);
+    EXPECT_LE(c["median_ci_us"][0].get<double>(), c["median_us"].get<double>());
+    EXPECT_GE(c["median_ci_us"][1].get<double>(), c["median_us"].get<double>());
+  }
+}
+
+TEST(GateCli, ColdCacheNamesTheCases) {
+  const std::string out = temp_path("cold.json");
+  const CliResult r = run_arbench(kHostCase + " --samples 3 --cache cold --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json doc = read_json(out);
+  ASSERT_EQ(doc["arbench"]["cases"].size(), 2u);
+  EXPECT_EQ(doc["arbench"]["cases"][0]["name"], "allreduce/ring/bf16/gpus:2/bytes:1024/cold");
+  EXPECT_EQ(doc["arbench"]["cases"][0]["cache"], "cold");
+  EXPECT_EQ(doc["arbench"]["config"]["cache"], "cold");
+}
+
+TEST(GateCli, SamplingOptionsAreValidatedBeforeAnyWork) {
+  for (const char* bad : {"--samples 5 --max-noise 1", "--max-noise 0", "--max-noise -3%", "--min-samples 0",
+                          "--min-samples 20 --max-samples 10", "--max-time 0", "--min-time 5 --max-time 1",
+                          "--cache warm"}) {
+    const CliResult r = run_arbench(kHostCase + " " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_EQ(r.output.find("cases run"), std::string::npos) << bad << "\n" << r.output;
+  }
+}
+
+}  // namespace
