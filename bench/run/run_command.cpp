@@ -4,23 +4,28 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <iomanip>
 #include <iostream>
-#include <map>
+#include <limits>
+#include <memory>
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
-#include "results/fusion_summary.hpp"
-#include "run/harness.hpp"
-#include "results/report.hpp"
-#include "run/sizes.hpp"
-#include "run/sweep.hpp"
-#include "run/fabric_factory.hpp"
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
-#include "run/run_links.hpp"
+#include "results/console_table.hpp"
+#include "results/fusion_summary.hpp"
+#include "results/provenance.hpp"
+#include "results/report.hpp"
 #include "results/tee_reporter.hpp"
+#include "run/fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "run/memory_check.hpp"
+#include "run/progress.hpp"
+#include "run/run_console.hpp"
+#include "run/run_links.hpp"
+#include "run/run_outputs.hpp"
+#include "run/run_stop.hpp"
+#include "run/sweep.hpp"
 
 namespace arbench {
 namespace {
@@ -50,53 +55,33 @@ ResolvedBackend resolve_backend(const std::string& asked) {
   return {Backend::host, 0};
 }
 
-std::string join_ints(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
+// The counters of one case in Google Benchmark's report (the JSON's `benchmarks` entries and
+// --wide's table).
+void set_counters(benchmark::State& state, const CaseResult& r) {
+  auto& k = state.counters;
+  k["busbw_GBps"] = r.busbw_gbps;
+  k["algbw_GBps"] = r.algbw_gbps;
+  k["p10_us"] = r.latency_us.p10;
+  k["p50_us"] = r.latency_us.median;
+  k["p90_us"] = r.latency_us.p90;
+  k["p99_us"] = r.latency_us.p99;
+  k["pipelined_us"] = r.pipelined_us;
+  k["samples"] = double(r.samples_us.size());
+  k["wrong_elements"] = double(r.wrong_elements);
+  if (r.c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
+  for (const auto& [name, v] : r.extra) k[name] = v;
 }
 
-void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const std::string& links_source,
-                  std::size_t n_cases, std::size_t n_skipped) {
-  std::cout << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
-            << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
-  for (const Fabric* f : fabrics.created()) std::cout << "  fabric: " << f->describe() << "\n";
-  if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
-  std::string dts;
-  for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
-  std::cout << "  sweep: gpus " << join_ints(cfg.gpus) << " | sizes " << format_size(*cfg.min_bytes) << ".."
-            << format_size(*cfg.max_bytes) << " x" << cfg.step_factor << " | dtype " << dts << " | " << n_cases
-            << " cases, " << n_skipped << " skipped\n"
-            << "  per case: " << *cfg.warmup << " warm-up ops, " << *cfg.samples << " isolated samples, "
-            << *cfg.pipelined_ops << " pipelined ops x 5 | check " << (cfg.check ? "on" : "OFF") << "\n"
-            << "  time = median isolated latency (max over ranks); counters: busbw/algbw GB/s, p10..p99 us, "
-               "pipelined us/op\n"
-            << std::flush;
-}
-
-void print_footer(const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped) {
-  int failed = 0;
-  for (const auto& r : results) failed += r.ok ? 0 : 1;
-  std::cout << "\narbench: " << results.size() << " cases run, " << (results.size() - failed) << " ok, " << failed
-            << " failed, " << skipped.size() << " skipped\n";
-  for (const auto& r : results)
-    if (!r.ok) std::cout << "  FAILED " << r.c.name() << ": " << r.reason << "\n";
-  std::map<std::string, int> reasons;
-  for (const auto& s : skipped) ++reasons[s.c.variant + ": " + s.reason];
-  for (const auto& [why, n] : reasons) std::cout << "  skipped " << n << " x " << why << "\n";
-}
-
-// The variants --variants can name, after the cases: configurations (`nccl[ring/ll]`) are in
-// no default sweep, so this is where a user finds them. '#' lines, like the header, so that
-// `grep -v '^#'` keeps the case names only.
-void print_catalogue(const Registry& reg, Backend b) {
-  std::cout << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
-  for (const auto& v : reg.catalogue(b)) {
-    std::cout << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name
-              << v.summary;
-    if (!v.unavailable.empty()) std::cout << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
-    std::cout << "\n";
-  }
+// The display reporter: arbench's table, Google Benchmark's (--wide), or none (-q).
+std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& cfg,
+                                                               const std::vector<Case>& cases) {
+  if (cfg.quiet) return nullptr;
+  if (cfg.wide)
+    return std::make_unique<WideConsoleReporter>(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
+                                                                       : benchmark::ConsoleReporter::OO_Tabular);
+  std::vector<std::string> names;
+  for (const auto& c : cases) names.push_back(c.name());
+  return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
 }  // namespace
@@ -110,6 +95,8 @@ int run_sweep(RunConfig cfg, bool list_only) {
 
   const Registry& reg = Registry::builtin();
   Sweep sweep = expand_sweep(cfg, reg, b);
+  SweepCounts counts;
+  counts.filtered = filter_sweep(sweep, cfg.filter);
   const RunLinks links(cfg, b);
   cfg.tuning.topology_ring_orders = links.ring_orders(cfg.gpus);
   const double timeout = cfg.timeout_s;
@@ -128,13 +115,15 @@ int run_sweep(RunConfig cfg, bool list_only) {
     else
       skipped.push_back({c, s.reason});
   }
+  counts.cases = runnable.size();
+  counts.skipped = skipped.size();
 
   if (list_only) {
     std::cout << "# backend " << backend_name(b) << ": " << runnable.size() << " cases, " << skipped.size()
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
     for (const auto& s : skipped) std::cout << s.c.name() << "  # skipped: " << s.reason << "\n";
-    print_catalogue(reg, b);
+    print_catalogue(std::cout, reg, b);
     return kExitOk;
   }
   if (runnable.empty()) {
@@ -142,33 +131,35 @@ int run_sweep(RunConfig cfg, bool list_only) {
     throw UsageError("nothing to run: all " + std::to_string(skipped.size()) + " cases of the sweep are skipped on the " +
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
+  if (b == Backend::host)  // every rank's buffers live in this process: refuse what cannot fit
+    check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
+                      available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
 
-  if (!cfg.quiet) print_banner(cfg, b, fabrics, links.source(), runnable.size(), skipped.size());
+  if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links.source(), counts);
 
+  RunStop stop;  // Ctrl-C: stop after the current case
+  int columns = 80;
+  const bool terminal = stderr_is_terminal(columns);
+  Progress progress(std::cerr, terminal, runnable.size(), columns);
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
   for (const auto& c : runnable) {
-    benchmark::RegisterBenchmark(c.name().c_str(), [&harness, &results, &links, c](benchmark::State& state) {
+    benchmark::RegisterBenchmark(c.name().c_str(), [&, c](benchmark::State& state) {
+      if (stop.requested()) {
+        state.SkipWithError(kNotRunMessage);
+        return;
+      }
+      progress.begin(c.name());
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
         links.annotate(r);
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
+      progress.end();
       if (!r.ok) state.SkipWithError(r.reason.c_str());
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
-      auto& k = state.counters;
-      k["busbw_GBps"] = r.busbw_gbps;
-      k["algbw_GBps"] = r.algbw_gbps;
-      k["p10_us"] = r.latency_us.p10;
-      k["p50_us"] = r.latency_us.median;
-      k["p90_us"] = r.latency_us.p90;
-      k["p99_us"] = r.latency_us.p99;
-      k["pipelined_us"] = r.pipelined_us;
-      k["samples"] = double(r.samples_us.size());
-      k["wrong_elements"] = double(r.wrong_elements);
-      if (c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
-      for (const auto& [name, v] : r.extra) k[name] = v;
+      set_counters(state, r);
       results.push_back(std::move(r));
     })
         ->UseManualTime()
@@ -180,34 +171,32 @@ int run_sweep(RunConfig cfg, bool list_only) {
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  benchmark::ConsoleReporter console(isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_ColorTabular
-                                                           : benchmark::ConsoleReporter::OO_Tabular);
+  const auto display = display_reporter(cfg, runnable);
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
-  if (!cfg.quiet) to.push_back(&console);
+  if (display) to.push_back(display.get());
   TeeReporter tee(to);
-  benchmark::RunSpecifiedBenchmarks(&tee);
+  benchmark::RunSpecifiedBenchmarks(&tee, ".");  // the sweep is already filtered (filter_sweep)
   benchmark::ClearRegisteredBenchmarks();
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
-  print_footer(results, skipped);
+  print_footer(std::cout, results, skipped, stop.reason(), runnable.size());
 
   Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
   int max_world = 0;
   for (int g : cfg.gpus) max_world = std::max(max_world, g);
   add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world);
-  if (!cfg.out_json.empty()) {
-    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
-    arb["provenance"]["topology"] = links.provenance(max_world);
-    auto doc = merge_result_json(json_text.str(), arb);
-    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
-    std::cout << "arbench: wrote " << cfg.out_json << "\n";
+  FinishedRun run{std::string(backend_name(b)), to_json(prov), config_to_json(cfg), json_text.str(), std::move(results),
+                  std::move(skipped), std::nullopt};
+  run.provenance["topology"] = links.provenance(max_world);
+  if (stop.requested()) {
+    run.incomplete = Incomplete{stop.reason(), runnable.size(), {}};
+    for (std::size_t i = run.results.size(); i < runnable.size(); ++i)
+      run.incomplete->not_run.push_back(runnable[i].name());
   }
-  if (!cfg.out_csv.empty()) {
-    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
-    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
-  }
-  for (const auto& r : results)
+  write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
+  if (stop.requested()) return stop.exit_code();
+  for (const auto& r : run.results)
     if (!r.ok) return kExitFailure;
   return kExitOk;
 }
