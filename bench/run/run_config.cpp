@@ -4,7 +4,7 @@
 
 #include "arbench/algo/ring_order.hpp"
 #include "arbench/core/errors.hpp"
-#include "run/models.hpp"
+#include "arbench/core/models.hpp"
 
 namespace arbench {
 
