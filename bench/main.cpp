@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   // --wide; arbench writes JSON and CSV itself (--out, --csv), so the other formats are refused.
   static char wide_flag[] = "--wide";
   std::vector<char*> gbench_args = {argv[0]}, args = {argv[0]};
+  bool console_format = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0) {
       const std::string format = argv[i] + 19;
@@ -28,7 +29,7 @@ int main(int argc, char** argv) {
                      "--benchmark_format=console (or --wide) prints Google Benchmark's wide table\n";
         return kExitUsage;
       }
-      args.push_back(wide_flag);
+      console_format = true;
       continue;
     }
     (std::strncmp(argv[i], "--benchmark_", 12) == 0 ? gbench_args : args).push_back(argv[i]);
@@ -38,9 +39,11 @@ int main(int argc, char** argv) {
   const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step"};
   const bool wants_help = args.size() > 1 && (std::strcmp(args[1], "-h") == 0 || std::strcmp(args[1], "--help") == 0 ||
                                                std::strcmp(args[1], "--version") == 0);
-  bool has_sub = false;
-  for (std::size_t i = 1; i < args.size() && !has_sub; ++i)
-    for (const auto& s : subcommands) has_sub = has_sub || s == args[i];
+  std::string sub;
+  for (std::size_t i = 1; i < args.size() && sub.empty(); ++i)
+    for (const auto& s : subcommands)
+      if (s == args[i]) sub = s;
+  const bool has_sub = !sub.empty();
   if (!wants_help && !has_sub) {
     if (args.size() > 1 && args[1][0] != '-') {
       std::cerr << "arbench: unknown subcommand '" << args[1] << "'; subcommands: run (default), list, compare, "
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
     }
     args.insert(args.begin() + 1, run_word);
   }
+  if (console_format && (!has_sub || sub == "run")) args.push_back(wide_flag);  // other subcommands ignore it
 
   int gargc = int(gbench_args.size());
   benchmark::Initialize(&gargc, gbench_args.data());

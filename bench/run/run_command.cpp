@@ -135,9 +135,9 @@ int run_sweep(RunConfig cfg, bool list_only) {
     check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
 
+  RunStop stop;  // Ctrl-C from here on: stop after the current case
   if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links.source(), counts);
 
-  RunStop stop;  // Ctrl-C: stop after the current case
   int columns = 80;
   const bool terminal = stderr_is_terminal(columns);
   Progress progress(std::cerr, terminal, runnable.size(), columns);
