@@ -19,9 +19,9 @@ std::string temp_path(const std::string& name) {
 
 TEST(CliInterrupt, CtrlCWritesTheFinishedCasesAndExits130) {
   const std::string out = temp_path("r.json"), csv = temp_path("r.csv");
-  // 9 cases of a few thousand samples each: the run is far from over when the first row appears.
+  // 9 cases of 20000 samples each (0.1 s or more): the run is far from over when the first row appears.
   Child c = spawn_arbench("run --backend host --variants reference --gpus 2,4,8 --dtype bf16,fp16,fp32 -b 1K -e 1K "
-                          "--samples 3000 --warmup 0 --pipelined-ops 0 --out " + out + " --csv " + csv);
+                          "--samples 20000 --warmup 0 --pipelined-ops 0 --out " + out + " --csv " + csv);
   ASSERT_TRUE(read_until(c, "reference/bf16/gpus:2/bytes:1024", 120)) << c.output;  // the first row
   kill(c.pid, SIGINT);
   EXPECT_EQ(finish(c, 120), 130) << c.output;
