@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
 
 namespace arbench {
@@ -48,18 +49,6 @@ nlohmann::json case_to_json(const CaseResult& r) {
   return j;
 }
 
-nlohmann::json arbench_object(const Provenance& p, const nlohmann::json& config, const std::vector<CaseResult>& results,
-                              const std::vector<Skipped>& skipped) {
-  nlohmann::json cases = nlohmann::json::array(), skips = nlohmann::json::array();
-  for (const auto& r : results) cases.push_back(case_to_json(r));
-  for (const auto& s : skipped) skips.push_back({{"name", s.c.name()}, {"reason", s.reason}});
-  return {{"schema_version", kSchemaVersion},
-          {"provenance", to_json(p)},
-          {"config", config},
-          {"cases", cases},
-          {"skipped", skips}};
-}
-
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench) {
   nlohmann::json doc = gbench_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(gbench_json);
   if (!doc.contains("benchmarks")) doc["benchmarks"] = nlohmann::json::array();
@@ -68,18 +57,50 @@ nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann:
   return doc;
 }
 
+namespace {
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string csv_number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+std::string extra_or_empty(const CaseResult& r, const char* key) {
+  const auto it = r.extra.find(key);
+  return it == r.extra.end() ? "" : csv_number(it->second);
+}
+
+}  // namespace
+
 std::string results_csv(const std::vector<CaseResult>& results, const std::string& backend) {
   std::ostringstream o;
-  o << "name,family,variant,dtype,world,bytes,tokens,hidden,backend,status,median_us,p10_us,p90_us,p99_us,"
-       "pipelined_us,algbw_GBps,busbw_GBps,samples,wrong_elements\n";
+  o << kCsvHeader << "\n";
   for (const auto& r : results) {
-    o << r.c.name() << ',' << family_name(r.c.family) << ',' << r.c.variant << ',' << dtype_name(r.c.dtype) << ','
-      << r.c.world << ',' << r.c.bytes << ',' << r.c.tokens << ',' << r.c.hidden << ',' << backend << ','
-      << (r.ok ? "ok" : "failed") << ',' << r.latency_us.median << ',' << r.latency_us.p10 << ','
-      << r.latency_us.p90 << ',' << r.latency_us.p99 << ',';
-    if (r.pipelined_us >= 0) o << r.pipelined_us;
-    o << ',' << r.algbw_gbps << ',' << r.busbw_gbps << ',' << r.samples_us.size() << ',' << r.wrong_elements
-      << '\n';
+    const bool fused = r.c.family == Family::allreduce_rmsnorm;
+    o << csv_field(r.c.name()) << ',' << family_name(r.c.family) << ',' << csv_field(r.c.variant) << ','
+      << dtype_name(r.c.dtype) << ',' << r.c.world << ',' << r.c.bytes << ',' << r.c.tokens << ',' << r.c.hidden
+      << ',' << (r.c.in_place ? "true" : "false") << ',' << backend << ',' << (r.ok ? "ok" : "failed") << ','
+      << csv_field(r.reason) << ',';
+    // A failed case has no timings: empty cells, never a 0 a spreadsheet would rank fastest.
+    if (r.ok) {
+      o << csv_number(r.latency_us.median) << ',' << csv_number(r.latency_us.p10) << ','
+        << csv_number(r.latency_us.p90) << ',' << csv_number(r.latency_us.p99) << ','
+        << (r.pipelined_us >= 0 ? csv_number(r.pipelined_us) : "") << ',' << csv_number(r.algbw_gbps) << ','
+        << csv_number(r.busbw_gbps) << ',';
+    } else {
+      o << ",,,,,,,";
+    }
+    o << r.samples_us.size() << ',' << r.wrong_elements << ',' << (fused ? csv_number(r.max_ulp_error) : "")
+      << ',' << extra_or_empty(r, kSpeedupCounter) << ',' << extra_or_empty(r, kSavedCounter) << '\n';
   }
   return o.str();
 }
@@ -181,6 +202,15 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
   for (const auto& s : a["skipped"]) {
     need(p, s, "skipped", "name", V::string);
     need(p, s, "skipped", "reason", V::string);
+  }
+  if (a.contains("incomplete")) {  // a run stopped early: the finished cases, and why
+    need(p, a, "arbench", "incomplete", V::object);
+    need(p, a["incomplete"], "incomplete", "reason", V::string);
+    need(p, a["incomplete"], "incomplete", "cases_planned", V::number_integer);
+    need(p, a["incomplete"], "incomplete", "cases_run", V::number_integer);
+    need(p, a["incomplete"], "incomplete", "not_run", V::array);
+    if (p.empty() && a["incomplete"]["cases_run"] != a["cases"].size())
+      p.push_back("incomplete: cases_run is not the number of cases");
   }
   return p;
 }

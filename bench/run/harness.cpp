@@ -41,6 +41,13 @@ Support Harness::plan(const Case& c) {
   return s;
 }
 
+std::size_t Harness::memory_bytes(const Case& c) {
+  auto v = reg_.make(c.variant, backend_);
+  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+  const WorkloadFootprint w = workload_footprint(c);
+  return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
+}
+
 namespace {
 
 // Pipelined regime: enough back-to-back ops for a stable per-op time, few repetitions.

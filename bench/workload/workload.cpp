@@ -98,6 +98,12 @@ CheckResult gather_check(World& w, const CheckResult& mine) {
   return all;
 }
 
+WorkloadFootprint workload_footprint(const Case& c) {
+  if (c.family == Family::allreduce_rmsnorm) return rmsnorm_workload_footprint(c);
+  // in (+ out); the oracle sum, and two staging copies at a time (fill: input + poison; check: got)
+  return {c.bytes * (c.in_place ? 1 : 2), 3 * c.bytes};
+}
+
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                         double eps) {
   if (c.family == Family::allreduce) return std::make_unique<AllReduceWorkload>(c, f, placement, seed);

@@ -38,6 +38,15 @@ class Workload {
 // Collective. One process: `mine` as it is.
 CheckResult gather_check(World& w, const CheckResult& mine);
 
+// What a case's workload holds: per rank on the fabric (inputs, outputs) and once in host memory
+// (the oracle or fp64 reference, staging copies for fill and check), for the up-front check that
+// a sweep fits in memory.
+struct WorkloadFootprint {
+  std::size_t per_rank = 0, host = 0;
+};
+WorkloadFootprint workload_footprint(const Case& c);
+WorkloadFootprint rmsnorm_workload_footprint(const Case& c);
+
 // Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                         double eps);

@@ -126,6 +126,14 @@ class RmsnormWorkload final : public Workload {
 
 }  // namespace
 
+WorkloadFootprint rmsnorm_workload_footprint(const Case& c) {
+  const std::size_t n = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
+  const std::size_t bytes = n * dtype_size(c.dtype), weight = static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype);
+  // x, residual, weight, norm_out, residual_out; the fp64 reference (r and y) and check()'s four
+  // staging copies (rank 0's and this rank's y and r)
+  return {4 * bytes + weight, 2 * n * sizeof(double) + 4 * bytes};
+}
+
 std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                                 double eps) {
   return std::make_unique<RmsnormWorkload>(c, f, placement, seed, eps);
