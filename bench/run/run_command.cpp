@@ -101,14 +101,13 @@ void print_catalogue(const Registry& reg, Backend b) {
 
 }  // namespace
 
-int run_sweep(RunConfig cfg, bool list_only) {
+int run_sweep(RunConfig cfg, bool list_only, const Registry& reg) {
   const ResolvedBackend rb = resolve_backend(cfg.backend);
   const Backend b = rb.backend;
   resolve_defaults(cfg, b, rb.gpus_present);
   if (!cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
   if (!cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
 
-  const Registry& reg = Registry::builtin();
   Sweep sweep = expand_sweep(cfg, reg, b);
   const RunLinks links(cfg, b);
   cfg.tuning.topology_ring_orders = links.ring_orders(cfg.gpus);
