@@ -20,6 +20,9 @@ class RunLinks {
  public:
   // Reads the tree and the links for the cuda backend; does nothing on the others.
   RunLinks(const RunConfig& cfg, Backend b);
+  // The cuda backend's behaviour on a machine described, not read (tests: a fixture sysfs tree
+  // and the GPUs' bus ids by rank). Links come from cfg.links_file only; nothing is probed.
+  RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root);
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
   // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known.
@@ -29,8 +32,12 @@ class RunLinks {
   const std::string& source() const { return source_; }
 
  private:
+  // --links FILE when given (true), else false.
+  bool read_links_file(const RunConfig& cfg);
+
   bool active_ = false;
   std::vector<std::string> bus_ids_;  // by rank = CUDA ordinal
+  std::string sysfs_root_ = "/";
   std::optional<topo::Links> links_;
   std::string source_;  // where the links came from, or why there are none
 };
