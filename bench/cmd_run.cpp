@@ -5,7 +5,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
-#include "run/models.hpp"
+#include "arbench/core/models.hpp"
 #include "run/sizes.hpp"
 #include "run/run_command.hpp"
 

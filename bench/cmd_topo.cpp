@@ -1,7 +1,8 @@
 // `arbench topo`: the PCIe tree, relation codes and ring order from sysfs; with GPUs, also the
 // CUDA P2P matrix and measured link bandwidth and latency. `--sysfs-root DIR` reads a saved or
-// fixture sysfs tree and needs no GPU. `--out FILE.json` writes everything (and the links file
-// that `arbench run --links` reads) atomically.
+// fixture sysfs tree and needs no GPU. `--loaded` adds the links measured all at once
+// (topo/loaded.hpp). `--out FILE.json` writes everything (and the links file that
+// `arbench run --links` reads) atomically.
 #include <unistd.h>
 
 #include <filesystem>
@@ -33,6 +34,7 @@ struct TopoArgs {
   int latency_rounds = 2000;
   double wait_timeout_s = 1.0;
   bool no_measure = false;
+  bool loaded = false;
 };
 
 // "65536", "64K", "64KiB", "64M", "1G" (binary units) -> bytes.
@@ -135,6 +137,9 @@ int topo_from_machine(const TopoArgs& args) {
   if (args.reps < 1) throw UsageError("--reps " + std::to_string(args.reps) + " must be at least 1");
   if (args.latency_rounds < 0) throw UsageError("--latency-rounds must be 0 (off) or more");
   if (!(args.wait_timeout_s > 0)) throw UsageError("--wait-timeout must be a positive number of seconds");
+  if (args.loaded && args.no_measure)
+    throw UsageError("--loaded measures the links under load and compares them with the idle ones, so it cannot run "
+                     "with --no-measure; drop one of the two");
   opt.repetitions = args.reps;
   opt.latency_rounds = args.latency_rounds;
   opt.wait_timeout_s = args.wait_timeout_s;
@@ -183,6 +188,11 @@ int topo_from_machine(const TopoArgs& args) {
     std::cout << "Measured links:\n";
     for (const auto& [name, m] : links.matrices) std::cout << "\n" << topo::render_link_matrix(name, m, labels);
     j["links"] = topo::links_to_json(links);
+    if (args.loaded) {
+      topo::LoadedLinks loaded = topo::run_loaded_probes(gpus, opt);
+      std::cout << "\n" << topo::render_loaded(loaded, links, labels);
+      j["loaded"] = topo::loaded_to_json(loaded, links);
+    }
   }
   if (!args.out.empty()) {
     write_atomically(args.out, j.dump(2) + "\n");
@@ -208,7 +218,12 @@ void add_topo_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--wait-timeout", args->wait_timeout_s, "Bound in seconds on each GPU spin wait")
       ->capture_default_str();
   cmd->add_flag("--no-measure", args->no_measure, "Skip the link measurements (tree and P2P attributes only)");
+  cmd->add_flag("--loaded", args->loaded,
+                "Also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
+                "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
   cmd->callback([args, &exit_code] {
+    if (args->loaded && !args->sysfs_root.empty())
+      throw UsageError("--loaded measures this machine's GPUs; it cannot run with --sysfs-root (a saved tree)");
     exit_code = args->sysfs_root.empty() ? topo_from_machine(*args) : topo_from_sysfs(*args);
   });
 }

@@ -13,5 +13,6 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code);
+void add_step_command(CLI::App& app, int& exit_code);
 
 }  // namespace arbench

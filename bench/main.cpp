@@ -1,5 +1,5 @@
 // arbench: all-reduce microbenchmarks for PCIe multi-GPU boxes. Subcommands: run (default),
-// list, compare, tune, topo. `--benchmark_*` flags go to Google Benchmark.
+// list, compare, tune, topo, step. `--benchmark_*` flags go to Google Benchmark.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     (std::strncmp(argv[i], "--benchmark_", 12) == 0 ? gbench_args : args).push_back(argv[i]);
   // `run` is the default subcommand: `arbench --gpus 2` means `arbench run --gpus 2`.
   static char run_word[] = "run";
-  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo"};
+  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step"};
   const bool wants_help = args.size() > 1 && (std::strcmp(args[1], "-h") == 0 || std::strcmp(args[1], "--help") == 0 ||
                                                std::strcmp(args[1], "--version") == 0);
   bool has_sub = false;
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
   if (!wants_help && !has_sub) {
     if (args.size() > 1 && args[1][0] != '-') {
       std::cerr << "arbench: unknown subcommand '" << args[1] << "'; subcommands: run (default), list, compare, "
-                   "tune, topo. See arbench --help\n";
+                   "tune, topo, step. See arbench --help\n";
       return kExitUsage;
     }
     args.insert(args.begin() + 1, run_word);
@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   add_compare_command(app, exit_code);
   add_tune_command(app, exit_code);
   add_topo_command(app, exit_code);
+  add_step_command(app, exit_code);
   try {
     app.parse(int(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
-#include "run/models.hpp"
+#include "arbench/core/models.hpp"
 
 namespace arbench {
 

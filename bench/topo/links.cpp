@@ -10,9 +10,8 @@
 #include "topo/topology.hpp"
 
 namespace arbench::topo {
-namespace {
 
-nlohmann::json matrix_json(const LinkMatrix& m) {
+nlohmann::json link_matrix_to_json(const LinkMatrix& m) {
   nlohmann::json values = nlohmann::json::array();
   for (const auto& row : m.values) {
     nlohmann::json r = nlohmann::json::array();
@@ -26,7 +25,7 @@ nlohmann::json matrix_json(const LinkMatrix& m) {
   return j;
 }
 
-LinkMatrix matrix_from_json(const nlohmann::json& j, std::size_t n, const std::string& where) {
+LinkMatrix link_matrix_from_json(const nlohmann::json& j, std::size_t n, const std::string& where) {
   LinkMatrix m;
   m.method = j.value("method", "");
   m.unit = j.value("unit", "");
@@ -52,11 +51,9 @@ LinkMatrix matrix_from_json(const nlohmann::json& j, std::size_t n, const std::s
   return m;
 }
 
-}  // namespace
-
 nlohmann::json links_to_json(const Links& links) {
   nlohmann::json m = nlohmann::json::object();
-  for (const auto& [name, matrix] : links.matrices) m[name] = matrix_json(matrix);
+  for (const auto& [name, matrix] : links.matrices) m[name] = link_matrix_to_json(matrix);
   return {{"schema", kLinksSchema}, {"bus_ids", links.bus_ids}, {"matrices", m}};
 }
 
@@ -69,7 +66,7 @@ Links links_from_json(const nlohmann::json& in, const std::string& where) {
     Links links;
     links.bus_ids = j.at("bus_ids").get<std::vector<std::string>>();
     for (const auto& [name, m] : j.at("matrices").items())
-      links.matrices[name] = matrix_from_json(m, links.bus_ids.size(), where + " matrix '" + name + "'");
+      links.matrices[name] = link_matrix_from_json(m, links.bus_ids.size(), where + " matrix '" + name + "'");
     return links;
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(where + ": malformed links object: " + e.what());

@@ -53,6 +53,12 @@ enum class LinkPattern : std::uint8_t {
 
 nlohmann::json links_to_json(const Links& links);
 
+// One matrix: {"method", "unit", "bytes", "repetitions", "values", "skipped"?, "notes"?}; the
+// reader wants an n x n "values" (or an empty one with "skipped") and throws UsageError naming
+// `where` otherwise. Also used for the loaded-links matrices (topo/loaded.hpp).
+nlohmann::json link_matrix_to_json(const LinkMatrix& m);
+LinkMatrix link_matrix_from_json(const nlohmann::json& j, std::size_t n, const std::string& where);
+
 // Accepts the links object itself or a whole `topo --out` file holding it under "links".
 // Throws UsageError (exit 2) naming the file and what is wrong.
 Links links_from_json(const nlohmann::json& j, const std::string& where = "links JSON");

@@ -11,92 +11,13 @@
 #include <memory>
 #include <string>
 
-#include "arbench/core/cuda_check.hpp"
 #include "topo/probe.hpp"
-#include "topo/probe_kernels.cuh"
+#include "topo/probe_device.cuh"
 
 namespace arbench::topo {
 namespace {
 
-using probe::copy_kernel;
-using probe::pingpong_kernel;
-using probe::PingPongResult;
-
-constexpr int kCopyThreads = 512;
-constexpr int kFlagStride = 32;  // second flag word 128 B away: the diagonal's responder
-
-// One GPU's probe resources, freed on scope exit (errors there are ignored: the process may
-// already be failing for a better-reported reason).
-struct ProbeDevice {
-  int ordinal = 0;
-  int blocks = 1;
-  cudaStream_t stream = nullptr, stream2 = nullptr;  // stream2: the diagonal's responder
-  cudaEvent_t start = nullptr, stop = nullptr, done = nullptr;
-  uint4 *a = nullptr, *b = nullptr;  // a: source data, b: landing zone
-  unsigned* flags = nullptr;
-  PingPongResult* result = nullptr;  // [0] as initiator, [1] as responder
-
-  ProbeDevice(const CudaGpu& g, std::size_t bytes) : ordinal(g.ordinal), blocks(std::max(1, 2 * g.sm_count)) {
-    ARB_CUDA_CHECK(cudaSetDevice(ordinal));
-    ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream2, cudaStreamNonBlocking));
-    ARB_CUDA_CHECK(cudaEventCreate(&start));
-    ARB_CUDA_CHECK(cudaEventCreate(&stop));
-    ARB_CUDA_CHECK(cudaEventCreate(&done));
-    ARB_CUDA_CHECK(cudaMalloc(&a, bytes));
-    ARB_CUDA_CHECK(cudaMalloc(&b, bytes));
-    ARB_CUDA_CHECK(cudaMalloc(&flags, 2 * kFlagStride * sizeof(unsigned)));
-    ARB_CUDA_CHECK(cudaMalloc(&result, 2 * sizeof(PingPongResult)));
-    ARB_CUDA_CHECK(cudaMemsetAsync(a, 0x5a, bytes, stream));
-    ARB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  ~ProbeDevice() {
-    cudaSetDevice(ordinal);
-    cudaFree(result);
-    cudaFree(flags);
-    cudaFree(b);
-    cudaFree(a);
-    cudaEventDestroy(done);
-    cudaEventDestroy(stop);
-    cudaEventDestroy(start);
-    cudaStreamDestroy(stream2);
-    cudaStreamDestroy(stream);
-  }
-  ProbeDevice(const ProbeDevice&) = delete;
-  ProbeDevice& operator=(const ProbeDevice&) = delete;
-};
-
-// Enables peer access where CUDA allows it; disables what it enabled on exit, so the
-// process is left as it was found. ok[i][j]: GPU i can address GPU j's memory.
-struct PeerAccess {
-  std::vector<std::vector<int>> ok;
-  std::vector<std::pair<int, int>> enabled;
-  explicit PeerAccess(const std::vector<CudaGpu>& gpus) : ok(gpus.size(), std::vector<int>(gpus.size(), 0)) {
-    for (std::size_t i = 0; i < gpus.size(); ++i)
-      for (std::size_t j = 0; j < gpus.size(); ++j) {
-        if (i == j) {
-          ok[i][j] = 1;
-          continue;
-        }
-        int can = 0;
-        ARB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, gpus[i].ordinal, gpus[j].ordinal));
-        if (!can) continue;
-        ARB_CUDA_CHECK(cudaSetDevice(gpus[i].ordinal));
-        cudaError_t e = cudaDeviceEnablePeerAccess(gpus[j].ordinal, 0);
-        if (e == cudaSuccess) enabled.emplace_back(gpus[i].ordinal, gpus[j].ordinal);
-        if (e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled) ok[i][j] = 1;
-        (void)cudaGetLastError();  // a refused enable (e.g. too many peers) is not sticky
-      }
-  }
-  ~PeerAccess() {
-    for (auto [from, to] : enabled) {
-      cudaSetDevice(from);
-      cudaDeviceDisablePeerAccess(to);
-    }
-  }
-  PeerAccess(const PeerAccess&) = delete;
-  PeerAccess& operator=(const PeerAccess&) = delete;
-};
+using namespace probe;
 
 using Enqueue = std::function<void(ProbeDevice&)>;
 
@@ -139,50 +60,15 @@ Enqueue ce_copy(ProbeDevice& to, const ProbeDevice& from, uint4* dst, const uint
 
 // One-way latency x -> y in microseconds, or nullopt with the reason in *why.
 std::optional<double> one_way_us(ProbeDevice& x, ProbeDevice& y, const ProbeOptions& opt, std::string* why) {
-  const bool same = &x == &y;
-  unsigned* xf = x.flags;
-  unsigned* yf = same ? x.flags + kFlagStride : y.flags;
-  cudaStream_t ys = same ? x.stream2 : y.stream;
-  for (ProbeDevice* d : {&x, &y}) {  // fresh flags: values count up from 1 in every run
-    ARB_CUDA_CHECK(cudaSetDevice(d->ordinal));
-    ARB_CUDA_CHECK(cudaMemsetAsync(d->flags, 0, 2 * kFlagStride * sizeof(unsigned), d->stream));
-    ARB_CUDA_CHECK(cudaMemsetAsync(d->result, 0, 2 * sizeof(PingPongResult), d->stream));
-    ARB_CUDA_CHECK(cudaStreamSynchronize(d->stream));
-  }
-  const auto rounds = static_cast<unsigned>(opt.latency_rounds);
-  const auto bound_ns = static_cast<unsigned long long>(opt.wait_timeout_s * 1e9);
-  const unsigned long long first_ns = std::max(5'000'000'000ULL, 5 * bound_ns);
-  ARB_CUDA_CHECK(cudaSetDevice(y.ordinal));  // responder first: it must be waiting
-  pingpong_kernel<<<1, 1, 0, ys>>>(yf, xf, rounds, 0, first_ns, bound_ns, y.result + 1);
-  ARB_CUDA_CHECK(cudaGetLastError());
+  const PingPongSides sides = pingpong_sides(x, y);
+  reset_pingpong(sides);
+  launch_pingpong(sides, opt);
   ARB_CUDA_CHECK(cudaSetDevice(x.ordinal));
-  pingpong_kernel<<<1, 1, 0, x.stream>>>(xf, yf, rounds, 1, first_ns, bound_ns, x.result);
-  ARB_CUDA_CHECK(cudaGetLastError());
-  ARB_CUDA_CHECK(cudaStreamSynchronize(x.stream));
+  ARB_CUDA_CHECK(cudaStreamSynchronize(sides.xs));
   ARB_CUDA_CHECK(cudaSetDevice(y.ordinal));
-  ARB_CUDA_CHECK(cudaStreamSynchronize(ys));
-  PingPongResult ri{}, rr{};
-  ARB_CUDA_CHECK(cudaMemcpy(&ri, x.result, sizeof ri, cudaMemcpyDeviceToHost));
-  ARB_CUDA_CHECK(cudaMemcpy(&rr, y.result + 1, sizeof rr, cudaMemcpyDeviceToHost));
-  if (ri.failed_round || rr.failed_round) {
-    *why = "ping-pong timed out (initiator round " + std::to_string(ri.failed_round) + ", responder round " +
-           std::to_string(rr.failed_round) + ", bound " + std::to_string(opt.wait_timeout_s) + " s per wait)";
-    return std::nullopt;
-  }
-  return static_cast<double>(ri.elapsed_ns) / rounds / 2.0 / 1000.0;
+  ARB_CUDA_CHECK(cudaStreamSynchronize(sides.ys));
+  return pingpong_one_way_us(sides, opt, why);
 }
-
-LinkMatrix empty_matrix(std::size_t n, std::string method, std::string unit, std::uint64_t bytes, int reps) {
-  LinkMatrix m;
-  m.method = std::move(method);
-  m.unit = std::move(unit);
-  m.bytes = bytes;
-  m.repetitions = reps;
-  m.values.assign(n, std::vector<std::optional<double>>(n));
-  return m;
-}
-
-std::string pair_name(std::size_t i, std::size_t j) { return std::to_string(i) + "->" + std::to_string(j); }
 
 }  // namespace
 

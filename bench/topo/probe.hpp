@@ -1,13 +1,15 @@
 // Measured link matrices for `arbench topo` (and the short probe `arbench run` can start
 // with): P2P bandwidth by copy engine and by SM stores (push) and loads (pull), one way and
-// both ways at once, and one-way latency by an SM flag ping-pong. CUDA-linked (bench/).
+// both ways at once, and one-way latency by an SM flag ping-pong; and the same links all loaded
+// at once. CUDA-linked (bench/).
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-#include "topo/links.hpp"
 #include "topo/cuda_gpus.hpp"
+#include "topo/links.hpp"
+#include "topo/loaded.hpp"
 
 namespace arbench::topo {
 
@@ -37,5 +39,12 @@ inline ProbeOptions quick_probe_options() {
 // every matrix says the pairwise part was skipped, and why; pairs without P2P access get a
 // null cell and a note for the SM matrices and latency.
 Links run_link_probes(const std::vector<CudaGpu>& gpus, const ProbeOptions& opt);
+
+// Loaded links (`arbench topo --loaded`, probe_loaded.cu): every GPU moves opt.bytes x
+// opt.repetitions over each of its links at once, in four patterns (copy engines and SM kernels,
+// push and pull), behind a start gate so all GPUs begin together; then, per ordered pair, the
+// one-way ping-pong latency while the copy-engine push load runs. Needs n x opt.bytes of device
+// memory per GPU. Skipped, with the reason, below 2 GPUs.
+LoadedLinks run_loaded_probes(const std::vector<CudaGpu>& gpus, const ProbeOptions& opt);
 
 }  // namespace arbench::topo

@@ -1,0 +1,162 @@
+// StepReport → tables and JSON; see step_report.hpp.
+#include "analysis/step_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report_table.hpp"
+#include "analysis/tune_report.hpp"  // format_size
+
+namespace arbench {
+namespace {
+
+template <class T>
+nlohmann::json opt_json(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+std::string percent(double fraction) { return format_fixed(fraction * 100, 1) + "%"; }
+
+std::string code(const std::string& s, bool md) { return md ? "`" + s + "`" : s; }
+
+}  // namespace
+
+std::string format_step_header(const StepReport& rep, ReportFormat format) {
+  const bool md = format == ReportFormat::markdown;
+  std::string out = md ? "### arbench step\n\n" : "arbench step: ";
+  out += "the all-reduces of one tensor-parallel decode / verify step, projected from " + code(rep.source_path, md);
+  if (!rep.backend.empty()) out += " (backend " + rep.backend + ", " + rep.timing + " timing)";
+  out += "\n";
+  if (rep.timing == "cpu")
+    out += "CPU timing: threads of the host backend stand in for the GPUs; the arithmetic is real, the times are "
+           "not GPU times\n";
+  return out;
+}
+
+std::string format_step(const StepReport& rep, ReportFormat format) {
+  if (format == ReportFormat::json) return step_file_json({rep}).dump(2) + "\n";
+  const bool md = format == ReportFormat::markdown;
+  const std::string n = std::to_string(rep.allreduces_per_step), h = std::to_string(rep.model.hidden);
+  std::string out = md ? "\n#### " + rep.model.name + "\n\n" : "\n";
+  out += (md ? "" : rep.model.name + ": ") + std::to_string(rep.model.layers) + " layers, hidden " + h + ", " +
+         rep.dtype + ": " + n +
+         " all-reduces per step (2 per layer: attention out, MLP out; each with residual add + RMSNorm)\n";
+  out += "tokens = batch x (draft + 1); message = tokens x " + h + " x " + std::to_string(rep.dtype_bytes) +
+         " B; ms/step = " + n + " x us per all-reduce / 1000; tok/s ceiling = tokens / step time\n";
+  if (rep.step_ms) out += "comm share = ms/step / the measured engine step of " + format_fixed(*rep.step_ms, 3) + " ms\n";
+  for (const StepTable& t : rep.tables) {
+    out += (md ? "\n**" : "\n") + std::to_string(t.world) + " GPUs" + (md ? "**" : "") + ": " + t.baseline_note +
+           "\n" + (md ? "\n" : "");
+    std::vector<std::string> head = {"batch", "draft", "tokens", "message", "variant", "norm",
+                                     "us/all-reduce", "ms/step", "saved ms", "saving", "tok/s ceiling"};
+    std::vector<bool> right = {true, true, true, true, false, false, true, true, true, true, true};
+    if (rep.step_ms) {
+      head.push_back("comm share");
+      right.push_back(true);
+    }
+    ReportTable tab(head, right);
+    bool any_interpolated = false;
+    for (const StepRow& r : t.rows) {
+      any_interpolated = any_interpolated || r.interpolated;
+      const bool is_base = r.variant == t.baseline;
+      std::vector<std::string> cells = {
+          std::to_string(r.batch), std::to_string(r.draft), std::to_string(r.tokens),
+          format_size(r.message_bytes, "bytes"), code(r.variant, md), r.includes_norm ? "yes" : "no",
+          format_fixed(r.us_per_allreduce, 2) + (r.interpolated ? "*" : ""), format_fixed(r.ms_per_step, 3),
+          is_base ? "baseline" : (r.saving_ms ? format_fixed(*r.saving_ms, 3) : "-"),
+          is_base ? "" : (r.saving_fraction ? percent(*r.saving_fraction) : "-"),
+          format_fixed(r.tokens_per_s_ceiling, 0)};
+      if (rep.step_ms) cells.push_back(r.comm_share ? percent(*r.comm_share) : "-");
+      tab.add_row(std::move(cells));
+    }
+    out += md ? tab.markdown() : tab.text();
+    if (any_interpolated) out += (md ? "\n" : "") + std::string("* interpolated on a log-log scale between the two nearest measured sizes\n");
+    for (const std::string& note : t.notes) out += (md ? "\n" : "") + std::string("note: ") + note + "\n";
+  }
+  if (rep.step_ms)
+    for (const StepTable& t : rep.tables)
+      for (const StepRow& r : t.rows)
+        if (r.comm_share && *r.comm_share > 1) {
+          out += "note: some projections exceed the measured step: the engine overlaps its all-reduces, or the "
+                 "result comes from another machine or backend\n";
+          return out;
+        }
+  return out;
+}
+
+std::string format_missing(const StepReport& rep) {
+  std::string out = "cannot project " + rep.model.name + " without extrapolating: " + rep.source_path +
+                    " does not cover these sizes (arbench interpolates between measured sizes, never beyond them)\n";
+  for (const MissingSizes& m : rep.missing) {
+    std::string worlds;
+    for (std::size_t i = 0; i < m.worlds.size(); ++i) worlds += (i ? "," : "") + std::to_string(m.worlds[i]);
+    out += "  " + m.family + ", gpus " + worlds + ", " + rep.dtype;
+    if (m.family == "allreduce_rmsnorm") out += ", hidden " + std::to_string(m.hidden);
+    if (m.in_place) out += ", in-place";
+    out += " (";
+    for (std::size_t i = 0; i < m.variants.size(); ++i) out += (i ? ", " : "") + m.variants[i];
+    out += "): missing ";
+    for (std::size_t i = 0; i < m.missing_bytes.size(); ++i) {
+      out += (i ? ", " : "") + format_size(m.missing_bytes[i], "bytes");
+      if (i < m.missing_tokens.size()) out += " (" + std::to_string(m.missing_tokens[i]) + " tokens)";
+    }
+    out += "\n    measure every size this projection needs with:\n      " + m.run_line + "\n";
+  }
+  out += "  then run arbench step on that result (or drop the variants with --variants, or the sizes with "
+         "--batch/--draft)\n";
+  return out;
+}
+
+nlohmann::json step_model_json(const StepReport& rep) {
+  using nlohmann::json;
+  json tables = json::array();
+  for (const StepTable& t : rep.tables) {
+    json rows = json::array();
+    for (const StepRow& r : t.rows)
+      rows.push_back({{"batch", r.batch},
+                      {"draft", r.draft},
+                      {"tokens", r.tokens},
+                      {"message_bytes", r.message_bytes},
+                      {"variant", r.variant},
+                      {"family", r.family},
+                      {"includes_norm", r.includes_norm},
+                      {"interpolated", r.interpolated},
+                      {"us_per_allreduce", r.us_per_allreduce},
+                      {"ms_per_step", r.ms_per_step},
+                      {"saving_ms", opt_json(r.saving_ms)},
+                      {"saving_fraction", opt_json(r.saving_fraction)},
+                      {"tokens_per_s_ceiling", r.tokens_per_s_ceiling},
+                      {"comm_share", opt_json(r.comm_share)}});
+    tables.push_back({{"world", t.world},
+                      {"baseline", t.baseline.empty() ? json() : json(t.baseline)},
+                      {"baseline_note", t.baseline_note},
+                      {"notes", t.notes},
+                      {"rows", rows}});
+  }
+  return {{"name", rep.model.name},
+          {"hidden", rep.model.hidden},
+          {"layers", rep.model.layers},
+          {"dtype", rep.dtype},
+          {"dtype_bytes", rep.dtype_bytes},
+          {"allreduces_per_step", rep.allreduces_per_step},
+          {"step_ms", opt_json(rep.step_ms)},
+          {"tables", tables},
+          {"ignored", rep.ignored}};
+}
+
+nlohmann::json step_file_json(const std::vector<StepReport>& reports) {
+  using nlohmann::json;
+  json j{{"schema", "arbench-step"}, {"schema_version", kStepSchemaVersion}};
+  if (!reports.empty()) {
+    const StepReport& r = reports.front();
+    j["source"] = {{"result", r.source_path},
+                   {"backend", r.backend},
+                   {"timing", r.timing},
+                   {"arbench_revision", r.revision},
+                   {"fingerprint", r.fingerprint}};
+  }
+  j["models"] = json::array();
+  for (const StepReport& r : reports) j["models"].push_back(step_model_json(r));
+  return j;
+}
+
+}  // namespace arbench
