@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,20 @@ inline std::size_t run_ring_case(HostFabric& fabric, const RingRun& r, bool repo
   t.ring_chunk = r.chunk;
   t.ring_order = r.order;
   v->prepare(tc.c, fabric, tc.buffers, t);
+  // The overrides are applied, not only accepted: results would be right without them too.
+  if (r.channels > 0) {
+    EXPECT_EQ(v->geometry().channels, r.channels) << describe(r);
+  }
+  if (r.chunk > 0) {
+    EXPECT_EQ(v->geometry().chunk_packs, (r.chunk + 15) / 16) << describe(r);
+  }
+  if (!r.order.empty() && algo::ring_order_problem(r.order, r.world).empty()) {
+    const auto recorded = v->settings();
+    EXPECT_NE(std::find(recorded.begin(), recorded.end(), std::pair<std::string, std::string>("ring_order",
+                                                                                        algo::ring_order_text(r.order))),
+              recorded.end())
+        << describe(r);
+  }
   return run_oracle_ops(fabric, *v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 2000u,
                         describe(r), report);
 }
