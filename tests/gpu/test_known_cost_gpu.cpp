@@ -1,5 +1,6 @@
 // The measurement against known answers on a GPU (tests/app/known_cost.hpp says what is
-// checked): rank r's op is a spin kernel of a known, different duration, registered here (never
+// checked): rank r's op is a %globaltimer hold of a known, different duration (the fabric's own
+// hold kernel, Fabric::hold, the one --skew uses), registered here (never
 // in the production registry) and run end to end through run_sweep on single-gpu (3 virtual
 // ranks on GPU 0) and, with 2 GPUs and NCCL, on the cuda backend. CUDA events give
 // milliseconds: a slip in the ms -> us conversion lands 1000x outside the bounds. Skips with a
@@ -15,7 +16,6 @@
 #include "gpu_test_util.hpp"
 #include "run/run_command.hpp"
 #include "tests/app/known_cost.hpp"
-#include "tests/gpu/spin_kernel.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -28,11 +28,14 @@ constexpr int kSamples = 9;
 class SpinsKnownTime final : public Variant {
  public:
   Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-  void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+  void prepare(const Case&, Fabric& f, const OpBuffers&, const Tuning&) override { fabric_ = &f; }
   void launch(int rank, Stream s) override {
-    launch_spin(s, static_cast<std::uint64_t>(kCost.rank_us.at(std::size_t(rank) % kCost.rank_us.size()) * 1000));
+    fabric_->hold(rank, s, kCost.rank_us.at(std::size_t(rank) % kCost.rank_us.size()) * 1e-6);
   }
   Placement buffer_placement() const override { return Placement::local; }
+
+ private:
+  Fabric* fabric_ = nullptr;
 };
 
 Registry spin_registry() {
@@ -56,7 +59,7 @@ void run_known_cost(const std::string& backend, int world) {
   cfg.warmup = 2;
   cfg.samples = kSamples;
   cfg.pipelined_ops = 4;
-  cfg.check = false;  // the spin kernel computes nothing
+  cfg.check = false;  // the hold computes nothing
   cfg.link_probe = false;
   cfg.quiet = true;
   cfg.out_json = ::testing::TempDir() + "arbench-known-cost-gpu-" + std::to_string(::getpid()) + ".json";

@@ -35,7 +35,7 @@ inline std::size_t allreduce_vs_model(Fabric& f, Variant& v, const std::string& 
   b.out = out.get();
   v.prepare(c, f, b, Tuning{});
   for (int r = 0; r < world; ++r) f.upload(r, in->local(r), to_bytes(t, x[std::size_t(r)]).data(), c.bytes);
-  f.run([&](int rank, Stream st) { v.launch(rank, st); });
+  f.run(op_of(v));  // both phases: unfused-oneshot normalises in launch_after
   v.check_errors();
   const std::vector<float> want = allreduce_model(name, v.settings(), t, x);
   EXPECT_EQ(outside_fp64_bound(t, x, want, name == "ring"), 0u) << name << ": the model itself is off";
@@ -88,7 +88,7 @@ inline void fused_vs_model(Fabric& f, Variant& v, const std::string& name, DType
   Tuning tuning;
   tuning.eps = in.eps;
   v.prepare(c, f, b, tuning);
-  f.run([&](int rank, Stream s) { v.launch(rank, s); });
+  f.run(op_of(v));  // both phases: unfused-oneshot normalises in launch_after
   v.check_errors();
   std::vector<std::uint8_t> got(c.bytes);
   for (int r = 0; r < world; ++r) {
