@@ -12,6 +12,7 @@
 #include "run/harness.hpp"
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
+#include "tests/host/kernels/planted_sum.hpp"
 #include "tests/host/run/harness_test_util.hpp"
 
 using namespace arbench;
@@ -121,27 +122,11 @@ TEST(ReferenceAllReduce, InPlace) {
 namespace {
 
 // A deliberately wrong all-reduce: it forgets the last peer. The harness must catch it.
-class ForgetsLastPeer final : public Variant {
- public:
-  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
-    c_ = c;
-    world_ = f.world();
-    b_ = b;
-  }
-  void launch(int rank, Stream) override {
-    for (std::size_t i = 0; i < c_.elements(); ++i) {
-      float s = 0;
-      for (int p = 0; p + 1 < world_; ++p) s += load_as_f32(b_.in->peer(rank, p), i, c_.dtype);
-      store_from_f32(b_.out->local(rank), i, c_.dtype, s);
-    }
-  }
-
- private:
-  Case c_;
-  int world_ = 1;
-  OpBuffers b_;
-};
+std::vector<int> all_but_last_rank(int world) {
+  std::vector<int> r;
+  for (int p = 0; p + 1 < world; ++p) r.push_back(p);
+  return r;
+}
 
 }  // namespace
 
@@ -149,7 +134,7 @@ TEST(Harness, WrongResultFailsTheCaseWithAReason) {
   Registry reg;
   VariantEntry e;
   e.name = "broken";
-  e.host = [] { return std::make_unique<ForgetsLastPeer>(); };
+  e.host = [] { return std::make_unique<arbench::testing::PlantedSum>(all_but_last_rank); };
   reg.add(e);
   Case c{"broken", Family::allreduce, DType::fp32, 4, 1024, 0, 0, false};
   CaseResult r = run_case(reg, c, quick_config());

@@ -12,6 +12,7 @@
 
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/fused/fused_twins.hpp"
+#include "tests/host/kernels/planted_sum.hpp"
 #include "tests/host/kernels/rounding_runs.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
 #include "workload/rmsnorm_reference.hpp"
@@ -22,27 +23,11 @@ namespace {
 constexpr std::size_t kElems = kTsan ? 1001 : 8 * 1000 + 7;  // a tail: not a multiple of world x pack
 
 // The planted bug: an all-reduce that sums the ranks in reverse order (N-1 .. 0).
-class ReversedSum final : public Variant {
- public:
-  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
-    c_ = c;
-    world_ = f.world();
-    b_ = b;
-  }
-  void launch(int rank, Stream) override {
-    for (std::size_t i = 0; i < c_.elements(); ++i) {
-      float s = load_as_f32(b_.in->peer(rank, world_ - 1), i, c_.dtype);
-      for (int p = world_ - 2; p >= 0; --p) s += load_as_f32(b_.in->peer(rank, p), i, c_.dtype);
-      store_from_f32(b_.out->local(rank), i, c_.dtype, s);
-    }
-  }
-
- private:
-  Case c_;
-  int world_ = 1;
-  OpBuffers b_;
-};
+std::vector<int> reversed_ranks(int world) {
+  std::vector<int> r;
+  for (int p = world - 1; p >= 0; --p) r.push_back(p);
+  return r;
+}
 
 TEST(TwinRounding, InputsAreOrderSensitive) {
   // Without this the tests below could not tell a reordered sum from the right one.
@@ -80,7 +65,7 @@ TEST(TwinRounding, AReversedOrderIsCaught) {
     HostFabric f(world);
     for (DType t : kAllDTypes) {
       const auto x = order_sensitive_inputs(t, world, kElems, 7);
-      ReversedSum v;
+      PlantedSum v(reversed_ranks);
       EXPECT_GT(allreduce_vs_model(f, v, "reversed", t, x, /*report=*/false), 0u) << dtype_name(t);
     }
   }
