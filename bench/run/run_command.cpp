@@ -125,7 +125,7 @@ void prepare_gpu_process(RunConfig& cfg, Backend b, int gpus_present) {
 
 }  // namespace
 
-int run_sweep(RunConfig cfg, bool list_only, World& world) {
+int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) {
   // World rank 0 alone prints and writes. Every process sets the run up the same way, and they
   // agree on any error before the first case (so none waits for a peer that gave up).
   const bool lead = world.rank() == 0;
@@ -133,7 +133,6 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
   std::optional<Sweep> sweep;
   std::optional<RunLinks> links;
   SweepCounts counts;
-  const Registry& reg = Registry::builtin();
   agree_on_errors(world, [&] {
     // single-gpu asked by name: before the CUDA runtime's first call (device count).
     if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);

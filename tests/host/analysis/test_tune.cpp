@@ -83,6 +83,7 @@ TEST(Tune, WinnersAndCrossovers) {
 TEST(Tune, TossUpIsNotSignificantAndFailuresAreIgnored) {
   const TuneReport rep = tune_results(synthetic(), 0.01);
   const TuneTable& t = find(rep, "allreduce", 4);
+  ASSERT_FALSE(t.points.empty());
   for (const TunePoint& p : t.points) {
     EXPECT_FALSE(p.significant) << p.size;
     EXPECT_EQ(p.candidates, 2);  // the failed oneshot-pull is not a candidate

@@ -3,11 +3,17 @@
 // message that names the file and the problem.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "arbench/core/errors.hpp"
 #include "results/report.hpp"
 #include "results/result_file.hpp"
+#include "tests/host/results/replaced_by_rename.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 
 namespace arbench {
@@ -179,6 +185,25 @@ TEST(ResultFile, CaseNames) {
   EXPECT_FALSE(parse_case_name("allreduce/nccl/bf16/gpus:x/bytes:1", d));
   EXPECT_FALSE(parse_case_name("allreduce/nccl/bf16/gpus:8", d));
   EXPECT_TRUE(d.family.empty());
+}
+
+}  // namespace
+}  // namespace arbench
+
+namespace arbench {
+namespace {
+
+TEST(WriteFileAtomically, ReplacesTheFileByRenameNeverInPlace) {
+  const std::string dir = ::testing::TempDir() + "arbench-atomic-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/result.json";
+  testing::HeldFile old = testing::hold_old_file(path);
+  write_file_atomically(path, "{\"new\": true}\n");
+  testing::expect_replaced_by_rename(old, path);
+  std::ifstream in(path);
+  const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(now, "{\"new\": true}\n");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

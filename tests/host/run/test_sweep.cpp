@@ -28,6 +28,7 @@ TEST(Sizes, SeriesLikeNcclTests) {
   EXPECT_EQ(size_series(1024, 1024, 2, 4), (std::vector<std::size_t>{1024}));
   // Non-integer factors round down to whole elements and never repeat a size.
   auto s = size_series(6, 40, 1.5, 4);
+  EXPECT_EQ(s, (std::vector<std::size_t>{4, 8, 12, 20, 28}));  // 6, 9, 13.5, 20.25, 30.4 rounded down
   for (std::size_t b : s) EXPECT_EQ(b % 4, 0u);
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_LT(s[i - 1], s[i]);
 }
