@@ -1,5 +1,7 @@
 // CLI of `arbench run` (the default subcommand) and `arbench list`: every option, its default
 // and its validation. The work itself is in run_command.cpp.
+#include <benchmark/benchmark.h>
+
 #include <memory>
 #include <string>
 
@@ -53,10 +55,10 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
       ->delimiter(',')
       ->check(CLI::IsMember({"allreduce", "allreduce_rmsnorm", "all"}));
   cmd.add_option("--tokens", cfg.tokens, "fused family: token counts (default 1,2,4,...,256)")->delimiter(',');
-  cmd.add_option("--hidden", cfg.hidden, "fused family: hidden size (default 8192, or --model's)");
+  auto* hidden = cmd.add_option("--hidden", cfg.hidden, "fused family: hidden size, >= 1 (default 8192, or --model's)");
   std::string models;
   for (const auto& m : kModelPresets) models += std::string(models.empty() ? "" : ", ") + std::string(m.name);
-  cmd.add_option("--model", cfg.model, "fused family: hidden size of a model preset: " + models);
+  cmd.add_option("--model", cfg.model, "fused family: hidden size of a model preset: " + models)->excludes(hidden);
   cmd.add_option("--eps", cfg.tuning.eps, "fused family: RMSNorm epsilon")->capture_default_str();
   cmd.add_option("--warmup", cfg.warmup, "untimed ops per case before the first check (default: 5; host 2)");
   cmd.add_option("--samples", cfg.samples, "timed isolated samples per case, exactly (default: 50; host 10)");
@@ -134,6 +136,7 @@ void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std
 
 }  // namespace
 
+// --benchmark_filter selects cases for both subcommands (run/sweep.hpp filter_sweep).
 void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world) {
   // Parsed values, shared by both subcommands (only one runs per invocation) and kept alive
   // by the callbacks that read them.
@@ -152,9 +155,13 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   add_sweep_options(*run, cfg, dtypes, families, parsed->cache);
   run->add_option("--out", cfg.out_json, "write the results JSON here (atomically)");
   run->add_option("--csv", cfg.out_csv, "write one CSV line per case here");
-  run->add_flag("-q,--quiet", cfg.quiet, "no console table; errors and the footer only");
+  run->add_flag("-q,--quiet", cfg.quiet, "no console table; errors, the footer and (on a terminal) progress only");
+  run->add_flag("--wide", cfg.wide,
+                "Google Benchmark's console table with every counter instead of arbench's 120-column one "
+                "(also --benchmark_format=console)");
   run->callback([&exit_code, &world, parsed] {
     to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
+    parsed->cfg.filter = benchmark::GetBenchmarkFilter();
     exit_code = run_sweep(parsed->cfg, false, world);
   });
 
@@ -162,6 +169,7 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   add_sweep_options(*list, cfg, dtypes, families, parsed->cache);
   list->callback([&exit_code, &world, parsed] {
     to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
+    parsed->cfg.filter = benchmark::GetBenchmarkFilter();
     exit_code = run_sweep(parsed->cfg, true, world);
   });
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
 #include "commands.hpp"
 #include "analysis/compare_report.hpp"
 #include "results/report.hpp"
@@ -22,7 +23,11 @@ struct TuneArgs {
 };
 
 int run_tune(const TuneArgs& a) {
-  const TuneReport rep = tune_results(load_result_file(a.result), a.alpha);
+  // A dispatch table names GPU variants only: the registry says which exist on the cuda backend.
+  const auto not_on_gpus = [](const std::string& variant) {
+    return Registry::builtin().unavailable_reason(variant, Backend::cuda);
+  };
+  const TuneReport rep = tune_results(load_result_file(a.result), a.alpha, not_on_gpus);
   // Atomic (temp file + rename), so an engine polling TABLE.json never reads half a table.
   if (!a.out.empty()) write_file_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
   std::cout << format_tune(rep, *parse_report_format(a.format)) << std::flush;

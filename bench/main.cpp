@@ -29,10 +29,25 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  // Google Benchmark's own flags go to it; everything else to CLI11.
+  // Google Benchmark's own flags go to it; everything else to CLI11. Its console format is
+  // --wide; arbench writes JSON and CSV itself (--out, --csv), so the other formats are refused.
+  static char wide_flag[] = "--wide";
   std::vector<char*> gbench_args = {argv[0]}, args = {argv[0]};
-  for (int i = 1; i < argc; ++i)
+  bool console_format = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0) {
+      const std::string format = argv[i] + 19;
+      if (format != "console") {
+        std::cerr << "arbench: error: --benchmark_format=" << format
+                  << ": arbench writes JSON with --out FILE.json and CSV with --csv FILE; "
+                     "--benchmark_format=console (or --wide) prints Google Benchmark's wide table\n";
+        return kExitUsage;
+      }
+      console_format = true;
+      continue;
+    }
     (std::strncmp(argv[i], "--benchmark_", 12) == 0 ? gbench_args : args).push_back(argv[i]);
+  }
   // `run` is the default subcommand: `arbench --gpus 2` means `arbench run --gpus 2`.
   static char run_word[] = "run";
   const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step"};
@@ -57,6 +72,7 @@ int main(int argc, char** argv) {
         << world->layout().launcher << " (only run, list and topo span processes)\n";
     return kExitUsage;
   }
+  if (console_format && (!has_sub || sub == "run")) args.push_back(wide_flag);  // other subcommands ignore it
 
   int gargc = int(gbench_args.size());
   benchmark::Initialize(&gargc, gbench_args.data());

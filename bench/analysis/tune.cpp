@@ -47,7 +47,7 @@ void derive_crossovers_and_rules(TuneTable& t) {
 
 }  // namespace
 
-TuneReport tune_results(const ResultFile& result, double alpha) {
+TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable) {
   TuneReport rep;
   rep.source_path = result.path;
   rep.fingerprint = result.fingerprint;
@@ -58,9 +58,21 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
 
   // table -> size -> cases
   std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
+  std::map<std::string, std::pair<std::string, int>> excluded;  // variant -> (why, cases)
+  int skewed = 0;
   for (const ResultCase& c : result.cases) {
     if (c.family.empty() || c.variant.empty() || c.world <= 0) {
       rep.ignored.push_back(c.name + ": not an arbench case name, shape unknown");
+      continue;
+    }
+    if (const std::string why = not_dispatchable ? not_dispatchable(c.variant) : ""; !why.empty()) {
+      auto& [reason, count] = excluded[c.variant];
+      reason = why;
+      ++count;
+      continue;
+    }
+    if (c.skew_us > 0) {  // a what-if of late arrivals: an engine dispatches without knowing its skew
+      ++skewed;
       continue;
     }
     if (!c.ok || c.samples_us.empty()) {
@@ -72,10 +84,16 @@ TuneReport tune_results(const ResultFile& result, double alpha) {
           [fused ? std::uint64_t(c.tokens) : c.bytes]
               .push_back(&c);
   }
+  for (const auto& [variant, why] : excluded)
+    rep.ignored.push_back(variant + " (" + std::to_string(why.second) +
+                          " cases): not a dispatch candidate, not on the cuda backend: " + why.first);
+  if (skewed > 0)
+    rep.ignored.push_back(std::to_string(skewed) +
+                          " cases with an arrival skew (/skew:US): tables are chosen from aligned arrivals");
   if (groups.empty())
     throw UsageError(result.path + ": no successful case with an arbench name "
-                                   "(allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>) to tune; "
-                                   "run `arbench run` first");
+                                   "(allreduce/<variant>/<dtype>/gpus:<N>/bytes:<B>) of a variant that runs on "
+                                   "GPUs to tune; run `arbench run` first");
 
   for (const auto& [key, sizes] : groups) {
     TuneTable t;

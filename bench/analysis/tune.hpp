@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,13 @@ struct TuneReport {
   std::vector<std::string> ignored;  // failed cases, names without a shape
 };
 
-// Throws UsageError when no case of `result` has a known shape.
-TuneReport tune_results(const ResultFile& result, double alpha);
+// Why a variant cannot be named in a dispatch table (empty when it can): `arbench tune` asks the
+// variant registry whether the variant exists on the cuda backend, so `reference` (the host
+// yardstick) and any other host-only or unknown variant never wins a size.
+using DispatchFilter = std::function<std::string(const std::string& variant)>;
+
+// Throws UsageError when no case of `result` has a known shape and a dispatchable variant.
+// An empty `not_dispatchable` lets every variant compete.
+TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable = {});
 
 }  // namespace arbench

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -39,26 +40,26 @@ void add_result(FusionRow& row, const CaseResult& r) {
   if (v == "unfused-oneshot") row.unfused_oneshot_us = t;
   if (v == "fused-oneshot") row.fused_oneshot_us = t;
   if (v == "fused-twoshot") row.fused_twoshot_us = t;
-  row.allreduce_alone_us = min_of(row.allreduce_alone_us, setting(r, kAllreduceOnly));
-  row.norm_alone_us = min_of(row.norm_alone_us, setting(r, kNormOnly));
 }
 
-std::string cell(double v, const char* fmt = "%.2f") {
-  if (std::isnan(v)) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, fmt, v);
+// `v` in at most `width` characters: 2 decimals, fewer for large values; "-" when unknown.
+std::string cell(double v, int width, const char* suffix = "") {
+  if (!std::isfinite(v)) return "-";
+  char b[48];
+  for (int decimals = 2; decimals >= 0; --decimals) {
+    std::snprintf(b, sizeof b, "%.*f%s", decimals, v, suffix);
+    if (int(std::strlen(b)) <= width) break;
+  }
   return b;
 }
 
 }  // namespace
 
-FusionRow::FusionRow()
-    : unfused_nccl_us(kNaN), unfused_oneshot_us(kNaN), allreduce_alone_us(kNaN), norm_alone_us(kNaN),
-      fused_oneshot_us(kNaN), fused_twoshot_us(kNaN) {}
+FusionRow::FusionRow() : unfused_nccl_us(kNaN), unfused_oneshot_us(kNaN), fused_oneshot_us(kNaN), fused_twoshot_us(kNaN) {}
 
 double FusionRow::best_unfused_us() const { return min_of(unfused_nccl_us, unfused_oneshot_us); }
 double FusionRow::speedup(double fused_us) const { return best_unfused_us() / fused_us; }
-double FusionRow::saved_us(double fused_us) const { return allreduce_alone_us + norm_alone_us - fused_us; }
+double FusionRow::saved_us(double fused_us) const { return best_unfused_us() - fused_us; }
 
 std::vector<FusionRow> fusion_rows(const std::vector<CaseResult>& results) {
   std::vector<FusionRow> rows;
@@ -105,21 +106,21 @@ std::string fusion_summary_table(const std::vector<CaseResult>& results) {
   const auto rows = fusion_rows(results);
   if (rows.empty()) return {};
   std::ostringstream o;
-  o << "\nfusion summary (median isolated latency in us; speedup = best unfused / fused; saved = t(allreduce "
-       "alone) + t(norm alone) - t(fused))\n";
-  char line[320];
-  std::snprintf(line, sizeof line, "%-5s %4s %6s %6s | %12s %15s | %9s %10s | %13s %7s %8s | %13s %7s %8s\n",
-                "dtype", "gpus", "tokens", "hidden", "unfused-nccl", "unfused-oneshot", "ar-alone", "norm-alone",
+  o << "\nfusion summary: median isolated latency in us; best unfused = the faster of unfused-nccl and "
+       "unfused-oneshot\n  speedup = best unfused / fused, saved = best unfused - fused (speedup > 1 exactly "
+       "when saved > 0)\n";
+  const char* format = "%-5s %4s %6s %6s  %12s %15s  %13s %7s %8s  %13s %7s %8s\n";
+  char line[256];
+  std::snprintf(line, sizeof line, format, "dtype", "gpus", "tokens", "hidden", "unfused-nccl", "unfused-oneshot",
                 "fused-oneshot", "speedup", "saved", "fused-twoshot", "speedup", "saved");
   o << line;
   for (const auto& r : rows) {
-    std::snprintf(line, sizeof line, "%-5s %4d %6d %6d | %12s %15s | %9s %10s | %13s %7s %8s | %13s %7s %8s\n",
-                  std::string(dtype_name(r.dtype)).c_str(), r.world, r.tokens, r.hidden,
-                  cell(r.unfused_nccl_us).c_str(), cell(r.unfused_oneshot_us).c_str(),
-                  cell(r.allreduce_alone_us).c_str(), cell(r.norm_alone_us).c_str(), cell(r.fused_oneshot_us).c_str(),
-                  cell(r.speedup(r.fused_oneshot_us), "%.2fx").c_str(), cell(r.saved_us(r.fused_oneshot_us)).c_str(),
-                  cell(r.fused_twoshot_us).c_str(), cell(r.speedup(r.fused_twoshot_us), "%.2fx").c_str(),
-                  cell(r.saved_us(r.fused_twoshot_us)).c_str());
+    std::snprintf(line, sizeof line, format, std::string(dtype_name(r.dtype)).c_str(), std::to_string(r.world).c_str(),
+                  std::to_string(r.tokens).c_str(), std::to_string(r.hidden).c_str(),
+                  cell(r.unfused_nccl_us, 12).c_str(), cell(r.unfused_oneshot_us, 15).c_str(),
+                  cell(r.fused_oneshot_us, 13).c_str(), cell(r.speedup(r.fused_oneshot_us), 7, "x").c_str(),
+                  cell(r.saved_us(r.fused_oneshot_us), 8).c_str(), cell(r.fused_twoshot_us, 13).c_str(),
+                  cell(r.speedup(r.fused_twoshot_us), 7, "x").c_str(), cell(r.saved_us(r.fused_twoshot_us), 8).c_str());
     o << line;
   }
   return o.str();

@@ -1,14 +1,13 @@
 // Fusion accounting of the allreduce_rmsnorm family, from the results of one run.
 //
-// Per shape (dtype, world, tokens, hidden):
-//   t(unfused-*)         median isolated latency of the unfused variants (all-reduce + norm kernel)
-//   t(allreduce alone)   the fastest all-reduce half measured alone by an unfused variant
-//                        (its settings `allreduce_only_us`: nccl, or oneshot-pull), same buffers
-//   t(norm alone)        the norm kernel measured alone (settings `norm_only_us`), fastest of them
-//   speedup_vs_unfused   min(t(unfused-nccl), t(unfused-oneshot)) / t(fused)     (> 1: fusion wins)
-//   fusion_saved_us      t(allreduce alone) + t(norm alone) - t(fused)          (what fusion saved)
-// The fused cases carry the last two as counters (JSON `extra` and console), the unfused cases
-// carry their component times; fusion_summary_table() prints one line per shape at the end.
+// Per shape (dtype, world, tokens, hidden), one baseline for both figures:
+//   best unfused         min(t(unfused-nccl), t(unfused-oneshot)), median isolated latencies of
+//                        the all-reduce + norm kernel pairs
+//   speedup_vs_unfused   best unfused / t(fused)     (> 1: fusion wins)
+//   fusion_saved_us      best unfused - t(fused)     (> 0 exactly when the speedup is > 1)
+// The fused cases carry the two as counters (JSON and CSV); the unfused cases carry the times of
+// their halves measured alone (`allreduce_only_us`, `norm_only_us`: where the time goes);
+// fusion_summary_table() prints one line per shape at the end.
 #pragma once
 
 #include <string>
@@ -25,11 +24,11 @@ struct FusionRow {
   DType dtype = DType::bf16;
   int world = 0, tokens = 0, hidden = 0;
   // Microseconds; NaN when the run has no such (successful) case.
-  double unfused_nccl_us, unfused_oneshot_us, allreduce_alone_us, norm_alone_us, fused_oneshot_us, fused_twoshot_us;
+  double unfused_nccl_us, unfused_oneshot_us, fused_oneshot_us, fused_twoshot_us;
   FusionRow();
   double best_unfused_us() const;                 // NaN when neither unfused variant ran
   double speedup(double fused_us) const;          // best_unfused / fused
-  double saved_us(double fused_us) const;         // allreduce_alone + norm_alone - fused
+  double saved_us(double fused_us) const;         // best_unfused - fused
 };
 
 // One row per shape that has at least one successful fused-family case, in first-seen order.

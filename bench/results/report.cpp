@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "results/device_state.hpp"
+#include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
 
 namespace arbench {
@@ -54,18 +56,6 @@ nlohmann::json case_to_json(const CaseResult& r) {
   return j;
 }
 
-nlohmann::json arbench_object(const Provenance& p, const nlohmann::json& config, const std::vector<CaseResult>& results,
-                              const std::vector<Skipped>& skipped) {
-  nlohmann::json cases = nlohmann::json::array(), skips = nlohmann::json::array();
-  for (const auto& r : results) cases.push_back(case_to_json(r));
-  for (const auto& s : skipped) skips.push_back({{"name", s.c.name()}, {"reason", s.reason}});
-  return {{"schema_version", kSchemaVersion},
-          {"provenance", to_json(p)},
-          {"config", config},
-          {"cases", cases},
-          {"skipped", skips}};
-}
-
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench) {
   nlohmann::json doc = gbench_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(gbench_json);
   if (!doc.contains("benchmarks")) doc["benchmarks"] = nlohmann::json::array();
@@ -74,18 +64,53 @@ nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann:
   return doc;
 }
 
+namespace {
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string csv_number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+std::string extra_or_empty(const CaseResult& r, const char* key) {
+  const auto it = r.extra.find(key);
+  return it == r.extra.end() ? "" : csv_number(it->second);
+}
+
+}  // namespace
+
 std::string results_csv(const std::vector<CaseResult>& results, const std::string& backend) {
   std::ostringstream o;
-  o << "name,family,variant,dtype,world,bytes,tokens,hidden,backend,status,median_us,p10_us,p90_us,p99_us,"
-       "pipelined_us,algbw_GBps,busbw_GBps,samples,wrong_elements\n";
+  o << kCsvHeader << "\n";
   for (const auto& r : results) {
-    o << r.c.name() << ',' << family_name(r.c.family) << ',' << r.c.variant << ',' << dtype_name(r.c.dtype) << ','
-      << r.c.world << ',' << r.c.bytes << ',' << r.c.tokens << ',' << r.c.hidden << ',' << backend << ','
-      << (r.ok ? "ok" : "failed") << ',' << r.latency_us.median << ',' << r.latency_us.p10 << ','
-      << r.latency_us.p90 << ',' << r.latency_us.p99 << ',';
-    if (r.pipelined_us >= 0) o << r.pipelined_us;
-    o << ',' << r.algbw_gbps << ',' << r.busbw_gbps << ',' << r.samples_us.size() << ',' << r.wrong_elements
-      << '\n';
+    const bool fused = r.c.family == Family::allreduce_rmsnorm;
+    o << csv_field(r.c.name()) << ',' << family_name(r.c.family) << ',' << csv_field(r.c.variant) << ','
+      << dtype_name(r.c.dtype) << ',' << r.c.world << ',' << r.c.bytes << ',' << r.c.tokens << ',' << r.c.hidden
+      << ',' << (r.c.in_place ? "true" : "false") << ',' << backend << ',' << (r.ok ? "ok" : "failed") << ','
+      << csv_field(r.reason) << ',';
+    // A failed case has no timings: empty cells, never a 0 a spreadsheet would rank fastest.
+    if (r.ok) {
+      o << csv_number(r.latency_us.median) << ',' << csv_number(r.latency_us.p10) << ','
+        << csv_number(r.latency_us.p90) << ',' << csv_number(r.latency_us.p99) << ','
+        << (r.pipelined_us >= 0 ? csv_number(r.pipelined_us) : "") << ',' << csv_number(r.algbw_gbps) << ','
+        << csv_number(r.busbw_gbps) << ',';
+    } else {
+      o << ",,,,,,,";
+    }
+    const bool noise_known = r.ok && r.median_ci_us.known && std::isfinite(r.median_ci_us.noise);
+    o << r.samples_us.size() << ',' << (noise_known ? csv_number(r.median_ci_us.noise * 100) : "") << ','
+      << r.wrong_elements << ',' << (fused ? csv_number(r.max_ulp_error) : "") << ','
+      << extra_or_empty(r, kSpeedupCounter) << ',' << extra_or_empty(r, kSavedCounter) << ','
+      << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << '\n';
   }
   return o.str();
 }
@@ -175,6 +200,32 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
       if (c.contains(k) && !(c.at(k).is_number() || c.at(k).is_null())) p.push_back(w + ": '" + k + "' is not a number");
     // Arrival skew and phase timeline (optional: only newer files, only some cases have a timeline).
     if (c.contains("skew_us") && !c.at("skew_us").is_number()) p.push_back(w + ": 'skew_us' is not a number");
+    // Cache state, sampling and device state (optional: older files lack them; null: not known).
+    if (c.contains("cache") && !(c.at("cache") == "hot" || c.at("cache") == "cold"))
+      p.push_back(w + ": 'cache' is not \"hot\" or \"cold\"");
+    if (c.contains("noise") && !(c.at("noise").is_number() || c.at("noise").is_null()))
+      p.push_back(w + ": 'noise' is not a number or null");
+    if (c.contains("median_ci_us") && !c.at("median_ci_us").is_null()) {
+      const auto& ci = c.at("median_ci_us");
+      if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number())
+        p.push_back(w + ": 'median_ci_us' is not [lower, upper] or null");
+    }
+    if (c.contains("sampling")) {
+      need(p, c, w, "sampling", V::object);
+      if (c.at("sampling").is_object()) {
+        need(p, c.at("sampling"), w + " sampling", "stop", V::string);
+        need(p, c.at("sampling"), w + " sampling", "time_s", V::number_float);
+      }
+    }
+    if (c.contains("device_state")) {
+      try {
+        device_state_from_json(c.at("device_state"), w + " device_state");
+      } catch (const UsageError& e) {
+        p.push_back(e.what());
+      } catch (const nlohmann::json::exception& e) {
+        p.push_back(w + " device_state: " + e.what());
+      }
+    }
     if (c.contains("phases")) {
       const auto& ph = c.at("phases");
       need(p, ph, w + " phases", "breakdown_us", V::object);
@@ -187,6 +238,15 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
   for (const auto& s : a["skipped"]) {
     need(p, s, "skipped", "name", V::string);
     need(p, s, "skipped", "reason", V::string);
+  }
+  if (a.contains("incomplete")) {  // a run stopped early: the finished cases, and why
+    need(p, a, "arbench", "incomplete", V::object);
+    need(p, a["incomplete"], "incomplete", "reason", V::string);
+    need(p, a["incomplete"], "incomplete", "cases_planned", V::number_integer);
+    need(p, a["incomplete"], "incomplete", "cases_run", V::number_integer);
+    need(p, a["incomplete"], "incomplete", "not_run", V::array);
+    if (p.empty() && a["incomplete"]["cases_run"] != a["cases"].size())
+      p.push_back("incomplete: cases_run is not the number of cases");
   }
   return p;
 }

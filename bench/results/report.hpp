@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/provenance.hpp"
 #include "results/results.hpp"
 
 namespace arbench {
@@ -15,14 +14,18 @@ namespace arbench {
 inline constexpr int kSchemaVersion = 1;
 
 nlohmann::json case_to_json(const CaseResult& r);
-// The `arbench` object: schema version, provenance, the run's configuration (run/run_config.hpp:
-// config_to_json), per-case results and samples.
-nlohmann::json arbench_object(const Provenance& p, const nlohmann::json& config, const std::vector<CaseResult>& results,
-                              const std::vector<Skipped>& skipped);
 // Google Benchmark's JSON text with the `arbench` object added.
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench);
 
-// One line per case with its key figures (schema: docs/output.md).
+// One line per case with its key figures (columns: docs/output.md). Failed cases have a status
+// `failed`, the reason, and empty timing cells; the fused family fills max_ulp_error and, on
+// fused variants, speedup_vs_unfused and fusion_saved_us (results/fusion_summary.hpp); noise_pct is
+// the median's 95% CI width (empty when unknown), device_state the abnormal-state marker (empty
+// when normal or not recorded).
+inline constexpr const char* kCsvHeader =
+    "name,family,variant,dtype,world,bytes,tokens,hidden,in_place,backend,status,reason,median_us,p10_us,p90_us,"
+    "p99_us,pipelined_us,algbw_GBps,busbw_GBps,samples,noise_pct,wrong_elements,max_ulp_error,speedup_vs_unfused,"
+    "fusion_saved_us,device_state";
 std::string results_csv(const std::vector<CaseResult>& results, const std::string& backend);
 
 // Writes `content` to a temporary file beside `path`, then renames it over `path`, so readers

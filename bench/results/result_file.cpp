@@ -203,6 +203,7 @@ bool parse_case_name(const std::string& name, ResultCase& c) {
   c.hidden = parsed->hidden;
   c.in_place = parsed->in_place;
   c.cold_cache = parsed->cold_cache;
+  c.skew_us = parsed->skew_us;
   return true;
 }
 

@@ -33,6 +33,7 @@ struct ResultCase {
   int tokens = 0, hidden = 0;
   bool in_place = false;
   bool cold_cache = false;  // `/cold` in the name: --cache cold
+  double skew_us = 0;       // `/skew:US` in the name: --skew (ranks arrive US apart)
   bool ok = true;           // false: the case failed (wrong result, timeout, error_occurred)
   std::string reason;       // why it failed
   std::vector<double> samples_us;

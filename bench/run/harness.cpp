@@ -42,6 +42,13 @@ Support Harness::plan(const Case& c) {
   return s;
 }
 
+std::size_t Harness::memory_bytes(const Case& c) {
+  auto v = reg_.make(c.variant, backend_);
+  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+  const WorkloadFootprint w = workload_footprint(c);
+  return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
+}
+
 namespace {
 
 // Pipelined regime: enough back-to-back ops for a stable per-op time, few repetitions.
@@ -81,34 +88,56 @@ RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
       [&v, absent](int rank, Stream s) { if (rank != absent) v.launch_after(rank, s); });
 }
 
+// The checks (docs/method.md, "Correctness every case"): every checked group of ops starts from
+// an input set no earlier op has read, with the outputs poisoned, so a stale output or an op
+// that wrote nothing is a wrong result wherever it happens:
+//   warm-up            the construction's inputs (--seed); checked after the warm-up ops
+//   isolated samples   next input set; the output of the last timed op is checked
+//   pipelined ops      next input set; the output of the last graph replay is checked
+//   phase timeline     next input set; the output of the last recorded op (phase marks on) is checked
+//   one eager op       next input set; checked: its previous op read other inputs, so an op that
+//                      returns an earlier op's answer fails, and epochs/counters advanced by the
+//                      graphs must carry on
+// In-place ops re-reduce their own output, so their timed phases start from zero-sum inputs
+// (Inputs::zero_sum) and their warm-up check runs one more op on fresh inputs.
+// In a multi-process run every process fails a step together, with the lowest failing rank's
+// message, so no process goes on to wait for peers that stopped: the fabric's ops agree on their
+// own errors, these are the steps outside them (one process: the steps as they are). Each
+// process fills and checks the ranks it drives; gather_check adds the checks up.
 void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res) {
-  // In a multi-process run every process fails a step together, with the lowest failing rank's
-  // message, so no process goes on to wait for peers that stopped: the fabric's ops agree on
-  // their own errors, these are the steps outside them (one process: the steps as they are).
   World& w = f.processes();
   agree_on_errors(w, [&] { v.prepare(c, f, work.buffers(), cfg_.tuning); }, "preparing the case");
   res.settings = v.settings();
   const RankOp op = op_for(c, v, f);
   auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
-  auto checked_run = [&](const char* when) {
-    // In-place ops consume their input: refill and run once more so the check sees one op.
-    if (c.in_place) {
-      work.fill(f);
-      f.run(op);
-      check_errors();
-    }
+  auto check = [&](const char* when) {
     CheckResult chk = gather_check(w, work.check(f));
     res.checked = true;
     res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
     res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
     fail_on_wrong(chk, when);
   };
+  auto one_fresh_op_checked = [&](const char* when) {
+    work.next_inputs(f);
+    f.run(op);
+    check_errors();
+    check(when);
+  };
+  auto before_timed_phase = [&] {
+    if (cfg_.check) work.next_inputs(f, c.in_place ? Inputs::zero_sum : Inputs::oracle);
+  };
 
   for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
   if (cfg_.warmup.value_or(1) == 0 && cfg_.check) f.run(op);  // the check needs one op
   check_errors();
-  if (cfg_.check) checked_run("after warm-up");
+  if (cfg_.check) {
+    if (c.in_place)
+      one_fresh_op_checked("after warm-up (one more op on fresh inputs: in-place ops consume theirs)");
+    else
+      check("after warm-up");
+  }
 
+  before_timed_phase();
   if (observer_) observer_->before_timing(f);
   const TakenSamples t = take_samples(f, op, sampling_plan(cfg_));
   if (observer_) observer_->after_timing(res);
@@ -117,6 +146,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   if (t.seconds.empty())
     throw CaseError("all " + std::to_string(t.discarded) + " samples were discarded: the start gate timed out every "
                     "time (the ranks' ops could not be enqueued within --timeout)");
+  if (cfg_.check) check("after the timed isolated ops (fresh inputs before them)");
   for (double s : t.seconds) res.samples_us.push_back(s * 1e6);
   res.latency_us = summarize(res.samples_us);
   res.median_ci_us = median_interval(res.samples_us);
@@ -128,15 +158,19 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);
 
   if (cfg_.pipelined_ops.value_or(0) > 0) {
+    before_timed_phase();
     res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
     check_errors();
+    if (cfg_.check) check("after the pipelined ops (graph replays on GPUs; fresh inputs before them)");
   }
   // The phase timeline: extra ops after the timed ones, so the timed numbers never record.
   if (cfg_.phases || c.skew_us > 0) {
+    before_timed_phase();
     res.phases = record_phase_timeline(v, f, op, c.cold_cache);
     check_errors();
+    if (cfg_.check && res.phases) check("after the phase-timeline ops (phase marks on; fresh inputs before them)");
   }
-  if (cfg_.check) checked_run("after timing");
+  if (cfg_.check) one_fresh_op_checked("on one eager op after timing (fresh inputs)");
 }
 
 CaseResult Harness::run(const Case& c) {

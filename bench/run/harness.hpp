@@ -65,6 +65,10 @@ class Harness {
 
   // ok, or why the case cannot run here (creates the case's fabric when needed).
   Support plan(const Case& c);
+  // Bytes of memory the case needs on the backend's fabric, all ranks together: the workload's
+  // buffers and the variant's scratch, plus the workload's host-side copies. An estimate
+  // (run/memory_check.hpp), for cases plan() accepted.
+  std::size_t memory_bytes(const Case& c);
   // Runs the case; never throws for a case-level failure (wrong result, timeout): those come
   // back as ok == false with the reason. EnvironmentError still propagates.
   CaseResult run(const Case& c);

@@ -5,31 +5,36 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <iomanip>
 #include <iostream>
-#include <map>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "arbench/core/errors.hpp"
-#include "results/fusion_summary.hpp"
-#include "results/phase_report.hpp"
-#include "run/harness.hpp"
-#include "results/report.hpp"
-#include "run/sizes.hpp"
-#include "run/sweep.hpp"
-#include "run/fabric_factory.hpp"
 #include "kernels/fabric/cuda_fabric.hpp"
 #include "kernels/fabric/nccl_api.hpp"
 #include "kernels/fabric/single_gpu_env.hpp"
-#include "run/run_links.hpp"
-#include "run/multi_process.hpp"
-#include "run/run_device_state.hpp"
-#include "run/sampling.hpp"
+#include "results/console_table.hpp"
+#include "results/fusion_summary.hpp"
+#include "results/phase_report.hpp"
+#include "results/provenance.hpp"
+#include "results/report.hpp"
 #include "results/tee_reporter.hpp"
+#include "run/fabric_factory.hpp"
+#include "run/harness.hpp"
+#include "run/memory_check.hpp"
+#include "run/multi_process.hpp"
+#include "run/progress.hpp"
+#include "run/run_console.hpp"
+#include "run/run_device_state.hpp"
+#include "run/run_links.hpp"
+#include "run/run_outputs.hpp"
+#include "run/run_stop.hpp"
+#include "run/sampling.hpp"
+#include "run/sweep.hpp"
 
 namespace arbench {
 namespace {
@@ -61,84 +66,56 @@ ResolvedBackend resolve_backend(const std::string& asked, bool lead) {
   return {Backend::host, 0};
 }
 
-std::string join_ints(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
+// The counters of one case in Google Benchmark's report (the JSON's `benchmarks` entries and
+// --wide's table).
+void set_counters(benchmark::State& state, const CaseResult& r) {
+  auto& k = state.counters;
+  k["busbw_GBps"] = r.busbw_gbps;
+  k["algbw_GBps"] = r.algbw_gbps;
+  k["p10_us"] = r.latency_us.p10;
+  k["p50_us"] = r.latency_us.median;
+  k["p90_us"] = r.latency_us.p90;
+  k["p99_us"] = r.latency_us.p99;
+  k["pipelined_us"] = r.pipelined_us;
+  k["samples"] = double(r.samples_us.size());
+  if (r.median_ci_us.known) k["noise_pct"] = r.median_ci_us.noise * 100;
+  k["wrong_elements"] = double(r.wrong_elements);
+  if (r.c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
+  for (const auto& [name, v] : r.extra) k[name] = v;
 }
 
-void print_banner(const RunConfig& cfg, Backend b, FabricCache& fabrics, const std::string& links_source,
-                  std::size_t n_cases, std::size_t n_skipped, const World& world) {
-  std::cout << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
-            << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
-  if (world.multi_process())
-    std::cout << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
-              << ", one rank per process\n";
-  for (const std::string& f : fabrics.created()) std::cout << "  fabric: " << f << "\n";
-  if (b == Backend::cuda) std::cout << "  links: " << links_source << "\n";
-  std::string dts;
-  for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
-  std::cout << "  sweep: gpus " << join_ints(cfg.gpus) << " | sizes " << format_size(*cfg.min_bytes) << ".."
-            << format_size(*cfg.max_bytes) << " x" << cfg.step_factor << " | dtype " << dts << " | " << n_cases
-            << " cases, " << n_skipped << " skipped\n"
-            << "  per case: " << *cfg.warmup << " warm-up ops, " << sampling_text(cfg) << ", "
-            << *cfg.pipelined_ops << " pipelined ops x 5 | cache " << (cfg.cold_cache ? "cold" : "hot")
-            << " | check " << (cfg.check ? "on" : "OFF") << "\n"
-            << "  time = median isolated latency (max over ranks); counters: busbw/algbw GB/s, p10..p99 us, "
-               "pipelined us/op\n"
-            << std::flush;
-}
-
-void print_footer(const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped) {
-  int failed = 0;
-  for (const auto& r : results) failed += r.ok ? 0 : 1;
-  std::cout << "\narbench: " << results.size() << " cases run, " << (results.size() - failed) << " ok, " << failed
-            << " failed, " << skipped.size() << " skipped\n";
-  for (const auto& r : results)
-    if (!r.ok) std::cout << "  FAILED " << r.c.name() << ": " << r.reason << "\n";
-  std::map<std::string, int> reasons;
-  for (const auto& s : skipped) ++reasons[s.c.variant + ": " + s.reason];
-  for (const auto& [why, n] : reasons) std::cout << "  skipped " << n << " x " << why << "\n";
-}
-
-// The variants --variants can name, after the cases: configurations (`nccl[ring/ll]`) are in
-// no default sweep, so this is where a user finds them. '#' lines, like the header, so that
-// `grep -v '^#'` keeps the case names only.
-void print_catalogue(const Registry& reg, Backend b) {
-  std::cout << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
-  for (const auto& v : reg.catalogue(b)) {
-    std::cout << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name
-              << v.summary;
-    if (!v.unavailable.empty()) std::cout << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
-    std::cout << "\n";
+// The display reporter: arbench's table, Google Benchmark's (--wide), or none (-q). Under
+// mpirun a process's stdout is a pseudo-terminal of mpirun's even when mpirun's own output goes
+// to a file: no colours there.
+std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& cfg, const std::vector<Case>& cases,
+                                                               bool multi_process) {
+  if (cfg.quiet) return nullptr;
+  if (cfg.wide) {
+    const bool colour = isatty(STDOUT_FILENO) && !multi_process;
+    return std::make_unique<WideConsoleReporter>(colour ? benchmark::ConsoleReporter::OO_ColorTabular
+                                                        : benchmark::ConsoleReporter::OO_Tabular);
   }
+  std::vector<std::string> names;
+  for (const auto& c : cases) names.push_back(c.name());
+  return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
-// --out and --csv from the cases completed so far (the whole sweep, or up to a stop). Collective:
-// the provenance gathers every process's GPU; process 0 writes.
+// --out and --csv from the cases completed so far (the whole sweep, or up to a stop: then marked
+// incomplete). Collective: the provenance gathers every process's GPU; process 0 writes.
 void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const RunDeviceState& devices,
-                        const std::string& gbench_json,
-                        const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
-                        World& world) {
-  Provenance prov = host_provenance(cfg.command_line, std::string(backend_name(b)));
+                        FinishedRun run, World& world) {
+  Provenance prov = host_provenance(cfg.command_line, run.backend);
   prov.launch = launch_info(world);
   int max_world = 0;
   for (int g : cfg.gpus) max_world = std::max(max_world, g);
   add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world, world);
   if (world.rank() != 0) return;
-  if (!cfg.out_json.empty()) {
-    auto arb = arbench_object(prov, config_to_json(cfg), results, skipped);
-    arb["provenance"]["topology"] = links.provenance(max_world);
-    arb["provenance"]["device_state"] = devices.provenance();
-    arb["config"]["sweep_key"] = sweep_key(cfg);
-    auto doc = merge_result_json(gbench_json, arb);
-    write_file_atomically(cfg.out_json, doc.dump(2) + "\n");
-    std::cout << "arbench: wrote " << cfg.out_json << "\n";
-  }
-  if (!cfg.out_csv.empty()) {
-    write_file_atomically(cfg.out_csv, results_csv(results, std::string(backend_name(b))));
-    std::cout << "arbench: wrote " << cfg.out_csv << "\n";
-  }
+  run.provenance = to_json(prov);
+  run.provenance["topology"] = links.provenance(max_world);
+  run.provenance["device_state"] = devices.provenance();
+  run.config = config_to_json(cfg);
+  run.config["sweep_key"] = sweep_key(cfg);
+  write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
 }
 
 // Settings that must be in place before the process creates a CUDA context, and the bound that
@@ -154,14 +131,14 @@ void prepare_gpu_process(RunConfig& cfg, Backend b, int gpus_present) {
 
 }  // namespace
 
-int run_sweep(RunConfig cfg, bool list_only, World& world) {
+int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) {
   // World rank 0 alone prints and writes. Every process sets the run up the same way, and they
   // agree on any error before the first case (so none waits for a peer that gave up).
   const bool lead = world.rank() == 0;
   Backend b = Backend::host;
   std::optional<Sweep> sweep;
   std::optional<RunLinks> links;
-  const Registry& reg = Registry::builtin();
+  SweepCounts counts;
   agree_on_errors(world, [&] {
     // single-gpu asked by name: before the CUDA runtime's first call (device count).
     if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);
@@ -177,6 +154,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
     if (lead && !cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
     if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
     sweep = expand_sweep(cfg, reg, b);
+    counts.filtered = filter_sweep(*sweep, cfg.filter);
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
@@ -211,6 +189,8 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
     else
       skipped.push_back({sweep->cases[i], why_not[i]});
   if (!lead) cfg.quiet = true;
+  counts.cases = runnable.size();
+  counts.skipped = skipped.size();
 
   if (list_only) {
     if (!lead) return kExitOk;
@@ -218,7 +198,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
     for (const auto& s : skipped) std::cout << s.c.name() << "  # skipped: " << s.reason << "\n";
-    print_catalogue(reg, b);
+    print_catalogue(std::cout, reg, b);
     return kExitOk;
   }
   if (runnable.empty()) {
@@ -226,45 +206,42 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
     throw UsageError("nothing to run: all " + std::to_string(skipped.size()) + " cases of the sweep are skipped on the " +
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
+  if (b == Backend::host && !world.multi_process())  // every rank's buffers live here: refuse what cannot fit
+    check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
+                      available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
 
+  RunStop stop;  // Ctrl-C from here on: stop after the current case
   if (!cfg.quiet) {
-    print_banner(cfg, b, fabrics, links->source(), runnable.size(), skipped.size(), world);
+    print_banner(std::cout, cfg, b, fabrics, links->source(), counts, world);
     std::cout << "  " << devices.banner() << "\n" << std::flush;
   }
 
+  int columns = 80;
+  const bool terminal = stderr_is_terminal(columns);
+  Progress progress(std::cerr, terminal && lead, runnable.size(), columns);
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
-  std::vector<Skipped> not_run;  // after a case left the devices unusable
   for (const auto& c : runnable) {
     benchmark::RegisterBenchmark(c.name().c_str(), [&, c](benchmark::State& state) {
       if (stall == world.rank()) std::this_thread::sleep_for(std::chrono::hours(1));
-      if (!harness.stop_reason().empty()) {
-        not_run.push_back({c, "not run: the run stopped after " + harness.stop_reason()});
-        state.SkipWithError(not_run.back().reason.c_str());
+      if (stop.requested()) {
+        state.SkipWithError(kNotRunMessage);
         return;
       }
+      progress.begin(c.name());
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
         links->annotate(r);
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
+      progress.end();
       if (!r.ok) state.SkipWithError(r.reason.c_str());
       if (r.device && r.device->abnormal()) state.SetLabel("DEVICE: " + device_marker(*r.device));
+      // The devices are unusable after this case (a sticky CUDA error): stop, as after Ctrl-C.
+      if (!harness.stop_reason().empty()) stop.request(harness.stop_reason(), kExitFailure);
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
-      auto& k = state.counters;
-      k["busbw_GBps"] = r.busbw_gbps;
-      k["algbw_GBps"] = r.algbw_gbps;
-      k["p10_us"] = r.latency_us.p10;
-      k["p50_us"] = r.latency_us.median;
-      k["p90_us"] = r.latency_us.p90;
-      k["p99_us"] = r.latency_us.p99;
-      k["pipelined_us"] = r.pipelined_us;
-      k["samples"] = double(r.samples_us.size());
-      if (r.median_ci_us.known) k["noise_pct"] = r.median_ci_us.noise * 100;
-      k["wrong_elements"] = double(r.wrong_elements);
-      if (c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
-      for (const auto& [name, v] : r.extra) k[name] = v;
+      set_counters(state, r);
       results.push_back(std::move(r));
     })
         ->UseManualTime()
@@ -276,36 +253,37 @@ int run_sweep(RunConfig cfg, bool list_only, World& world) {
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  // Under mpirun a process's stdout is a pseudo-terminal of mpirun's even when mpirun's own
-  // output goes to a file: no colours there.
-  const bool colour = isatty(STDOUT_FILENO) && !world.multi_process();
-  benchmark::ConsoleReporter console(colour ? benchmark::ConsoleReporter::OO_ColorTabular
-                                            : benchmark::ConsoleReporter::OO_Tabular);
+  const auto display = display_reporter(cfg, runnable, world.multi_process());
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
-  if (!cfg.quiet) to.push_back(&console);
+  if (display) to.push_back(display.get());
   TeeReporter tee(to);
-  benchmark::RunSpecifiedBenchmarks(&tee);
+  benchmark::RunSpecifiedBenchmarks(&tee, ".");  // the sweep is already filtered (filter_sweep)
   benchmark::ClearRegisteredBenchmarks();
 
   add_fusion_counters(results);  // again with every case, so the JSON does not depend on the order
   if (!cfg.quiet) std::cout << fusion_summary_table(results);
   if (const std::string phases = phase_breakdown_table(results); !cfg.quiet && !phases.empty())
     std::cout << "\n" << phases;
-  skipped.insert(skipped.end(), not_run.begin(), not_run.end());
   if (lead) {
-    print_footer(results, skipped);
+    print_footer(std::cout, results, skipped, stop.reason(), runnable.size());
     for (const std::string& line : {sampling_footer(cfg, results), devices.footer()})
       if (!line.empty()) std::cout << "  " << line << "\n";
   }
-  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, devices, json_text.str(), results, skipped, world); },
-                  "writing the results");
-  if (!harness.stop_reason().empty()) {
-    if (lead)
-      std::cout << "arbench: stopped after " << harness.stop_reason() << "; " << not_run.size()
-              << " cases not run (restart the process to get a fresh CUDA context)\n";
-    return kExitFailure;
+
+  FinishedRun run{std::string(backend_name(b)), {}, {}, json_text.str(), std::move(results), std::move(skipped),
+                  std::nullopt};
+  if (stop.requested()) {
+    run.incomplete = Incomplete{stop.reason(), runnable.size(), {}};
+    for (std::size_t i = run.results.size(); i < runnable.size(); ++i)
+      run.incomplete->not_run.push_back(runnable[i].name());
   }
-  for (const auto& r : results)
+  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, devices, run, world); }, "writing the results");
+  if (stop.requested()) {
+    if (lead && !harness.stop_reason().empty())
+      std::cout << "arbench: restart the process to get a fresh CUDA context\n";
+    return stop.exit_code();
+  }
+  for (const auto& r : run.results)
     if (!r.ok) return kExitFailure;
   return kExitOk;
 }

@@ -2,6 +2,7 @@
 // case as a Google Benchmark; then print the footer and write the JSON / CSV.
 #pragma once
 
+#include "arbench/variant.hpp"
 #include "arbench/world.hpp"
 #include "run/run_config.hpp"
 
@@ -10,7 +11,8 @@ namespace arbench {
 // Returns the exit code (0 ok, 1 a case failed); throws arbench::Error for usage/environment.
 // In a World of several processes (mpirun) every process runs every case as one rank; world
 // rank 0 alone prints and writes, and errors are agreed (AgreedError) so every process exits
-// with the same code.
-int run_sweep(RunConfig cfg, bool list_only, World& world);
+// with the same code. `registry`: the variants to sweep; tests pass their own (e.g. a variant
+// of known cost).
+int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& registry = Registry::builtin());
 
 }  // namespace arbench

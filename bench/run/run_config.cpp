@@ -10,11 +10,36 @@
 #include "arbench/algo/fused_layout.hpp"
 #include "arbench/algo/launch_policy.hpp"
 #include "arbench/algo/ring_policy.hpp"
+#include "arbench/algo/ring_order.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
 #include "results/provenance.hpp"
 
 namespace arbench {
+
+namespace {
+
+// A list option naming a value twice would run (and record) the same cases twice, which
+// compare and tune then reject: refuse it up front, naming the option and the value.
+template <class T, class Text>
+void reject_duplicate(const char* option, const std::vector<T>& values, Text text) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (values[i] == values[j])
+        throw UsageError(std::string(option) + ": " + text(values[i]) +
+                         " is listed twice; list each value once");
+}
+
+void reject_duplicates(const RunConfig& cfg) {
+  const auto num = [](int v) { return std::to_string(v); };
+  reject_duplicate("--gpus", cfg.gpus, num);
+  reject_duplicate("--tokens", cfg.tokens, num);
+  reject_duplicate("--dtype", cfg.dtypes, [](DType t) { return std::string(dtype_name(t)); });
+  reject_duplicate("--family", cfg.families, [](Family f) { return std::string(family_name(f)); });
+  reject_duplicate("--variants", cfg.variants, [](const std::string& v) { return "'" + v + "'"; });
+}
+
+}  // namespace
 
 BackendDefaults backend_defaults(Backend b, int gpus_present) {
   BackendDefaults d{};
@@ -95,15 +120,14 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
   if (!cfg.samples) cfg.samples = adaptive_sampling(cfg) ? *cfg.min_samples : d.samples;
   if (!cfg.pipelined_ops) cfg.pipelined_ops = d.pipelined_ops;
   if (cfg.gpus.empty()) cfg.gpus = d.gpus;
-  if (cfg.hidden == 0) {
-    if (!cfg.model.empty()) {
-      auto h = model_hidden(cfg.model);
-      if (!h) throw UsageError("unknown --model '" + cfg.model + "'; `arbench run --help` lists the presets");
-      cfg.hidden = *h;
-    } else {
-      cfg.hidden = 8192;
-    }
+  if (!cfg.model.empty()) {
+    auto h = model_hidden(cfg.model);
+    if (!h) throw UsageError("unknown --model '" + cfg.model + "'; `arbench run --help` lists the presets");
+    if (!cfg.hidden) cfg.hidden = *h;
   }
+  if (!cfg.hidden) cfg.hidden = 8192;
+  if (*cfg.hidden < 1)
+    throw UsageError("--hidden " + std::to_string(*cfg.hidden) + ": the hidden size must be >= 1 (e.g. 8192)");
   if (cfg.tokens.empty())
     for (int t = 1; t <= 256; t *= 2) cfg.tokens.push_back(t);
   if (*cfg.samples < 1) throw UsageError("--samples must be >= 1, got " + std::to_string(*cfg.samples));
@@ -122,6 +146,7 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
     throw UsageError("--pipelined-ops must be >= 0, got " + std::to_string(*cfg.pipelined_ops));
   if (cfg.timeout_s <= 0) throw UsageError("--timeout must be > 0 seconds");
   if (auto why = host_threads_problem(cfg.tuning.host_threads, b, cfg.families); !why.empty()) throw UsageError(why);
+  reject_duplicates(cfg);
   const int max_world = b == Backend::cuda ? gpus_present : kMaxRanks;
   for (int g : cfg.gpus) {
     if (g < 1) throw UsageError("--gpus: " + std::to_string(g) + " is not a GPU count (must be >= 1)");
@@ -133,6 +158,10 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
       throw UsageError("--gpus " + std::to_string(g) + ": at most " + std::to_string(max_world) +
                        " ranks are supported by the " + std::string(backend_name(b)) + " backend");
   }
+  if (!cfg.tuning.ring_order.empty())
+    for (int g : cfg.gpus)
+      if (std::string why = algo::ring_order_problem(cfg.tuning.ring_order, g); !why.empty())
+        throw UsageError(why);
 }
 
 namespace {
@@ -162,7 +191,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"families", fams},
           {"variants", cfg.variants},
           {"tokens", cfg.tokens},
-          {"hidden", cfg.hidden},
+          {"hidden", cfg.hidden.value_or(0)},
           {"model", cfg.model},
           {"eps", cfg.tuning.eps},
           {"warmup", cfg.warmup.value_or(0)},

@@ -26,7 +26,7 @@ struct RunConfig {
   std::vector<std::string> variants;  // names or globs; empty = every variant of the families
   std::vector<Family> families = {Family::allreduce, Family::allreduce_rmsnorm};
   std::vector<int> tokens;  // fused family; empty = default
-  int hidden = 0;           // fused family; 0 = default (or --model)
+  std::optional<int> hidden;  // fused family; unset = --model's, else 8192
   std::string model;
   std::optional<int> warmup, samples, pipelined_ops;
   // Adaptive sampling (any of these set; exclusive with --samples): see run/sampling.hpp.
@@ -41,6 +41,8 @@ struct RunConfig {
   bool phases = false;  // --phases: record each case's phase timeline (skewed cases always do)
   std::uint64_t seed = 1;
   bool quiet = false;
+  bool wide = false;   // Google Benchmark's console table (every counter) instead of arbench's
+  std::string filter;  // --benchmark_filter: extended regex on case names, '-' prefix negates
   std::string out_json, out_csv;
   double timeout_s = 10.0;
   std::string links_file;  // --links: link bandwidths from `arbench topo --out`
@@ -70,7 +72,9 @@ struct BackendDefaults {
 };
 BackendDefaults backend_defaults(Backend b, int gpus_present);
 
-// Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values.
+// Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values:
+// out-of-range numbers, a value listed twice in a list option (--gpus 2,2), a --ring-order
+// that is not a permutation of every world size swept.
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 
 // Why --host-threads `threads` cannot run on backend `b` with `families` (empty when it can): the

@@ -15,6 +15,13 @@
 
 namespace arbench {
 
+bool RunLinks::read_links_file(const RunConfig& cfg) {
+  if (cfg.links_file.empty()) return false;
+  links_ = topo::read_links_file(cfg.links_file);  // UsageError (exit 2) names the file and the problem
+  source_ = "file " + cfg.links_file;
+  return true;
+}
+
 RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) {
   if (b != Backend::cuda) {
     source_ = "none: link efficiency is measured on the cuda backend only";
@@ -28,24 +35,33 @@ RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) {
     for (const auto& g : gpus) bus_ids_.push_back(g.bus_id);
   if (world_ != nullptr && world.layout().nodes > 1) {
     source_ = "none: links between nodes are not measured";
-  } else if (!cfg.links_file.empty()) {
-    links_ = topo::read_links_file(cfg.links_file);  // UsageError (exit 2) names the file and the problem
-    source_ = "file " + cfg.links_file;
-  } else if (world_ != nullptr) {
-    source_ = "none: no probe at start with one process per GPU; give --links FILE (arbench topo --out)";
-  } else if (!cfg.link_probe) {
-    source_ = "none: --no-link-probe";
-  } else if (gpus.size() < 2) {
-    source_ = "none: one GPU has no peer link to probe";
-  } else {
-    try {
-      links_ = topo::run_link_probes(gpus, topo::quick_probe_options());
-      source_ = "probe at start: copy-engine one-way bandwidth, 16 MiB x 5 per pair";
-    } catch (const CaseError& e) {
-      source_ = std::string("none: the link probe failed: ") + e.what();
-      std::cerr << "arbench: " << source_ << "\n";
-    }
+    return;
   }
+  if (read_links_file(cfg)) return;
+  if (world_ != nullptr) {
+    source_ = "none: no probe at start with one process per GPU; give --links FILE (arbench topo --out)";
+    return;
+  }
+  if (!cfg.link_probe) {
+    source_ = "none: --no-link-probe";
+    return;
+  }
+  if (gpus.size() < 2) {
+    source_ = "none: one GPU has no peer link to probe";
+    return;
+  }
+  try {
+    links_ = topo::run_link_probes(gpus, topo::quick_probe_options());
+    source_ = "probe at start: copy-engine one-way bandwidth, 16 MiB x 5 per pair";
+  } catch (const CaseError& e) {
+    source_ = std::string("none: the link probe failed: ") + e.what();
+    std::cerr << "arbench: " << source_ << "\n";
+  }
+}
+
+RunLinks::RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root)
+    : active_(true), bus_ids_(std::move(bus_ids)), sysfs_root_(std::move(sysfs_root)) {
+  if (!read_links_file(cfg)) source_ = "none: no --links file (a described machine is never probed)";
 }
 
 void RunLinks::exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& gpus) {
@@ -68,7 +84,7 @@ void RunLinks::exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& 
 std::map<int, std::vector<int>> RunLinks::ring_orders(const std::vector<int>& worlds) const {
   std::map<int, std::vector<int>> out;
   if (!active_) return out;
-  const topo::Topology t = topo::read_sysfs_topology("/");
+  const topo::Topology t = topo::read_sysfs_topology(sysfs_root_);
   if (world_ != nullptr) {
     // Node by node; each node orders its own ranks by its own PCIe tree (only it can read it).
     const WorldLayout& l = world_->layout();

@@ -24,6 +24,10 @@ class RunLinks {
   // several processes (one GPU each) the processes exchange their GPUs' bus ids, the ring order
   // goes node by node, and there is no probe at start (--links gives the links). Collective.
   RunLinks(const RunConfig& cfg, Backend b, World& world = solo_world());
+  // The cuda backend's behaviour on a machine described, not read (tests: a fixture sysfs tree
+  // and the GPUs' bus ids by rank; one process). Links come from cfg.links_file only; nothing is
+  // probed.
+  RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root);
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
   // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
@@ -38,10 +42,13 @@ class RunLinks {
  private:
   // Several processes: this process's GPU (the one the fabric will choose) and everyone's.
   void exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& gpus);
+  // --links FILE when given (true), else false.
+  bool read_links_file(const RunConfig& cfg);
 
   bool active_ = false;
   World* world_ = nullptr;            // several processes: one rank each; else null
   std::vector<std::string> bus_ids_;  // by rank (one process: = CUDA ordinal)
+  std::string sysfs_root_ = "/";      // where the PCIe tree is read (tests: a fixture tree)
   std::optional<topo::Links> links_;
   std::string source_;  // where the links came from, or why there are none
 };

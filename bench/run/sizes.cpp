@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 
 namespace arbench {
 
@@ -19,6 +20,18 @@ std::optional<std::size_t> parse_size(std::string_view t) {
   else return std::nullopt;
   if (value > (~std::size_t(0)) / mult) return std::nullopt;
   return value * mult;
+}
+
+std::string human_bytes(double b) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (u < 5 && b >= 1024) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
+  return buf;
 }
 
 std::string format_size(std::size_t b) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include "arbench/core/errors.hpp"
 #include "run/sizes.hpp"
@@ -63,9 +64,33 @@ void check_patterns(const Registry& reg, const std::vector<std::string>& pattern
 
 }  // namespace
 
+std::size_t filter_sweep(Sweep& sweep, const std::string& filter) {
+  if (filter.empty() || filter == "all") return 0;  // Google Benchmark's "everything"
+  const bool negate = filter.front() == '-';
+  const std::string pattern = negate ? filter.substr(1) : filter;
+  std::regex re;
+  try {
+    re = std::regex(pattern, std::regex::extended | std::regex::nosubs);
+  } catch (const std::regex_error& e) {
+    throw UsageError("--benchmark_filter=" + filter + " is not a valid extended regular expression (" +
+                     e.what() + ")");
+  }
+  const std::size_t before = sweep.cases.size() + sweep.skipped.size();
+  const auto drop = [&](const Case& c) { return std::regex_search(c.name(), re) == negate; };
+  std::erase_if(sweep.cases, drop);
+  std::erase_if(sweep.skipped, [&](const SkippedCase& s) { return drop(s.c); });
+  const std::size_t dropped = before - sweep.cases.size() - sweep.skipped.size();
+  if (sweep.cases.empty() && sweep.skipped.empty())
+    throw UsageError("--benchmark_filter=" + filter + " matches none of the " + std::to_string(before) +
+                     " cases of the sweep (case names look like allreduce/ring/bf16/gpus:8/bytes:1024; "
+                     "`arbench list` prints them all)");
+  return dropped;
+}
+
 Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
   const std::size_t min_b = cfg.min_bytes.value_or(1024), max_b = cfg.max_bytes.value_or(min_b);
-  if (min_b == 0) throw UsageError("--min-bytes must be > 0");
+  if (min_b == 0) throw UsageError("--min-bytes 0: the smallest message must be > 0 bytes (e.g. -b 1K)");
+  if (max_b == 0) throw UsageError("--max-bytes 0: the largest message must be > 0 bytes (e.g. -e 1M)");
   if (min_b > max_b)
     throw UsageError("--min-bytes " + format_size(min_b) + " is larger than --max-bytes " + format_size(max_b));
   if (!(cfg.step_factor > 1.0))
@@ -105,8 +130,9 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
           } else {
             for (int tok : cfg.tokens) {
               if (tok < 1) throw UsageError("--tokens: " + std::to_string(tok) + " must be >= 1");
-              if (cfg.hidden < 1) throw UsageError("--hidden must be >= 1");
-              place_skewed(Case{v, fam, t, w, std::size_t(tok) * std::size_t(cfg.hidden) * es, tok, cfg.hidden, false});
+              const int hidden = cfg.hidden.value_or(0);
+              if (hidden < 1) throw UsageError("--hidden " + std::to_string(hidden) + " must be >= 1");
+              place_skewed(Case{v, fam, t, w, std::size_t(tok) * std::size_t(hidden) * es, tok, hidden, false});
             }
           }
         }

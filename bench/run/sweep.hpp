@@ -29,6 +29,12 @@ std::vector<std::size_t> size_series(std::size_t min_bytes, std::size_t max_byte
 std::vector<std::string> select_variants(const Registry& reg, const std::vector<std::string>& patterns,
                                          Family family);
 
+// Keeps the cases (and skipped cases) whose name matches `filter` the way --benchmark_filter
+// selects benchmarks: a POSIX extended regex searched in the name; a leading '-' keeps the
+// names that do NOT match; empty keeps everything. Returns how many cases it dropped. Throws
+// UsageError for a regex that does not compile and when nothing is left.
+std::size_t filter_sweep(Sweep& sweep, const std::string& filter);
+
 // Throws UsageError for bad input (min > max, factor <= 1, sizes not a multiple of the
 // element size, empty sweep, ...).
 Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend);

@@ -19,28 +19,39 @@ std::string element_text(const void* p, std::size_t i, DType t) {
 class AllReduceWorkload final : public Workload {
  public:
   AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed)
-      : c_(c), seed_(seed), world_(f.world()) {
+      : Workload(seed), c_(c), world_(f.world()) {
     in_ = f.alloc(c.bytes, placement);
     if (!c.in_place) out_ = f.alloc(c.bytes, placement);
     bufs_.in = in_.get();
     bufs_.out = c.in_place ? in_.get() : out_.get();
-    want_ = oracle_sum(c.dtype, c.elements(), seed, world_);
     fill(f);
   }
 
   const OpBuffers& buffers() const override { return bufs_; }
 
+  // One pass over the ranks writes their inputs and adds them up (exact: small integers), so
+  // the answer comes with the inputs at no extra hashing.
   void fill(Fabric& f) override {
+    const std::size_t n = c_.elements();
+    const bool zero_sum = c_.in_place && kind() == Inputs::zero_sum;
+    std::vector<int> sum(n, 0);
     std::vector<std::uint8_t> host(c_.bytes);
+    const std::vector<std::uint8_t> poison(c_.in_place ? 0 : c_.bytes, 0xff);  // NaN in bf16, fp16, fp32
     for (int r = 0; r < world_; ++r) {
-      if (!f.drives(r)) continue;  // its own process fills it
-      fill_oracle(host.data(), c_.dtype, c_.elements(), seed_, r);
-      f.upload(r, bufs_.in->local(r), host.data(), c_.bytes);
-      if (!c_.in_place) {
-        std::vector<std::uint8_t> poison(c_.bytes, 0xff);  // NaN in bf16, fp16 and fp32
-        f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
+      const bool last = r == world_ - 1;
+      for (std::size_t i = 0; i < n; ++i) {
+        const int v = zero_sum && last ? -sum[i] : oracle_value(seed(), r, i);
+        sum[i] += v;
+        store_from_f32(host.data(), i, c_.dtype, float(v));
       }
+      // Every process adds up every rank's values (the answer, and the zero-sum last rank's
+      // input, need them all) but writes only the ranks it drives: the others' processes do.
+      if (!f.drives(r)) continue;
+      f.upload(r, bufs_.in->local(r), host.data(), c_.bytes);
+      if (!c_.in_place) f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
     }
+    want_.resize(c_.bytes);
+    for (std::size_t i = 0; i < n; ++i) store_from_f32(want_.data(), i, c_.dtype, float(sum[i]));
   }
 
   CheckResult check(Fabric& f) override {
@@ -70,7 +81,6 @@ class AllReduceWorkload final : public Workload {
 
  private:
   Case c_;
-  std::uint64_t seed_;
   int world_;
   std::unique_ptr<RankBuffers> in_, out_;
   OpBuffers bufs_;
@@ -96,6 +106,12 @@ CheckResult gather_check(World& w, const CheckResult& mine) {
     if (all.first_error.empty()) all.first_error = one.first_error;
   }
   return all;
+}
+
+WorkloadFootprint workload_footprint(const Case& c) {
+  if (c.family == Family::allreduce_rmsnorm) return rmsnorm_workload_footprint(c);
+  // in (+ out); the oracle sum, and two staging copies at a time (fill: input + poison; check: got)
+  return {c.bytes * (c.in_place ? 1 : 2), 3 * c.bytes};
 }
 
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

@@ -22,21 +22,61 @@ struct CheckResult {
   std::string first_error;         // "rank 3 element 17: got 5, want 4" (empty when all right)
 };
 
+// What the next input set holds (Workload::next_inputs).
+enum class Inputs : std::uint8_t {
+  // The oracle values of the next seed: an exact, non-zero sum almost everywhere.
+  oracle,
+  // In-place all-reduce only: the last rank's input is minus the sum of the others', so the sum
+  // is exactly 0 in every element. In-place ops re-reduce their own output; from these inputs
+  // any number of ops >= 1 leaves exact zeros, while a rank whose ops wrote nothing still holds
+  // its non-zero input. Families without an in-place form treat it as `oracle`.
+  zero_sum,
+};
+
+// The buffers of one case, their inputs and the check of the outputs. Inputs come in sets, one
+// per seed: construction writes the set of the run's seed; next_inputs() moves to seed + 1,
+// seed + 2, ... so the harness can give each checked phase inputs no earlier op has read.
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual const OpBuffers& buffers() const = 0;
-  // (Re)write the inputs with the oracle values and poison the outputs (NaN bytes), so an
-  // element no rank wrote is caught.
+  // (Re)write the current input set and poison the outputs (NaN bytes), so an element no rank
+  // wrote is caught.
   virtual void fill(Fabric& f) = 0;
-  // Read every rank's outputs back and compare (all ranks must also agree bitwise).
+  // Read every rank's outputs back and compare with the current input set's answer (all ranks
+  // must also agree bitwise).
   virtual CheckResult check(Fabric& f) = 0;
+  // Move to the next input set (the seed advances by one), write it and poison the outputs: an
+  // output left over from an earlier op, or an op that wrote nothing, is then a wrong result.
+  void next_inputs(Fabric& f, Inputs kind = Inputs::oracle) {
+    ++seed_;
+    kind_ = kind;
+    fill(f);
+  }
+  std::uint64_t seed() const { return seed_; }
+
+ protected:
+  explicit Workload(std::uint64_t seed) : seed_(seed) {}
+  Inputs kind() const { return kind_; }
+
+ private:
+  std::uint64_t seed_;
+  Inputs kind_ = Inputs::oracle;
 };
 
 // Every rank's check of a multi-process run, from each process's own (Fabric::drives): counts
 // added up, the worst ULP error, the lowest rank's first error; the same on every process.
 // Collective. One process: `mine` as it is.
 CheckResult gather_check(World& w, const CheckResult& mine);
+
+// What a case's workload holds: per rank on the fabric (inputs, outputs) and once in host memory
+// (the oracle or fp64 reference, staging copies for fill and check), for the up-front check that
+// a sweep fits in memory.
+struct WorkloadFootprint {
+  std::size_t per_rank = 0, host = 0;
+};
+WorkloadFootprint workload_footprint(const Case& c);
+WorkloadFootprint rmsnorm_workload_footprint(const Case& c);
 
 // Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

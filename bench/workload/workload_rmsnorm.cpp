@@ -19,7 +19,7 @@ namespace {
 class RmsnormWorkload final : public Workload {
  public:
   RmsnormWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed, double eps)
-      : c_(c), seed_(seed), world_(f.world()) {
+      : Workload(seed), c_(c), eps_(eps), world_(f.world()) {
     if (c.tokens < 1 || c.hidden < 1)
       throw UsageError("case " + c.name() + ": the fused family needs tokens >= 1 and hidden >= 1");
     n_ = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
@@ -34,23 +34,28 @@ class RmsnormWorkload final : public Workload {
     bufs_.weight = weight_.get();
     bufs_.norm_out = norm_out_.get();
     bufs_.residual_out = residual_out_.get();
-    ref_ = rmsnorm_reference(c.dtype, c.tokens, c.hidden, world_, seed, eps);
     fill(f);
   }
 
   const OpBuffers& buffers() const override { return bufs_; }
 
+  // The family has no in-place form, so every input set is the oracle's (Inputs::zero_sum is
+  // not needed). The fp64 reference follows the seed.
   void fill(Fabric& f) override {
     const DType t = c_.dtype;
+    if (ref_seed_ != seed() || ref_.y.empty()) {
+      ref_ = rmsnorm_reference(t, c_.tokens, c_.hidden, world_, seed(), eps_);
+      ref_seed_ = seed();
+    }
     std::vector<std::uint8_t> host(bytes_), poison(bytes_, 0xff);  // 0xff..: NaN in every dtype
-    for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_residual(seed_, i));
+    for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_residual(seed(), i));
     std::vector<std::uint8_t> residual = host;
     std::vector<std::uint8_t> weight(static_cast<std::size_t>(c_.hidden) * dtype_size(t));
     for (std::size_t j = 0; j < static_cast<std::size_t>(c_.hidden); ++j)
-      store_from_f32(weight.data(), j, t, rmsnorm_weight(seed_, j));
+      store_from_f32(weight.data(), j, t, rmsnorm_weight(seed(), j));
     for (int r = 0; r < world_; ++r) {
       if (!f.drives(r)) continue;  // its own process fills it
-      for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed_, r, i));
+      for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed(), r, i));
       f.upload(r, bufs_.in->local(r), host.data(), bytes_);
       f.upload(r, bufs_.residual->local(r), residual.data(), bytes_);
       f.upload(r, bufs_.weight->local(r), weight.data(), weight.size());
@@ -116,15 +121,24 @@ class RmsnormWorkload final : public Workload {
   }
 
   Case c_;
-  std::uint64_t seed_;
+  double eps_;
   int world_;
   std::size_t n_ = 0, bytes_ = 0;
   std::unique_ptr<RankBuffers> x_, residual_, weight_, norm_out_, residual_out_;
   OpBuffers bufs_;
   RmsnormReference ref_;
+  std::uint64_t ref_seed_ = 0;
 };
 
 }  // namespace
+
+WorkloadFootprint rmsnorm_workload_footprint(const Case& c) {
+  const std::size_t n = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
+  const std::size_t bytes = n * dtype_size(c.dtype), weight = static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype);
+  // x, residual, weight, norm_out, residual_out; the fp64 reference (r and y) and check()'s four
+  // staging copies (rank 0's and this rank's y and r)
+  return {4 * bytes + weight, 2 * n * sizeof(double) + 4 * bytes};
+}
 
 std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                                 double eps) {

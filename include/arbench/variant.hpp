@@ -54,6 +54,12 @@ class Variant {
  public:
   virtual ~Variant() = default;
   virtual Support supports(const Case& c, const Fabric& f) const = 0;
+  // Bytes prepare() will allocate per rank beyond the workload's buffers (scratch, state), so a
+  // sweep that cannot fit is refused before it starts; may round up, never down.
+  virtual std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const {
+    (void)c, (void)f, (void)t;
+    return 0;
+  }
   // Allocate scratch, record pointers; called once per case before any launch.
   virtual void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) = 0;
   // Enqueue one op of `rank` on `stream` (host fabric: run it on the calling thread). On the

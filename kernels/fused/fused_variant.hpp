@@ -84,6 +84,12 @@ class FusedVariant : public Variant {
     return Support::yes();
   }
 
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
+    if (is_unfused(algo_))  // the sum buffer, then whatever the all-reduce half allocates
+      return c.bytes + make_allreduce()->scratch_bytes_per_rank(allreduce_case(c), f, t);
+    return fused_scratch_size(c) + sizeof(algo::RankState);
+  }
+
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
     const std::string me = fused_algo_name(algo_);
     if (!b.in || !b.residual || !b.weight || !b.norm_out || !b.residual_out)
@@ -115,7 +121,7 @@ class FusedVariant : public Variant {
     const int rows = algo_ == FusedAlgo::fused_oneshot ? tokens_ : (tokens_ + world_ - 1) / world_;
     blocks_ = algo::FusedLaunchPolicy::blocks(rows, sms(f), ranks_per_device(f), t.blocks);
     padded_packs_ = static_cast<std::size_t>(tokens_) * algo::row_packs(hidden_, dtype_);
-    scratch_bytes_ = algo::fused_scratch_bytes(padded_packs_, algo_ == FusedAlgo::fused_twoshot);
+    scratch_bytes_ = fused_scratch_size(c);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
     state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
@@ -196,6 +202,11 @@ class FusedVariant : public Variant {
   DType dtype_ = DType::bf16;
 
  private:
+  std::size_t fused_scratch_size(const Case& c) const {
+    const std::size_t packs = static_cast<std::size_t>(c.tokens) * algo::row_packs(c.hidden, c.dtype);
+    return algo::fused_scratch_bytes(packs, algo_ == FusedAlgo::fused_twoshot);
+  }
+
   // The all-reduce half's case: the same message as an allreduce.
   Case allreduce_case(const Case& c) const {
     Case a = c;

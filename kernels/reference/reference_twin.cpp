@@ -28,6 +28,10 @@ class ReferenceAllReduce final : public Variant {
     return Support::yes();
   }
 
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric&, const Tuning&) const override {
+    return c.bytes + sizeof(std::uint32_t);
+  }
+
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
     case_ = c;
     world_ = f.world();

@@ -94,6 +94,10 @@ class RingVariant : public Variant {
     return Support::yes();
   }
 
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
+    return algo::ring_scratch_bytes(geometry(c, f, t)) + sizeof(algo::RingState);
+  }
+
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
     if (b.in == nullptr) throw CaseError("ring: no input buffer");
     fabric_ = &f;
@@ -114,10 +118,7 @@ class RingVariant : public Variant {
       order_source_ = default_order_source();
     }
     n_ = c.elements();
-    g_.packs = algo::pack_count(n_, c.dtype);
-    g_.world = world_;
-    g_.channels = algo::RingPolicy::channels(c.bytes, channel_cap(f), t.ring_channels);
-    g_.chunk_packs = algo::RingPolicy::chunk_packs(c.bytes, world_, g_.channels, t.ring_chunk);
+    g_ = geometry(c, f, t);
     timeout_s_ = f.timeout_s();
     in_ = b.in;
     out_ = b.out != nullptr ? b.out : b.in;
@@ -181,6 +182,16 @@ class RingVariant : public Variant {
   virtual std::string default_order_source() const { return "rank order"; }
   // Most channels that can run at once on this fabric.
   virtual int channel_cap(const Fabric& f) const = 0;
+
+  // Packs, channels and chunk of case `c` on `f` (the policy, or --ring-channels/--ring-chunk).
+  algo::RingGeometry geometry(const Case& c, const Fabric& f, const Tuning& t) const {
+    algo::RingGeometry g;
+    g.packs = algo::pack_count(c.elements(), c.dtype);
+    g.world = f.world();
+    g.channels = algo::RingPolicy::channels(c.bytes, channel_cap(f), t.ring_channels);
+    g.chunk_packs = algo::RingPolicy::chunk_packs(c.bytes, g.world, g.channels, t.ring_chunk);
+    return g;
+  }
   virtual int threads() const = 0;
 
   algo::RingArgs args_for(int rank) const {

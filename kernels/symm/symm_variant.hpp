@@ -51,6 +51,10 @@ class SymmVariant : public Variant {
     return Support::yes();
   }
 
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning&) const override {
+    return scratch_size(algo::pack_count(c.elements(), c.dtype), f.world()) + sizeof(algo::RankState);
+  }
+
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
     if (b.in == nullptr) throw CaseError(std::string(symm_algo_name(algo_)) + ": no input buffer");
     fabric_ = &f;
@@ -66,8 +70,7 @@ class SymmVariant : public Variant {
       if (!algo::is_pack_aligned(in_->local(r)) || !algo::is_pack_aligned(out_->local(r)))
         throw CaseError(std::string(symm_algo_name(algo_)) + ": rank " + std::to_string(r) +
                         "'s input or output is not 16-byte aligned; allocate it with Fabric::alloc");
-    scratch_bytes_ = algo_ == SymmAlgo::oneshot_push ? algo::ll_scratch_bytes(packs_, world_)
-                                                      : algo::staging_scratch_bytes(packs_);
+    scratch_bytes_ = scratch_size(packs_, world_);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
     state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
@@ -156,6 +159,11 @@ class SymmVariant : public Variant {
   std::size_t packs_ = 0;
   int blocks_ = 1;
   double timeout_s_ = 10.0;
+  // One-shot push lands every peer's data in LL lines (data + flag), the others stage one copy.
+  std::size_t scratch_size(std::size_t packs, int world) const {
+    return algo_ == SymmAlgo::oneshot_push ? algo::ll_scratch_bytes(packs, world) : algo::staging_scratch_bytes(packs);
+  }
+
   std::size_t scratch_bytes_ = 0;
   RankBuffers* in_ = nullptr;
   RankBuffers* out_ = nullptr;

@@ -1,5 +1,5 @@
 // `ring` and the nccl configurations from the command line (host backend): the ring's settings
-// reach the JSON, a bad --ring-order fails the case with a message that names it, and
+// reach the JSON, a bad --ring-order is a usage error (exit 2) that names it, and
 // `arbench list` shows each nccl configuration (skipped on the host, with the reason).
 #include <gtest/gtest.h>
 
@@ -32,10 +32,10 @@ TEST(CliRing, HostRunRecordsOrderChannelsAndChunk) {
   std::remove(out.c_str());
 }
 
-TEST(CliRing, BadRingOrderFailsTheCaseAndNamesIt) {
+TEST(CliRing, BadRingOrderIsAUsageErrorNamingIt) {
   CliResult r = run_arbench("run --backend host --variants ring --gpus 4 -b 1K -e 1K --samples 1 --warmup 1 "
                             "--pipelined-ops 0 --ring-order 0,1,1,2");
-  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--ring-order 0,1,1,2: rank 1 appears twice"), std::string::npos) << r.output;
 }
 

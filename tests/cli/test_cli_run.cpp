@@ -2,7 +2,15 @@
 // schema, CSV; `arbench list`; `--help`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <sstream>
+#include <iterator>
+#include <regex>
+#include <set>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli_util.hpp"
@@ -28,7 +36,9 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
                             out + " --csv " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("backend host"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("allreduce/reference/bf16/gpus:3/bytes:8192"), std::string::npos) << r.output;
+  // The table lists each case under its family: `allreduce` then `reference/bf16/gpus:3/bytes:8192`.
+  EXPECT_NE(r.output.find("\nallreduce "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\n  reference/bf16/gpus:3/bytes:8192 "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("0 failed"), std::string::npos) << r.output;
 
   nlohmann::json doc = read_json(out);
@@ -37,13 +47,36 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
   EXPECT_EQ(doc["arbench"]["provenance"]["backend"], "host");
   EXPECT_EQ(doc["arbench"]["provenance"]["timing"], "cpu");
   EXPECT_EQ(doc["arbench"]["provenance"]["fingerprint"].get<std::string>().size(), 16u);
+  // What was asked is what was recorded and run.
+  const auto& cfg = doc["arbench"]["config"];
+  EXPECT_EQ(cfg["samples"], 3);
+  EXPECT_EQ(cfg["warmup"], 1);
+  EXPECT_EQ(cfg["pipelined_ops"], 2);
+  EXPECT_EQ(cfg["gpus"], nlohmann::json::array({2, 3}));
   const auto& cases = doc["arbench"]["cases"];
-  EXPECT_GE(cases.size(), 8u);  // 2 worlds x 4 sizes of `reference`
+  std::set<std::string> names;
+  for (const auto& c : cases) names.insert(c["name"].get<std::string>());
+  for (int world : {2, 3})
+    for (int bytes : {1024, 2048, 4096, 8192})
+      EXPECT_TRUE(names.count("allreduce/reference/bf16/gpus:" + std::to_string(world) + "/bytes:" + std::to_string(bytes)))
+          << world << " " << bytes;
+  for (int world : {2, 3})
+    for (int tokens : {1, 4})
+      EXPECT_TRUE(names.count("allreduce_rmsnorm/fused-oneshot/bf16/gpus:" + std::to_string(world) +
+                              "/tokens:" + std::to_string(tokens) + "/hidden:512"));
+  // 5 allreduce variants x 2 worlds x 4 sizes + 3 fused variants x 2 worlds x 2 token counts
+  EXPECT_EQ(cases.size(), 5u * 2 * 4 + 3u * 2 * 2) << doc["arbench"]["cases"].dump();
   for (const auto& c : cases) {
     EXPECT_EQ(c["status"], "ok") << c.dump();
     EXPECT_TRUE(c["checked"].get<bool>());
     EXPECT_EQ(c["wrong_elements"], 0);
-    EXPECT_EQ(c["samples_us"].size(), 3u);
+    auto s = c["samples_us"].get<std::vector<double>>();
+    ASSERT_EQ(s.size(), 3u);
+    std::sort(s.begin(), s.end());
+    EXPECT_DOUBLE_EQ(c["median_us"].get<double>(), s[1]) << c["name"];
+    EXPECT_GT(c["pipelined_us"].get<double>(), 0.0) << c["name"];
+    const double algbw = c["bytes"].get<double>() / (s[1] * 1e3);
+    EXPECT_NEAR(c["algbw_GBps"].get<double>(), algbw, 1e-9 * algbw) << c["name"];
   }
   // Google Benchmark's own schema: manual time = median isolated latency.
   EXPECT_EQ(doc["benchmarks"].size(), cases.size());
@@ -64,7 +97,20 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
   std::getline(in, header);
   EXPECT_EQ(header.rfind("name,family,variant,dtype,world,bytes", 0), 0u);
   int rows = 0;
-  while (std::getline(in, line)) ++rows;
+  std::map<std::string, double> median_of_case;
+  for (const auto& c : cases) median_of_case[c["name"].get<std::string>()] = c["median_us"].get<double>();
+  while (std::getline(in, line)) {
+    ++rows;
+    // name,family,variant,dtype,world,bytes,tokens,hidden,backend,status,median_us,...
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    ASSERT_GE(f.size(), 11u) << line;
+    EXPECT_EQ(f[8], "host") << line;
+    EXPECT_EQ(f[9], "ok") << line;
+    ASSERT_TRUE(median_of_case.count(f[0])) << line;
+    EXPECT_NEAR(std::stod(f[10]), median_of_case[f[0]], 1e-4 * median_of_case[f[0]]) << line;
+  }
   EXPECT_EQ(rows, int(cases.size()));
 }
 
@@ -82,12 +128,39 @@ TEST(CliRun, ListShowsCasesAndSkipReasons) {
       << r.output;
 }
 
+// Every option bench/cmd_run.cpp declares (read from the source, so a new option cannot be
+// missed) is in `run --help` and `list --help`, and every option that takes a value states its
+// default there (CLI11's "=value" or the text's "default"), except the few whose absence means
+// "not used".
 TEST(CliRun, HelpDocumentsEveryOptionWithDefaults) {
-  CliResult r = run_arbench("run --help");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* opt : {"--gpus", "--min-bytes", "--max-bytes", "--step-factor", "--dtype", "--variants", "--warmup",
-                          "--samples", "--pipelined-ops", "--no-check", "--out", "--csv", "--backend", "--seed",
-                          "--quiet", "--family", "--tokens", "--hidden", "--model", "--eps", "--blocks"})
-    EXPECT_NE(r.output.find(opt), std::string::npos) << opt;
-  EXPECT_NE(r.output.find("default 1K"), std::string::npos);
+  std::ifstream src(std::string(ARBENCH_SOURCE_DIR) + "/bench/cmd_run.cpp");
+  ASSERT_TRUE(src.good());
+  const std::string code((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+  const std::regex decl(R"re(add_(option|flag)\(\s*"[^"]*?(--[a-z-]+)")re");
+  std::vector<std::pair<std::string, bool>> options;  // (name, takes a value)
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), decl); it != std::sregex_iterator(); ++it)
+    options.emplace_back((*it)[2], (*it)[1] == "option");
+  ASSERT_GE(options.size(), 25u) << "fewer options than the run command has: did the source move?";
+  const std::set<std::string> no_default = {"--model", "--out", "--csv"};
+  for (const char* sub : {"run", "list"}) {
+    const CliResult r = run_arbench(std::string(sub) + " --help");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    for (const auto& [name, takes_value] : options) {
+      const std::regex line("\\n +(-[a-z],)?" + name + "[ {\\n][^\\n]*(\\n {20,}[^\\n]*)*");
+      std::smatch m;
+      const bool listed = std::regex_search(r.output, m, line);
+      if (!listed) {
+        // --out, --csv and --quiet are run-only.
+        EXPECT_TRUE(std::string(sub) == "list" && (name == "--out" || name == "--csv" || name == "--quiet"))
+            << sub << " --help lacks " << name << "\n" << r.output;
+        continue;
+      }
+      const std::string entry = m.str();
+      if (takes_value && !no_default.count(name)) {
+        // "=VALUE" (CLI11's default) or the words "default"/"Default N" in the help text.
+        const std::regex states_default("=[^ ]|default", std::regex::icase);
+        EXPECT_TRUE(std::regex_search(entry, states_default)) << name << " states no default: " << entry;
+      }
+    }
+  }
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include "tests/host/results/synthetic_result.hpp"
@@ -64,7 +65,15 @@ TEST(CompareCli, JsonFormatParses) {
   const CliRun r = run_arbench("compare " + base + " " + base + " --format json 2>/dev/null");
   ASSERT_EQ(r.rc, 0) << r.out;
   const json j = json::parse(r.out);
-  EXPECT_EQ(j["cases"].size(), 2u);
+  ASSERT_EQ(j["cases"].size(), 2u);
+  std::set<std::string> names;
+  for (const auto& c : j["cases"]) {
+    names.insert(c["name"].get<std::string>());
+    EXPECT_EQ(c["verdict"], "same") << c.dump();  // a file against itself
+    EXPECT_DOUBLE_EQ(c["ratio"].get<double>(), 1.0) << c.dump();
+  }
+  EXPECT_EQ(names, (std::set<std::string>{ar_name("nccl", 8, 1024), ar_name("oneshot-push", 8, 1024)}));
+  EXPECT_EQ(j["regressions"], 0);
 }
 
 TEST(CompareCli, UnusableInputExitsTwoNamingTheFile) {

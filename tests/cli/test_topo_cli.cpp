@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/host/results/replaced_by_rename.hpp"
+
 namespace {
 
 struct Result {
@@ -61,10 +63,13 @@ TEST(TopoCli, PrintsTheTreeOfEveryFixture) {
 }
 
 TEST(TopoCli, WritesJsonAtomically) {
-  std::string out = ::testing::TempDir() + "arbench_topo_cli.json";
-  std::filesystem::remove(out);
+  const std::string dir = ::testing::TempDir() + "arbench-topo-cli-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/topo.json";
+  arbench::testing::HeldFile old = arbench::testing::hold_old_file(out);  // a previous file, being read
   Result r = run_arbench("topo --sysfs-root " + fixture("four_switches_two_sockets") + " --out " + out);
   ASSERT_EQ(r.code, 0) << r.output;
+  arbench::testing::expect_replaced_by_rename(old, out);
   std::ifstream in(out);
   nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j["schema"], "arbench-topo/1");
@@ -72,9 +77,7 @@ TEST(TopoCli, WritesJsonAtomically) {
   EXPECT_EQ(j["topology"]["gpus"].size(), 8u);
   EXPECT_EQ(j["topology"]["relations"]["matrix"][0][1], "PIX");
   EXPECT_EQ(j["topology"]["ring_order"]["positions"].size(), 8u);
-  for (const auto& e : std::filesystem::directory_iterator(::testing::TempDir()))
-    EXPECT_FALSE(has(e.path().filename().string(), "arbench_topo_cli.json.tmp")) << e.path();
-  std::filesystem::remove(out);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(TopoCli, BadInputIsUsageError) {

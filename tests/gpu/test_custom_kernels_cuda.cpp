@@ -61,8 +61,7 @@ FabricCache cuda_fabrics() {
 }  // namespace
 
 TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
-  ARB_REQUIRE_GPUS(2);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   const RunConfig cfg = quick_config();
   for (int world = 2; world <= std::min(gpu_count(), kMaxRanks); ++world) {
     FabricCache fabrics = cuda_fabrics();
@@ -86,8 +85,7 @@ TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
 }
 
 TEST(CustomKernelsCuda, StartGateReportsSkewAndFloor) {
-  ARB_REQUIRE_GPUS(2);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   const RunConfig cfg = quick_config();
   FabricCache fabrics = cuda_fabrics();
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
@@ -102,8 +100,7 @@ TEST(CustomKernelsCuda, StartGateReportsSkewAndFloor) {
 }
 
 TEST(CustomKernelsCuda, ANeverArrivingRankIsAbortedAndTheRunGoesOn) {
-  ARB_REQUIRE_GPUS(2);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   RunConfig healthy = quick_config();
   healthy.timeout_s = 1.0;
   RunConfig broken = healthy;

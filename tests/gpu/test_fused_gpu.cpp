@@ -82,8 +82,7 @@ TEST(FusedGpu, KernelsMatchTheHostTwinsBitwise) {
 }
 
 TEST(FusedGpu, UnfusedNcclOnEveryGpuCount) {
-  ARB_REQUIRE_GPUS(1);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(1);
   int n = 0;
   cudaGetDeviceCount(&n);
   for (int world = 1; world <= n; world *= 2)

@@ -43,7 +43,7 @@ int gpu_count() {
 // One process per GPU on one node: NCCL and the custom kernels, every case correct, the same
 // case names as one process driving the same GPUs.
 TEST(MpiCudaGpu, OneProcessPerGpuRunsNcclAndTheCustomKernels) {
-  ARB_REQUIRE_GPUS(2);
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   ARB_REQUIRE_MPIRUN();
   const int n = gpu_count();
   const std::string out = testing::TempDir() + "arbench-mpi-cuda-" + std::to_string(::getpid()) + ".json";

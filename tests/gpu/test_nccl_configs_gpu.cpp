@@ -128,8 +128,7 @@ TEST(NcclConfigsGpuChild, RunOneConfiguration) {
 }
 
 TEST(NcclConfigsGpu, ForcedAlgorithmIsTheOneUsed) {
-  ARB_REQUIRE_GPUS(2);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   const std::string dir = ::testing::TempDir();
   int index = 0;
   for (const Expect& e : kConfigs) {

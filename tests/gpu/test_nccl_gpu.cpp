@@ -28,8 +28,7 @@ CaseResult run_nccl(const std::string& variant, int world, DType t, std::size_t 
 }  // namespace
 
 TEST(NcclGpu, AllReduceIsExactOnEveryGpuCount) {
-  ARB_REQUIRE_GPUS(1);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(1);
   int n = 0;
   cudaGetDeviceCount(&n);
   std::vector<int> worlds;

@@ -72,8 +72,7 @@ TEST(PhasesGpu, CustomKernelsOnOneGpuRecordASoundTimeline) {
 }
 
 TEST(PhasesGpu, EveryRankOfTheCudaBackendIncludingNccl) {
-  ARB_REQUIRE_GPUS(2);
-  if (!NcclApi::available()) GTEST_SKIP() << NcclApi::version_or_reason();
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
   FabricCache cache = fabrics();
   const RunConfig cfg = phases_config();
   Harness h(cfg, Backend::cuda, Registry::builtin(), cache);

@@ -4,6 +4,7 @@
 // Skips with a reason without a device.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "run/harness.hpp"
@@ -28,8 +29,16 @@ CaseResult run_ring(int world, DType t, std::size_t bytes, const Tuning& tuning,
   return h.run(c);
 }
 
+std::map<std::string, std::string> settings_of(const CaseResult& r) {
+  return std::map<std::string, std::string>(r.settings.begin(), r.settings.end());
+}
+
 }  // namespace
 
+// The harness checks the output of the last graph replay (fresh inputs and poisoned outputs
+// before the replays) and then one eager op on fresh inputs, so replays that write nothing, or
+// counters that drift inside the graphs, fail the case (tests/host/run/test_harness_checks.cpp
+// shows both being caught on the host fabric).
 TEST(RingGpu, SingleGpuEagerAndGraphReplayAreExact) {
   ARB_REQUIRE_GPUS(1);
   for (int world : {2, 4, 8})
@@ -38,6 +47,7 @@ TEST(RingGpu, SingleGpuEagerAndGraphReplayAreExact) {
       for (std::size_t bytes : {std::size_t(1024), std::size_t(1000 * 4 + 6), std::size_t(1 << 20) + 16}) {
         CaseResult r = run_ring(world, t, bytes, Tuning{});
         EXPECT_TRUE(r.ok) << r.c.name() << ": " << r.reason;
+        EXPECT_TRUE(r.checked) << r.c.name();
         EXPECT_EQ(r.wrong_elements, 0u) << r.c.name();
         EXPECT_GT(r.pipelined_us, 0.0) << r.c.name();
       }
@@ -51,13 +61,17 @@ TEST(RingGpu, ForcedChannelsChunksOrderAndInPlace) {
   for (int world : {2, 4, 8}) {
     CaseResult r = run_ring(world, DType::bf16, (1 << 20) + 2, t);
     EXPECT_TRUE(r.ok) << r.c.name() << ": " << r.reason;
+    auto s = settings_of(r);  // the policy alone would pick other values at 1 MB
+    EXPECT_EQ(s["ring_channels"], "3") << r.c.name();
+    EXPECT_EQ(s["ring_chunk"], "4096") << r.c.name();
   }
   Tuning o;
   o.ring_order = {0, 2, 3, 1};
   o.ring_chunk = 16;  // one pack per transfer: many slot/credit wraps per op
   CaseResult r = run_ring(4, DType::fp16, 64 * 1024 + 2, o, /*in_place=*/true);
   EXPECT_TRUE(r.ok) << r.c.name() << ": " << r.reason;
-  bool order_recorded = false;
-  for (const auto& [k, v] : r.settings) order_recorded |= (k == "ring_order" && v == "0,2,3,1");
-  EXPECT_TRUE(order_recorded);
+  auto s = settings_of(r);
+  EXPECT_EQ(s["ring_order"], "0,2,3,1");
+  EXPECT_EQ(s["ring_order_source"], "--ring-order");
+  EXPECT_EQ(s["ring_chunk"], "16");
 }

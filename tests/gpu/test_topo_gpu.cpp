@@ -8,6 +8,7 @@
 #include "topo/topology.hpp"
 #include "topo/cuda_gpus.hpp"
 #include "topo/probe.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
 
 namespace arbench::topo {
 namespace {
@@ -21,11 +22,6 @@ int device_count() {
   return n;
 }
 
-#define REQUIRE_GPUS(k)                                                                          \
-  do {                                                                                           \
-    if (device_count() < (k)) GTEST_SKIP() << "needs " << (k) << " CUDA device(s); found " << device_count(); \
-  } while (0)
-
 ProbeOptions small() {
   ProbeOptions o;
   o.bytes = 4 << 20;
@@ -35,7 +31,7 @@ ProbeOptions small() {
 }
 
 TEST(TopoGpu, ListsDevicesWithBusIds) {
-  REQUIRE_GPUS(1);
+  ARB_REQUIRE_GPUS(1);
   auto gpus = list_cuda_gpus();
   ASSERT_EQ(static_cast<int>(gpus.size()), device_count());
   for (const auto& g : gpus) {
@@ -49,14 +45,35 @@ TEST(TopoGpu, ListsDevicesWithBusIds) {
 }
 
 TEST(TopoGpu, P2pMatrixShape) {
-  REQUIRE_GPUS(1);
-  P2pMatrix m = query_p2p(device_count());
-  ASSERT_EQ(static_cast<int>(m.access.size()), device_count());
-  EXPECT_EQ(m.access[0][0], 0);
+  // Every cell of all three matrices against CUDA asked directly, so a transposed, shifted or
+  // unfilled matrix fails; the diagonal (a GPU and itself) is 0 by definition.
+  ARB_REQUIRE_GPUS(1);
+  const int n = device_count();
+  P2pMatrix m = query_p2p(n);
+  for (const auto* mat : {&m.access, &m.native_atomics, &m.performance_rank}) {
+    ASSERT_EQ(static_cast<int>(mat->size()), n);
+    for (const auto& row : *mat) ASSERT_EQ(static_cast<int>(row.size()), n);
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (i == j) {
+        EXPECT_EQ(m.access[i][i], 0);
+        EXPECT_EQ(m.native_atomics[i][i], 0);
+        EXPECT_EQ(m.performance_rank[i][i], 0);
+        continue;
+      }
+      int access = -1, atomics = -1, rank = -1;
+      ASSERT_EQ(cudaDeviceCanAccessPeer(&access, i, j), cudaSuccess);
+      ASSERT_EQ(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, i, j), cudaSuccess);
+      ASSERT_EQ(cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, i, j), cudaSuccess);
+      EXPECT_EQ(m.access[i][j], access) << i << "->" << j;
+      EXPECT_EQ(m.native_atomics[i][j], atomics) << i << "->" << j;
+      EXPECT_EQ(m.performance_rank[i][j], rank) << i << "->" << j;
+    }
 }
 
 TEST(TopoGpu, OneGpuMeasuresTheDiagonalAndSkipsPairs) {
-  REQUIRE_GPUS(1);
+  ARB_REQUIRE_GPUS(1);
   auto gpus = list_cuda_gpus();
   gpus.resize(1);
   Links l = run_link_probes(gpus, small());
@@ -71,7 +88,7 @@ TEST(TopoGpu, OneGpuMeasuresTheDiagonalAndSkipsPairs) {
 }
 
 TEST(TopoGpu, EveryPairIsMeasured) {
-  REQUIRE_GPUS(2);
+  ARB_REQUIRE_GPUS(2);
   auto gpus = list_cuda_gpus();
   Links l = run_link_probes(gpus, small());
   const LinkMatrix& ce = l.matrices.at(std::string(kCeUnidir));

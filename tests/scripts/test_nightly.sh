@@ -13,6 +13,9 @@
 #   night A, B  baseline, then an unchanged night                              -> exit 0
 #   night C     one case 30% slower (a regression), one 40% slower on a x8 link
 #               (reported, not counted), both on the page                      -> exit 1
+#   night D     night C again with --update-baseline: still compared with the old
+#               baseline (exit 1), then the baseline is tonight's result, byte for byte
+#   night E     night C again: unchanged against the new baseline              -> exit 0
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -164,4 +167,16 @@ assert slow in rows and 'class="v bad"' in rows[slow] and ">slower<" in rows[slo
 assert link in rows and "slower, not counted" in rows[link] and "x8" in rows[link], rows.get(link)
 assert len(rows) == 2, list(rows)
 PY
+
+gpu_baselines=("$gpu"/results/baselines/*.json)
+((${#gpu_baselines[@]} == 1)) || fail "the GPU nights did not keep one baseline"
+cmp -s "$gpu/c.json" "${gpu_baselines[0]}" && fail "gpu_c replaced the baseline without --update-baseline"
+night 1 gpu_d ARBENCH_RESULTS_DIR="$gpu/results" -- --update-baseline --from-result "$gpu/c.json"
+grep -q "replaced by tonight's run" "$tmp/gpu_d.log" || fail "gpu_d did not say the baseline was replaced"
+cmp -s "$(latest "$gpu/results")/result.json" "${gpu_baselines[0]}" ||
+  fail "gpu_d's --update-baseline did not store tonight's result"
+night 0 gpu_e ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/c.json"
+"$py" -c 'import json, sys
+sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cases"]))' \
+  "$(latest "$gpu/results")/compare.json" || fail "gpu_e still compared with the old baseline"
 echo "PASS"

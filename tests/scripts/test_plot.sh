@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # plot.py writes every plot, as PNG and SVG: on the committed host sample result, and on a
 # synthetic result that has every family (so the fused-speedup plot is always exercised), each
-# with a two-night history (one regression) and the published reference curves.
+# with a two-night history (one regression) and the published reference curves; and what it
+# plots is the data (check_plot_data.py: every series and point recomputed from the files).
 # Exit 77 (ctest: skipped) when /usr/bin/python3 has no matplotlib.
 set -euo pipefail
 repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -57,6 +58,8 @@ sys.exit(not any(c["name"].startswith("allreduce_rmsnorm/unfused-") for c in cas
     { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
   grep -q "<svg" "$out/plots/latency.svg" ||
     { echo "FAIL: $name: latency.svg is not an SVG"; status=1; }
+  "$py" "$repo/tests/scripts/check_plot_data.py" "$result" "$out/data" "$out/h.jsonl" \
+    "$repo/results/reference/published-pcie-allreduce.json" || status=1
   echo "$name: $(wc -l <"$out/written.txt") files"
 done
 exit "$status"

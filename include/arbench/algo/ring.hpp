@@ -60,12 +60,16 @@ ARB_HD bool ring_wait(const std::uint32_t* word, std::uint32_t want, const RingA
   return wait_flag<Mem>(word, want, bound, &a.state->error, site);
 }
 
-// Test hook: the slow rank dawdles after its data arrived (a slow receiver). Zero in production.
+// Test hook: the slow rank dawdles after the data of transfer q arrived in its slot (a slow
+// receiver), until a later transfer overwrites that slot (its sender lapped it: only possible
+// when the credit wait is skipped) or test_consume_delay_ns passed. Waiting for the event, not
+// a fixed time, makes the credit test's overwrite certain however the threads are scheduled.
+// Zero in production.
 template <class Mem>
-ARB_HD void ring_test_delay(const RingArgs& a) {
+ARB_HD void ring_test_delay(const RingArgs& a, const std::uint32_t* slot_flag, std::uint32_t q) {
   if (a.test_consume_delay_ns == 0 || a.rank != a.test_slow_rank) return;
   const std::uint64_t t0 = Mem::now_ns();
-  while (Mem::now_ns() - t0 < a.test_consume_delay_ns) Mem::pause();
+  while (Mem::now_ns() - t0 < a.test_consume_delay_ns && Mem::load_acquire(slot_flag) == q) Mem::pause();
 }
 
 // Thread 0 after the block's reads of transfer `q` (received in own slot): the slot must still
@@ -93,10 +97,9 @@ ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, i
     if (a.test_skip_credit_wait == 0)
       ok = ring_wait<Mem>(ring_credit_ptr(a.own, ch), q - RingPolicy::kSlots, a, c, a.next_rank, kRingCreditWait,
                           bound);
-    if (ok && step > 0)
-      ok = ring_wait<Mem>(ring_flag_ptr(a.own, ch, ring_slot(q - 1u, RingPolicy::kSlots)), q - 1u, a, c,
-                          a.prev_rank, kRingDataWait, bound);
-    if (ok && step > 0) ring_test_delay<Mem>(a);
+    const std::uint32_t* in_flag = ring_flag_ptr(a.own, ch, ring_slot(q - 1u, RingPolicy::kSlots));
+    if (ok && step > 0) ok = ring_wait<Mem>(in_flag, q - 1u, a, c, a.prev_rank, kRingDataWait, bound);
+    if (ok && step > 0) ring_test_delay<Mem>(a, in_flag, q - 1u);
   }
   if (!Mem::block_all(ok)) return false;
   phase_mark<Mem>(a.phases, c, 1 + 2 * step);
@@ -139,9 +142,9 @@ ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, 
   const int world = a.g.world;
   bool ok = true;
   if (c.thread == 0) {
-    ok = ring_wait<Mem>(ring_flag_ptr(a.own, ch, ring_slot(q, RingPolicy::kSlots)), q, a, c, a.prev_rank,
-                        kRingDataWait, bound);
-    if (ok) ring_test_delay<Mem>(a);
+    const std::uint32_t* in_flag = ring_flag_ptr(a.own, ch, ring_slot(q, RingPolicy::kSlots));
+    ok = ring_wait<Mem>(in_flag, q, a, c, a.prev_rank, kRingDataWait, bound);
+    if (ok) ring_test_delay<Mem>(a, in_flag, q);
   }
   if (!Mem::block_all(ok)) return false;
   phase_mark<Mem>(a.phases, c, 1 + 2 * ring_steps(world));

@@ -81,13 +81,19 @@ TEST(AlgoPartition, TwoshotBlocksCoverEveryOwnedPackOnce) {
 }
 
 TEST(AlgoReduce, FixedRankOrderMatchesSequentialFloatSum) {
-  // Values whose fp32 sum depends on order: 1e8 + 1 - 1e8 in rank order gives 0, not 1.
+  // Values whose fp32 sum depends on the order: in rank order (1 + 1e8) - 1e8 = 0 (the 1 is
+  // absorbed); reversed, (-1e8 + 1e8) + 1 = 1, and "own rank first" orders differ too.
   Pack v[3];
-  const float vals[3] = {1e8f, 1.0f, -1e8f};
+  const float vals[3] = {1.0f, 1e8f, -1e8f};
+  const float forward = (vals[0] + vals[1]) + vals[2], reversed = (vals[2] + vals[1]) + vals[0];
+  ASSERT_NE(forward, reversed);  // the data can tell the orders apart
   for (int r = 0; r < 3; ++r)
     for (int i = 0; i < 4; ++i) ElemOps<DType::fp32>::set(v[r], i, vals[r]);
   const Pack s = reduce_packs<DType::fp32>(v, 3);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(ElemOps<DType::fp32>::get(s, i), (1e8f + 1.0f) - 1e8f);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(ElemOps<DType::fp32>::get(s, i), forward);
+  PackAccumulator<DType::fp32> acc{};
+  for (int r = 0; r < 3; ++r) acc.add(v[r], r == 0);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(ElemOps<DType::fp32>::get(acc.result(), i), forward);
 }
 
 TEST(AlgoReduce, AccumulatorMatchesReducePacksBitwise) {

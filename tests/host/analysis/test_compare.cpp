@@ -63,7 +63,8 @@ TEST(Compare, UnchangedHasNoRegression) {
   const CompareReport rep = compare_results(p.base, p.base, {});
   EXPECT_EQ(rep.regressions, 0);
   EXPECT_DOUBLE_EQ(rep.geomean_ratio, 1.0);
-  for (const CaseComparison& r : rep.rows) EXPECT_EQ(r.result.verdict, Verdict::same);
+  ASSERT_EQ(rep.rows.size(), 5u);  // every case of the base, each against itself
+  for (const CaseComparison& r : rep.rows) EXPECT_EQ(r.result.verdict, Verdict::same) << r.name;
 }
 
 TEST(Compare, FailedInBaseIsNotComparable) {
@@ -122,7 +123,21 @@ TEST(CompareReport, Formats) {
   EXPECT_NE(text.find("+10."), std::string::npos) << text;
   EXPECT_NE(text.find("Only in BASE (1)"), std::string::npos);
   EXPECT_NE(text.find("2 regression(s)"), std::string::npos);
-  EXPECT_LT(text.find("failed"), text.find("slower"));  // worst first
+  // Worst first: the table rows, in order, are failed, slower, same, faster (each row found by
+  // its case name at the start of a line, with its verdict on the same line).
+  auto row = [&](const std::string& name, const std::string& verdict) {
+    const std::size_t at = text.find("\n" + name + " ");
+    EXPECT_NE(at, std::string::npos) << name << " has no row:\n" << text;
+    const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    EXPECT_NE(line.find(verdict), std::string::npos) << line;
+    return at;
+  };
+  const std::size_t failed = row(ar_name("oneshot-push", 8, 1024), "failed"),
+                    slower = row(ar_name("nccl", 8, 1024), "slower"), same = row(ar_name("twoshot", 8, 1024), "same"),
+                    faster = row(ar_name("ring", 8, 1024), "faster");
+  EXPECT_LT(failed, slower);
+  EXPECT_LT(slower, same);
+  EXPECT_LT(same, faster);
 
   const std::string md = format_compare(rep, ReportFormat::markdown);
   EXPECT_NE(md.find("|---|---:|---:|---:|---:|---|"), std::string::npos) << md;

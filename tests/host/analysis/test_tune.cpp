@@ -6,6 +6,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "analysis/tune.hpp"
+#include "arbench/variant.hpp"
 #include "analysis/tune_report.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 
@@ -82,6 +83,7 @@ TEST(Tune, WinnersAndCrossovers) {
 TEST(Tune, TossUpIsNotSignificantAndFailuresAreIgnored) {
   const TuneReport rep = tune_results(synthetic(), 0.01);
   const TuneTable& t = find(rep, "allreduce", 4);
+  ASSERT_FALSE(t.points.empty());
   for (const TunePoint& p : t.points) {
     EXPECT_FALSE(p.significant) << p.size;
     EXPECT_EQ(p.candidates, 2);  // the failed oneshot-pull is not a candidate
@@ -98,6 +100,26 @@ TEST(Tune, InPlaceIsASeparateTable) {
   EXPECT_EQ(t.points[0].candidates, 1);
   EXPECT_NE(format_tune(rep, ReportFormat::text).find("allreduce bf16, 8 GPUs, in-place"),
             std::string::npos);
+}
+
+// --cache cold is a table of its own; --skew cases are what-ifs, listed as ignored, never a
+// candidate (here the skewed twoshot would otherwise win the hot table).
+TEST(Tune, ColdCacheIsASeparateTableAndSkewedCasesAreIgnored) {
+  std::vector<testing::SynthCase> cases = {
+      {ar_name("oneshot-push", 8, 1024), jittered(5, 0.01, 30, 1)},
+      {ar_name("twoshot", 8, 1024), jittered(8, 0.01, 30, 2)},
+      {ar_name("twoshot", 8, 1024) + "/cold", jittered(3, 0.01, 30, 3)},
+      {ar_name("twoshot", 8, 1024) + "/skew:5", jittered(1, 0.01, 30, 4)},
+  };
+  const TuneReport rep = tune_results(parse_result_json(testing::make_result(cases), "cold.json"), 0.01);
+  ASSERT_EQ(rep.tables.size(), 2u);
+  for (const TuneTable& t : rep.tables) {
+    ASSERT_EQ(t.points.size(), 1u);
+    EXPECT_EQ(t.points[0].best, t.cold_cache ? "twoshot" : "oneshot-push") << t.cold_cache;
+    EXPECT_EQ(t.points[0].candidates, t.cold_cache ? 1 : 2) << t.cold_cache;
+  }
+  ASSERT_EQ(rep.ignored.size(), 1u);
+  EXPECT_NE(rep.ignored[0].find("arrival skew"), std::string::npos) << rep.ignored[0];
 }
 
 TEST(Tune, FusedTablesUseTokens) {
@@ -143,6 +165,50 @@ TEST(Tune, HumanTables) {
 TEST(Tune, NothingToTuneIsUnusableInput) {
   const json plain = {{"benchmarks", {{{"name", "BM_A"}, {"real_time", 1.0}}}}};
   EXPECT_THROW(tune_results(parse_result_json(plain, "p"), 0.01), UsageError);
+}
+
+}  // namespace
+}  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// A dispatch table must only name variants that exist on GPUs. Here `reference` (host only in
+// the registry) is the fastest at every size: without the registry's filter it wins every
+// point; with it, it competes nowhere and is listed as ignored, once, with the reason.
+TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
+  Registry reg;
+  for (const char* name : {"reference", "oneshot-push", "twoshot"}) {
+    VariantEntry e;
+    e.name = name;
+    e.host = [] { return std::unique_ptr<Variant>(); };
+    if (std::string(name) != "reference") e.gpu = [] { return std::unique_ptr<Variant>(); };
+    e.no_gpu_reason = "host only: the yardstick the twins are checked against";
+    reg.add(e);
+  }
+  std::vector<testing::SynthCase> cases;
+  unsigned seed = 1;
+  for (std::uint64_t b = 1024; b <= 8192; b *= 2) {
+    cases.push_back({ar_name("reference", 8, b), jittered(1, 0.01, 30, seed++)});
+    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5, 0.01, 30, seed++)});
+    cases.push_back({ar_name("twoshot", 8, b), jittered(8, 0.01, 30, seed++)});
+  }
+  const ResultFile result = parse_result_json(testing::make_result(cases), "host.json");
+  EXPECT_EQ(tune_results(result, 0.01).tables.at(0).points.at(0).best, "reference");  // the unfiltered ranking
+
+  const auto not_on_gpus = [&](const std::string& v) { return reg.unavailable_reason(v, Backend::cuda); };
+  const TuneReport rep = tune_results(result, 0.01, not_on_gpus);
+  for (const TuneTable& t : rep.tables) {
+    for (const TunePoint& p : t.points) {
+      EXPECT_NE(p.best, "reference");
+      EXPECT_NE(p.runner_up, "reference");
+    }
+    for (const DispatchRule& r : t.rules) EXPECT_NE(r.variant, "reference");
+  }
+  EXPECT_EQ(rep.tables.at(0).points.at(0).best, "oneshot-push");
+  ASSERT_EQ(rep.ignored.size(), 1u);
+  EXPECT_NE(rep.ignored[0].find("reference (4 cases): not a dispatch candidate"), std::string::npos) << rep.ignored[0];
+  EXPECT_NE(rep.ignored[0].find("host only"), std::string::npos) << rep.ignored[0];
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -52,10 +54,28 @@ inline TwinCase prepare_ring_run(HostFabric& fabric, Variant& v, const RingRun& 
   return tc;
 }
 
-// Runs r.ops ops of `v` through run_oracle_ops (twin_harness.hpp); `report` = false: the caller
-// expects failures and only wants the count.
-inline std::size_t run_ring_variant(HostFabric& fabric, Variant& v, const RingRun& r, bool report = true) {
+// The overrides of r are applied, not only accepted: results would be right without them too.
+inline void expect_ring_overrides_applied(const RingVariant& v, const RingRun& r) {
+  if (r.channels > 0) {
+    EXPECT_EQ(v.geometry().channels, r.channels) << describe(r);
+  }
+  if (r.chunk > 0) {
+    EXPECT_EQ(v.geometry().chunk_packs, (r.chunk + 15) / 16) << describe(r);
+  }
+  if (!r.order.empty() && algo::ring_order_problem(r.order, r.world).empty()) {
+    const auto recorded = v.settings();
+    EXPECT_NE(std::find(recorded.begin(), recorded.end(), std::pair<std::string, std::string>("ring_order",
+                                                                                        algo::ring_order_text(r.order))),
+              recorded.end())
+        << describe(r);
+  }
+}
+
+// Runs r.ops ops of `v` through run_oracle_ops (twin_harness.hpp), after checking that r's
+// overrides were applied; `report` = false: the caller expects failures and only wants the count.
+inline std::size_t run_ring_variant(HostFabric& fabric, RingVariant& v, const RingRun& r, bool report = true) {
   const TwinCase tc = prepare_ring_run(fabric, v, r);
+  expect_ring_overrides_applied(v, r);
   const auto run = r.back_to_back ? run_oracle_ops_back_to_back : run_oracle_ops;
   return run(fabric, v, *tc.buffers.in, *tc.buffers.out, r.dtype, r.elems, r.world, r.ops, 2000u, describe(r), report);
 }

@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "arbench/core/errors.hpp"
+#include "results/stats.hpp"
 #include "run/harness.hpp"
 #include "kernels/fabric/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
+#include "tests/host/kernels/planted_sum.hpp"
 #include "tests/host/run/harness_test_util.hpp"
 
 using namespace arbench;
@@ -24,14 +28,27 @@ TEST(HostFabric, RunsEveryRankOnce) {
 }
 
 TEST(HostFabric, TimesSamplesAsMaxOverRanks) {
+  // Rank r sleeps a known, different time; the slowest (rank 1) is neither first nor last. Sleeps
+  // never end early, so every sample >= 40 ms holds on any machine, however loaded; a minimum,
+  // rank 0's time, the last rank's or the mean (18 ms) would fall below it. The upper bounds
+  // leave 4x for late wake-ups on a loaded runner (TSan builds this file too) and still catch a
+  // unit slip or a pipelined total not divided by its 8 ops (>= 320 ms).
+  constexpr double kSleepMs[] = {3, 40, 12};
+  constexpr double kSlowest = 40e-3, kMaxRatio = 4;
   HostFabric f(3);
-  const IsolatedTimes t = f.time_isolated([](int, Stream) {}, 7);
-  ASSERT_EQ(t.samples.size(), 7u);
-  for (double s : t.samples) EXPECT_GE(s, 0.0);
-  ASSERT_EQ(t.start_skew.size(), 7u);  // the start line releases every rank: their spread
+  const RankFn op = [&](int rank, Stream) {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(kSleepMs[rank]));
+  };
+  const IsolatedTimes t = f.time_isolated(op, 5);
+  ASSERT_EQ(t.samples.size(), 5u);
+  for (double s : t.samples) EXPECT_GE(s, kSlowest);
+  EXPECT_LT(median_of(t.samples), kSlowest * kMaxRatio);
+  ASSERT_EQ(t.start_skew.size(), 5u);  // the start line releases every rank: their spread
   for (double s : t.start_skew) EXPECT_GE(s, 0.0);
   EXPECT_EQ(t.discarded, 0);
-  EXPECT_GE(f.time_pipelined([](int, Stream) {}, 4, 3), 0.0);
+  const double per_op = f.time_pipelined(op, 8, 2);
+  EXPECT_GE(per_op, kSlowest);
+  EXPECT_LT(per_op, kSlowest * kMaxRatio);
 }
 
 TEST(HostFabric, RankErrorsReachTheCaller) {
@@ -97,32 +114,19 @@ TEST(ReferenceAllReduce, InPlace) {
   Case c{"reference", Family::allreduce, DType::bf16, 4, 4096 * 2 + 6, 0, 0, true};
   CaseResult r = run_case(reg, c, quick_config());
   EXPECT_TRUE(r.ok) << r.reason;
+  EXPECT_TRUE(r.checked);
+  EXPECT_EQ(r.wrong_elements, 0u);
+  EXPECT_EQ(r.samples_us.size(), 3u);
 }
 
 namespace {
 
 // A deliberately wrong all-reduce: it forgets the last peer. The harness must catch it.
-class ForgetsLastPeer final : public Variant {
- public:
-  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
-    c_ = c;
-    world_ = f.world();
-    b_ = b;
-  }
-  void launch(int rank, Stream) override {
-    for (std::size_t i = 0; i < c_.elements(); ++i) {
-      float s = 0;
-      for (int p = 0; p + 1 < world_; ++p) s += load_as_f32(b_.in->peer(rank, p), i, c_.dtype);
-      store_from_f32(b_.out->local(rank), i, c_.dtype, s);
-    }
-  }
-
- private:
-  Case c_;
-  int world_ = 1;
-  OpBuffers b_;
-};
+std::vector<int> all_but_last_rank(int world) {
+  std::vector<int> r;
+  for (int p = 0; p + 1 < world; ++p) r.push_back(p);
+  return r;
+}
 
 }  // namespace
 
@@ -130,7 +134,7 @@ TEST(Harness, WrongResultFailsTheCaseWithAReason) {
   Registry reg;
   VariantEntry e;
   e.name = "broken";
-  e.host = [] { return std::make_unique<ForgetsLastPeer>(); };
+  e.host = [] { return std::make_unique<arbench::testing::PlantedSum>(all_but_last_rank); };
   reg.add(e);
   Case c{"broken", Family::allreduce, DType::fp32, 4, 1024, 0, 0, false};
   CaseResult r = run_case(reg, c, quick_config());

@@ -12,6 +12,7 @@
 #include "arbench/core/errors.hpp"
 #include "workload/rmsnorm_reference.hpp"
 #include "tests/host/kernels/fused_twin_harness.hpp"
+#include "tests/host/kernels/rounding_model.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -115,6 +116,19 @@ TEST(TwinFused, VariantsAndRanksAgreeBitwiseOnRandomInputs) {
         ASSERT_EQ(r, first_r) << fused_algo_name(a) << " rank " << rank << " " << dtype_name(t);
       }
     }
+    // Agreeing with each other is not enough (one shared mistake would agree): the bits must
+    // also be the documented rounding model's (rounding_model.hpp).
+    auto floats = [&](const std::vector<std::uint8_t>& b) {
+      std::vector<float> v(b.size() / dtype_size(t));
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = load_as_f32(b.data(), i, t);
+      return v;
+    };
+    std::vector<std::vector<float>> xs;
+    for (const auto& xr : x) xs.push_back(floats(xr));
+    const RmsnormModel want = rmsnorm_model(t, xs, floats(residual), floats(weight), c.tokens, c.hidden, 1e-6f);
+    std::string first;
+    EXPECT_EQ(count_model_mismatches(t, first_r.data(), want.r, &first), 0u) << dtype_name(t) << " residual_out: " << first;
+    EXPECT_EQ(count_model_mismatches(t, first_y.data(), want.y, &first), 0u) << dtype_name(t) << " norm_out: " << first;
   }
 }
 

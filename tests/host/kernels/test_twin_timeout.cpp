@@ -34,8 +34,9 @@ TEST(TwinTimeout, MissingRankIsAnErrorNotAHang) {
       if (rank != kMissing) v->launch(rank, st);
     });
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // Each rank stops at its first expired wait: one bound, plus scheduling slack.
-    EXPECT_LT(took, kBound * 4 + 1.0) << symm_algo_name(a);
+    // Each rank stops at its first expired wait: at least one bound, then scheduling slack.
+    EXPECT_GE(took, kBound) << symm_algo_name(a) << ": gave up before the bound";
+    EXPECT_LT(took, kBound * 4 + kWakeUpSlackS) << symm_algo_name(a);
     try {
       v->check_errors();
       ADD_FAILURE() << symm_algo_name(a) << ": no error after a missing rank";
@@ -49,16 +50,17 @@ TEST(TwinTimeout, MissingRankIsAnErrorNotAHang) {
   }
 }
 
-// The bound holds per op, not per wait: a receiver that dawdles 80 ms before each of its ~45
+// The bound holds per op, not per wait: a receiver that dawdles 200 ms before each of its ~45
 // transfers keeps every single wait of its peers under the 0.3 s bound, but the op as a whole
-// takes ~3.8 s. The op must fail once its waits have spent 0.3 s (it ends after ~0.9 s: the slow
+// takes ~9 s. The op must fail once its waits have spent 0.3 s (it ends after ~0.5-1 s: the slow
 // rank finishes its current dawdle first), not run to the end as it did with a bound per wait.
+// The limit, 4 s, leaves a loaded 2-core machine (TSan suites beside) room on both sides.
 TEST(TwinTimeout, BoundHoldsPerOpNotPerWait) {
   constexpr double kBound = 0.3;
   HostFabric fabric(8, kBound);
   RingRun r{DType::bf16, 8, 8 * 8 * 3, 1, 1, 16};  // one channel, one-pack chunks: many transfers
   r.opt.slow_rank = 5;
-  r.opt.consume_delay_ns = 80'000'000;
+  r.opt.consume_delay_ns = 200'000'000;
   std::string error;
   const auto t0 = std::chrono::steady_clock::now();
   try {
@@ -68,7 +70,7 @@ TEST(TwinTimeout, BoundHoldsPerOpNotPerWait) {
   }
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_NE(error.find("waited"), std::string::npos) << "no timeout although the op ran " << took << " s: " << error;
-  EXPECT_LT(took, 2.0) << "the op's waits together took longer than one bound (" << kBound << " s) + slack";
+  EXPECT_LT(took, 4.0) << "the op's waits together took longer than one bound (" << kBound << " s) + slack";
 }
 
 }  // namespace

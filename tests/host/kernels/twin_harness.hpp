@@ -28,6 +28,12 @@ inline constexpr bool kTsan = false;
 inline constexpr bool kTsan = false;
 #endif
 
+// Wall-clock slack for a "returned within its bound" check on a loaded 2-core runner under
+// ThreadSanitizer, where waking threads were seen seconds late. Still far below what a missing or
+// mis-scaled bound costs (the host fabric aborts the process after 4 x timeout + 60 s; a bound
+// read in the wrong unit is 1000x), and paired with a lower bound (the waits did wait).
+inline constexpr double kWakeUpSlackS = 15.0;
+
 // Runs `ops` ops of a prepared variant, each with fresh oracle inputs (seed seed_base + op)
 // uploaded into `in`, and checks every rank's `out` bitwise after each op. Returns the number of
 // wrong elements over all ops and ranks; each failure is reported (naming `what`) unless

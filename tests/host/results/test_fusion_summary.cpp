@@ -1,5 +1,6 @@
-// Fusion accounting (bench/results/fusion_summary.hpp): speedups over the best unfused variant,
-// saved time from the component times the unfused variants report, order independence, table.
+// Fusion accounting (bench/results/fusion_summary.hpp): speedup and saved time over the best
+// unfused variant (one baseline, so they always agree in sign), the component times the unfused
+// variants report, order independence, the table.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -28,11 +29,11 @@ std::vector<CaseResult> one_shape() {
 TEST(FusionSummary, SpeedupAndSavedTime) {
   auto rs = one_shape();
   add_fusion_counters(rs);
-  // best unfused = 20; ar alone = min(30, 14) = 14; norm alone = min(6, 5) = 5.
+  // best unfused = min(40, 20) = 20 for both figures.
   EXPECT_DOUBLE_EQ(rs[2].extra.at(kSpeedupCounter), 2.0);
-  EXPECT_DOUBLE_EQ(rs[2].extra.at(kSavedCounter), 14 + 5 - 10);
+  EXPECT_DOUBLE_EQ(rs[2].extra.at(kSavedCounter), 20 - 10);
   EXPECT_DOUBLE_EQ(rs[3].extra.at(kSpeedupCounter), 0.8);
-  EXPECT_DOUBLE_EQ(rs[3].extra.at(kSavedCounter), 14 + 5 - 25);
+  EXPECT_DOUBLE_EQ(rs[3].extra.at(kSavedCounter), 20 - 25);
   EXPECT_DOUBLE_EQ(rs[0].extra.at(kAllreduceOnlyKey), 30);
   EXPECT_DOUBLE_EQ(rs[1].extra.at(kNormOnlyKey), 5);
   EXPECT_EQ(rs[0].extra.count(kSpeedupCounter), 0u);
@@ -64,6 +65,20 @@ TEST(FusionSummary, ShapesAndFailuresAreKeptApart) {
   EXPECT_TRUE(std::isnan(rows[1].best_unfused_us()));
 }
 
+// The old definitions (saved from the halves measured alone, speedup from the unfused pairs)
+// could disagree: here the halves alone sum to 9 us, so the old `saved` was 9 - 10 = -1 us while
+// the speedup was 20 / 10 = 2x. With one baseline the signs always agree.
+TEST(FusionSummary, SpeedupAndSavedAgreeInSign) {
+  std::vector<CaseResult> rs = {result("unfused-oneshot", 20, 16, {{kAllreduceOnlyKey, "4"}, {kNormOnlyKey, "5"}}),
+                                result("fused-oneshot", 10), result("fused-twoshot", 30)};
+  add_fusion_counters(rs);
+  for (const CaseResult* fused : {&rs[1], &rs[2]}) {
+    const double speedup = fused->extra.at(kSpeedupCounter), saved = fused->extra.at(kSavedCounter);
+    EXPECT_EQ(speedup > 1, saved > 0) << fused->c.name() << ": speedup " << speedup << ", saved " << saved;
+  }
+  EXPECT_DOUBLE_EQ(rs[1].extra.at(kSavedCounter), 10);
+}
+
 TEST(FusionSummary, TableHasOneLinePerShape) {
   auto rs = one_shape();
   rs.push_back(result("fused-twoshot", 50, 128));
@@ -71,6 +86,9 @@ TEST(FusionSummary, TableHasOneLinePerShape) {
   EXPECT_NE(t.find("fusion summary"), std::string::npos);
   EXPECT_NE(t.find("2.00x"), std::string::npos) << t;
   EXPECT_NE(t.find("   128 "), std::string::npos) << t;
+  EXPECT_NE(t.find("speedup = best unfused / fused, saved = best unfused - fused"), std::string::npos) << t;
+  for (std::size_t start = 0, end; (end = t.find('\n', start)) != std::string::npos; start = end + 1)
+    EXPECT_LE(end - start, 120u) << t.substr(start, end - start);
   EXPECT_EQ(fusion_summary_table({}), "");
 }
 

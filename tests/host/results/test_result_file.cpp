@@ -3,11 +3,19 @@
 // message that names the file and the problem.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "results/device_state.hpp"
 #include "results/report.hpp"
 #include "results/result_file.hpp"
+#include "tests/host/results/gpu_snapshots.hpp"
+#include "tests/host/results/replaced_by_rename.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 
 namespace arbench {
@@ -38,6 +46,39 @@ TEST(ResultFile, SyntheticResultsMatchTheWritersSchema) {
   const json j = make_result({{ar_name("nccl", 8, 65536), {24, 25, 26}},
                               {ar_name("ring", 8, 65536), {}, false}});
   EXPECT_EQ(validate_result_json(j), std::vector<std::string>{});
+}
+
+// The fields of adaptive sampling, --cache and the device state: what the writer writes
+// validates, and each of them with a wrong type is named.
+TEST(ResultFile, ValidatorChecksSamplingCacheAndDeviceState) {
+  CaseResult r;
+  r.c = Case{"twoshot", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false};
+  r.c.cold_cache = true;
+  r.samples_us = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18};
+  r.latency_us.median = 13.5;
+  r.median_ci_us = {true, 11, 16, 13.5, 0.98, 0.37};
+  r.sampling_stop = "noise";
+  r.sampling_time_s = 0.25;
+  r.device = DeviceState{{{3, "0000:41:00.0", testing::healthy_gpu(), testing::healthy_gpu()}}, {}};
+  json doc = make_result({{ar_name("nccl", 2, 1024), {24, 25, 26}}});
+  doc["arbench"]["cases"][0] = case_to_json(r);
+  ASSERT_EQ(validate_result_json(doc), std::vector<std::string>{});
+  const std::vector<std::pair<std::string, json>> broken = {
+      {"cache", "lukewarm"},
+      {"noise", "0.3"},
+      {"median_ci_us", json::array({11})},
+      {"sampling", {{"stop", 3}, {"time_s", 0.25}}},
+      {"device_state", {{"gpus", {{{"device", 3}, {"after", {{"sm_clock_mhz", "fast"}}}}}}}},
+  };
+  for (const auto& [key, value] : broken) {
+    json bad = doc;
+    bad["arbench"]["cases"][0][key] = value;
+    const auto problems = validate_result_json(bad);
+    ASSERT_EQ(problems.size(), 1u) << key;
+    EXPECT_NE(problems[0].find(key == "sampling" ? "stop" : key == "device_state" ? "sm_clock_mhz" : key),
+              std::string::npos)
+        << problems[0];
+  }
 }
 
 TEST(ResultFile, ReadsArbenchResult) {
@@ -179,6 +220,25 @@ TEST(ResultFile, CaseNames) {
   EXPECT_FALSE(parse_case_name("allreduce/nccl/bf16/gpus:x/bytes:1", d));
   EXPECT_FALSE(parse_case_name("allreduce/nccl/bf16/gpus:8", d));
   EXPECT_TRUE(d.family.empty());
+}
+
+}  // namespace
+}  // namespace arbench
+
+namespace arbench {
+namespace {
+
+TEST(WriteFileAtomically, ReplacesTheFileByRenameNeverInPlace) {
+  const std::string dir = ::testing::TempDir() + "arbench-atomic-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/result.json";
+  testing::HeldFile old = testing::hold_old_file(path);
+  write_file_atomically(path, "{\"new\": true}\n");
+  testing::expect_replaced_by_rename(old, path);
+  std::ifstream in(path);
+  const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(now, "{\"new\": true}\n");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -119,7 +119,8 @@ TEST(Phases, OnlyTheExtraOpsRecordNeverTheTimedOnes) {
   ASSERT_TRUE(r.ok) << r.reason;
   ASSERT_TRUE(r.phases.has_value());
   EXPECT_EQ(on, 2 * kPhaseOps) << "each recorded op, on each of the 2 ranks, and nothing else";
-  EXPECT_EQ(off, 2 * (1 + 3 + 2 * 5)) << "warm-up, the timed samples and the pipelined regime record nothing";
+  EXPECT_EQ(off, 2 * (1 + 3 + 2 * 5 + 1))
+      << "warm-up, the timed samples, the pipelined regime and the checked eager op after timing record nothing";
 }
 
 }  // namespace

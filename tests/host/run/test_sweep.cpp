@@ -28,6 +28,7 @@ TEST(Sizes, SeriesLikeNcclTests) {
   EXPECT_EQ(size_series(1024, 1024, 2, 4), (std::vector<std::size_t>{1024}));
   // Non-integer factors round down to whole elements and never repeat a size.
   auto s = size_series(6, 40, 1.5, 4);
+  EXPECT_EQ(s, (std::vector<std::size_t>{4, 8, 12, 20, 28}));  // 6, 9, 13.5, 20.25, 30.4 rounded down
   for (std::size_t b : s) EXPECT_EQ(b % 4, 0u);
   for (std::size_t i = 1; i < s.size(); ++i) EXPECT_LT(s[i - 1], s[i]);
 }
@@ -176,4 +177,94 @@ TEST(RunConfigDefaults, HostThreadsNeedTheHostBackendAndAPolicyBlockSize) {
   RunConfig c;
   c.tuning.host_threads = 4;
   EXPECT_THROW(resolve_defaults(c, Backend::single_gpu, 1), UsageError);
+}
+
+namespace {
+
+template <class F>
+std::string usage_message(F&& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.exit_code(), 2);
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+}  // namespace
+
+TEST(Sweep, FilterSelectsByCaseNameLikeBenchmarkFilter) {
+  RunConfig c = base_config();
+  c.variants = {"oneshot-*", "nccl"};
+  Sweep s = expand_sweep(c, test_registry(), Backend::host);
+  const std::size_t all = s.cases.size() + s.skipped.size();
+  EXPECT_EQ(filter_sweep(s, ""), 0u);
+  EXPECT_EQ(filter_sweep(s, "all"), 0u);
+  EXPECT_EQ(filter_sweep(s, "gpus:4/bytes:(1024|2048)$"), all - 3 * 2);  // 3 variants x 2 sizes left
+  for (const auto& k : s.cases) EXPECT_NE(k.name().find("gpus:4"), std::string::npos) << k.name();
+  Sweep t = expand_sweep(c, test_registry(), Backend::host);
+  filter_sweep(t, "-oneshot");  // a leading '-' keeps what does not match
+  EXPECT_TRUE(t.cases.empty());
+  EXPECT_EQ(t.skipped.size(), 6u);  // nccl, skipped on the host backend but still selected
+  Sweep u = expand_sweep(c, test_registry(), Backend::host);
+  EXPECT_NE(usage_message([&] { filter_sweep(u, "nomatch"); })
+                .find("--benchmark_filter=nomatch matches none of the 18 cases of the sweep"),
+            std::string::npos);
+  EXPECT_NE(usage_message([&] { filter_sweep(u, "gpus:(2"); }).find("--benchmark_filter=gpus:(2 is not a valid"),
+            std::string::npos);
+}
+
+TEST(Sweep, ZeroSizesGetTheirOwnMessage) {
+  RunConfig c = base_config();
+  c.max_bytes = 0;  // -e 0: not "--min-bytes 1K is larger than --max-bytes 0"
+  EXPECT_NE(usage_message([&] { expand_sweep(c, test_registry(), Backend::host); })
+                .find("--max-bytes 0: the largest message must be > 0 bytes"),
+            std::string::npos);
+  c = base_config();
+  c.min_bytes = 0;
+  EXPECT_NE(usage_message([&] { expand_sweep(c, test_registry(), Backend::host); }).find("--min-bytes 0"),
+            std::string::npos);
+}
+
+TEST(RunConfigDefaults, ListedTwiceIsAUsageError) {
+  const auto message = [](auto edit) {
+    RunConfig c;
+    edit(c);
+    return usage_message([&] { resolve_defaults(c, Backend::host, 0); });
+  };
+  EXPECT_NE(message([](RunConfig& c) { c.gpus = {2, 4, 2}; }).find("--gpus: 2 is listed twice"), std::string::npos);
+  EXPECT_NE(message([](RunConfig& c) { c.dtypes = {DType::bf16, DType::bf16}; }).find("--dtype: bf16 is listed twice"),
+            std::string::npos);
+  EXPECT_NE(message([](RunConfig& c) { c.tokens = {1, 16, 1}; }).find("--tokens: 1 is listed twice"),
+            std::string::npos);
+  EXPECT_NE(message([](RunConfig& c) { c.variants = {"ring", "ring"}; }).find("--variants: 'ring' is listed twice"),
+            std::string::npos);
+  EXPECT_NE(message([](RunConfig& c) { c.families = {Family::allreduce, Family::allreduce}; })
+                .find("--family: allreduce is listed twice"),
+            std::string::npos);
+}
+
+TEST(RunConfigDefaults, HiddenAndRingOrderAreCheckedUpFront) {
+  RunConfig c;
+  c.hidden = 0;  // --hidden 0 used to mean "the default" and silently ran 8192
+  EXPECT_NE(usage_message([&] { resolve_defaults(c, Backend::host, 0); }).find("--hidden 0: the hidden size must be >= 1"),
+            std::string::npos);
+  RunConfig r;
+  r.gpus = {2};
+  r.tuning.ring_order = {0, 0};
+  EXPECT_NE(usage_message([&] { resolve_defaults(r, Backend::host, 0); }).find("--ring-order 0,0: rank 0 appears twice"),
+            std::string::npos);
+  RunConfig w;
+  w.gpus = {2, 4};
+  w.tuning.ring_order = {1, 0};  // a permutation of 2 ranks, but the sweep also has 4
+  EXPECT_NE(usage_message([&] { resolve_defaults(w, Backend::host, 0); }).find("names 2 ranks, but the case has 4"),
+            std::string::npos);
+  RunConfig ok;
+  ok.gpus = {4};
+  ok.tuning.ring_order = {0, 2, 3, 1};
+  ok.hidden = 4096;
+  EXPECT_NO_THROW(resolve_defaults(ok, Backend::host, 0));
+  EXPECT_EQ(ok.hidden, 4096);
 }

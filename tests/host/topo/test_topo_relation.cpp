@@ -73,9 +73,15 @@ TEST(TopoRelation, HostBridgesAndNumaNodes) {
 }
 
 TEST(TopoRelation, CodesAreOrderedByDistance) {
-  EXPECT_LT(Relation::kPix, Relation::kPxb);
-  EXPECT_LT(Relation::kPhb, Relation::kNode);
-  EXPECT_LT(Relation::kNode, Relation::kSys);
+  // The ring cost and the "farther than" comparisons rely on this exact order, closest first.
+  const std::vector<Relation> closest_first{Relation::kSelf, Relation::kPix, Relation::kPxb,
+                                            Relation::kPhb,  Relation::kNode, Relation::kSys};
+  EXPECT_EQ(all_relations(), closest_first);
+  for (std::size_t i = 1; i < closest_first.size(); ++i)
+    EXPECT_LT(closest_first[i - 1], closest_first[i]) << relation_code(closest_first[i]);
+  std::string codes;
+  for (Relation r : all_relations()) codes += std::string(relation_code(r)) + " ";
+  EXPECT_EQ(codes, "X PIX PXB PHB NODE SYS ");
 }
 
 TEST(TopoRelation, RenderedMatrixAndLegend) {

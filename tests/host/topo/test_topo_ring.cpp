@@ -1,5 +1,5 @@
-// Topology-aware ring order: groups stay contiguous, and no permutation beats it (checked
-// by brute force over all rings on the 8-GPU fixtures).
+// Topology-aware ring order: groups stay contiguous, and no permutation beats it (checked by
+// brute force over all rings on the 8-GPU fixtures, against costs counted by hand).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,35 +18,68 @@ std::vector<GpuPath> paths_of(const Topology& t) {
   return p;
 }
 
-// Best cost over all rings (rotations are equivalent, so the first element stays fixed).
-RingCost brute_force_best(const std::vector<GpuPath>& paths) {
+// Best and worst cost over all rings (rotations are equivalent, so the first element stays fixed).
+std::pair<RingCost, RingCost> brute_force_best_and_worst(const std::vector<GpuPath>& paths) {
   std::vector<int> perm(paths.size());
   std::iota(perm.begin(), perm.end(), 0);
-  RingCost best = ring_cost(paths, perm);
+  RingCost best = ring_cost(paths, perm), worst = best;
   while (std::next_permutation(perm.begin() + 1, perm.end())) {
     RingCost c = ring_cost(paths, perm);
     if (ring_cost_less(c, best)) best = c;
+    if (ring_cost_less(worst, c)) worst = c;
   }
-  return best;
+  return {best, worst};
 }
 
-class TopoRingFixture : public ::testing::TestWithParam<const char*> {};
+// Edges per relation, by hand from each fixture's relation matrix (test_topo_relation.cpp):
+// index X, PIX, PXB, PHB, NODE, SYS.
+struct RingFixture {
+  const char* name;
+  RingCost best;  // the optimal ring, counted by hand
+  bool some_ring_is_worse;  // false: every ring costs the same, so the fixture cannot tell orders apart
+};
+
+const RingFixture kRingFixtures[] = {
+    // 4 switches of 2 GPUs, 2 per socket: in each socket one PHB (or NODE) hop between its
+    // switches, 2 SYS hops between the sockets, 4 PIX hops inside the switches.
+    {"four_switches_two_sockets", {0, 4, 0, 1, 1, 2}, true},
+    // 8 GPUs on their own root ports, 4 per socket: 6 PHB hops inside the sockets, 2 SYS between.
+    {"direct_two_root_complexes", {0, 0, 0, 6, 0, 2}, true},
+    {"one_switch_four_gpus", {0, 4, 0, 0, 0, 0}, false},
+    {"broken", {0, 0, 0, 2, 0, 0}, false},
+};
+
+class TopoRingFixture : public ::testing::TestWithParam<RingFixture> {};
 
 TEST_P(TopoRingFixture, RingOrderIsOptimalEvenFromShuffledInput) {
-  Topology t = read_sysfs_topology(test::sysfs_fixture(GetParam()));
+  const RingFixture& fx = GetParam();
+  Topology t = read_sysfs_topology(test::sysfs_fixture(fx.name));
   auto paths = paths_of(t);
   std::mt19937 rng(42);
   std::shuffle(paths.begin(), paths.end(), rng);
   auto order = ring_order(paths);
   ASSERT_EQ(order.size(), paths.size());
-  RingCost got = ring_cost(paths, order), best = brute_force_best(paths);
-  EXPECT_FALSE(ring_cost_less(best, got));
-  EXPECT_EQ(got, best);
+  std::vector<int> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], int(i)) << "not a permutation";
+  const auto [best, worst] = brute_force_best_and_worst(paths);
+  EXPECT_EQ(best, fx.best) << "the brute force disagrees with the hand count";
+  EXPECT_EQ(ring_cost(paths, order), fx.best);
+  EXPECT_EQ(ring_cost_less(best, worst), fx.some_ring_is_worse);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, TopoRingFixture,
-                         ::testing::Values("four_switches_two_sockets", "direct_two_root_complexes",
-                                           "one_switch_four_gpus", "broken"));
+INSTANTIATE_TEST_SUITE_P(Fixtures, TopoRingFixture, ::testing::ValuesIn(kRingFixtures),
+                         [](const auto& p) { return std::string(p.param.name); });
+
+TEST(TopoRing, CostOrderingByHand) {
+  // ring_cost_less ranks SYS edges first, then edges at NODE or farther, and so on.
+  const RingCost two_sys{0, 6, 0, 0, 0, 2}, four_phb{0, 0, 0, 4, 2, 2}, more_sys{0, 8, 0, 0, 0, 4};
+  EXPECT_TRUE(ring_cost_less(two_sys, more_sys));
+  EXPECT_FALSE(ring_cost_less(more_sys, two_sys));
+  EXPECT_TRUE(ring_cost_less(two_sys, four_phb));  // same SYS, fewer edges at NODE or farther
+  EXPECT_FALSE(ring_cost_less(two_sys, two_sys));
+  EXPECT_EQ(ring_crossings(four_phb, Relation::kPhb), 8);
+}
 
 TEST(TopoRing, FourSwitchesCrossesEachGroupTwice) {
   Topology t = read_sysfs_topology(test::sysfs_fixture("four_switches_two_sockets"));

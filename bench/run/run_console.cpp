@@ -1,0 +1,76 @@
+#include "run/run_console.hpp"
+
+#include <iomanip>
+#include <map>
+
+#include "run/multi_process.hpp"
+#include "run/sampling.hpp"
+#include "run/sizes.hpp"
+
+namespace arbench {
+namespace {
+
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+}  // namespace
+
+void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
+                  const std::string& links_source, const SweepCounts& n, const World& world) {
+  o << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
+    << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
+  if (world.multi_process())
+    o << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
+      << ", one rank per process\n";
+  for (const std::string& f : fabrics.created()) o << "  fabric: " << f << "\n";
+  if (b == Backend::cuda) o << "  links: " << links_source << "\n";
+  std::string dts;
+  for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
+  o << "  sweep: gpus " << join_ints(cfg.gpus);
+  for (Family f : cfg.families) {  // the shape axis of each family swept
+    if (f == Family::allreduce)
+      o << " | sizes " << format_size(*cfg.min_bytes) << ".." << format_size(*cfg.max_bytes) << " x" << cfg.step_factor;
+    else
+      o << " | tokens " << join_ints(cfg.tokens) << " x hidden " << cfg.hidden.value_or(0);
+  }
+  o << " | dtype " << dts << "\n  cases: " << n.cases << " to run";
+  if (n.filtered > 0) o << " (" << n.filtered << " left out by --benchmark_filter)";
+  o << ", " << n.skipped << " skipped" << (n.skipped > 0 ? " (`arbench list` says why)" : "") << "\n"
+    << "  per case: " << *cfg.warmup << " warm-up ops, "
+    << (adaptive_sampling(cfg) ? std::string() : sampling_text(cfg) + ", ") << *cfg.pipelined_ops
+    << " pipelined ops x 5 | cache " << (cfg.cold_cache ? "cold" : "hot") << " | check " << (cfg.check ? "on" : "OFF")
+    << "\n";
+  if (adaptive_sampling(cfg)) o << "  sampling: " << sampling_text(cfg) << "\n";  // a line of its own: it is long
+  o << "  latency = isolated op, max over ranks; busbw as nccl-tests; pipelined = per op, ops back to back\n"
+    << std::flush;
+}
+
+void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
+                  const std::string& stopped, std::size_t planned) {
+  std::size_t failed = 0;
+  for (const auto& r : results) failed += r.ok ? 0 : 1;
+  o << "\narbench: " << results.size() << " cases run, " << (results.size() - failed) << " ok, " << failed
+    << " failed, " << skipped.size() << " skipped\n";
+  if (!stopped.empty())
+    o << "  STOPPED: " << stopped << " after " << results.size() << " of " << planned << " cases; "
+      << planned - results.size() << " not run\n";
+  for (const auto& r : results)
+    if (!r.ok) o << "  FAILED " << r.c.name() << ": " << r.reason << "\n";
+  std::map<std::string, int> reasons;
+  for (const auto& s : skipped) ++reasons[s.c.variant + ": " + s.reason];
+  for (const auto& [why, count] : reasons) o << "  skipped " << count << " x " << why << "\n";
+}
+
+void print_catalogue(std::ostream& o, const Registry& reg, Backend b) {
+  o << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
+  for (const auto& v : reg.catalogue(b)) {
+    o << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name << v.summary;
+    if (!v.unavailable.empty()) o << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
+    o << "\n";
+  }
+}
+
+}  // namespace arbench

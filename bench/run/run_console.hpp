@@ -1,0 +1,35 @@
+// What `arbench run` and `arbench list` print around the table: the banner (what will run and
+// how), the footer (what happened, every failure and skip with its reason) and the variant
+// catalogue of `list`.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "run/harness.hpp"
+#include "run/run_config.hpp"
+
+namespace arbench {
+
+struct SweepCounts {
+  std::size_t cases = 0;     // will run
+  std::size_t filtered = 0;  // left out by --benchmark_filter
+  std::size_t skipped = 0;   // cannot run on this backend
+};
+
+// `world`: the launch line of a run of several processes (one rank per process).
+void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
+                  const std::string& links_source, const SweepCounts& n, const World& world);
+
+// `stopped`: why the run ended early (empty when it ran every case); `planned`: its case count.
+void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
+                  const std::string& stopped, std::size_t planned);
+
+// The variants --variants can name, after `list`'s cases: configurations (`nccl[ring/ll]`) are
+// in no default sweep, so this is where a user finds them. '#' lines, like the header, so that
+// `grep -v '^#'` keeps the case names only.
+void print_catalogue(std::ostream& o, const Registry& reg, Backend b);
+
+}  // namespace arbench

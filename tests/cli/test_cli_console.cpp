@@ -1,0 +1,68 @@
+// What `arbench run` shows on a console: arbench's table within 120 columns for the default host
+// sweep, --wide for Google Benchmark's table, no DEBUG-build warning, and the live progress line
+// on a terminal only (also with -q).
+#include <gtest/gtest.h>
+
+#include "cli_util.hpp"
+#include "spawn_util.hpp"
+
+namespace {
+
+std::size_t display_columns(const std::string& line) {  // UTF-8 code points
+  std::size_t n = 0;
+  for (unsigned char ch : line) n += (ch & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+// The default host sweep (`arbench run` on a machine without a GPU), with fewer samples so the
+// test is quick: the same cases, names and number widths as the default.
+TEST(CliConsole, DefaultHostSweepFits120Columns) {
+  const std::string backend = has_gpu_driver_and_device() ? "--backend host " : "";
+  CliResult r = run_arbench("run " + backend + "--samples 2 --warmup 0 --pipelined-ops 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::size_t widest = 0, rows = 0;
+  std::string widest_line;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    if (display_columns(line) > widest) widest = display_columns(line), widest_line = line;
+    rows += line.rfind("  ", 0) == 0 && line.find("  ok") != std::string::npos;
+  }
+  EXPECT_LE(widest, 120u) << "widest line (" << widest << " columns):\n" << widest_line;
+  EXPECT_GE(rows, 200u) << r.output;  // the default sweep's rows were all there
+  EXPECT_NE(r.output.find("fusion summary"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Library was built as DEBUG"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Iterations"), std::string::npos) << r.output;  // Google Benchmark's columns are gone
+  RecordProperty("widest_line", widest_line);
+}
+
+TEST(CliConsole, WideKeepsGoogleBenchmarksTable) {
+  for (const char* flag : {"--wide", "--benchmark_format=console"}) {
+    CliResult r = run_arbench(std::string("run --backend host --variants reference --gpus 2 -b 1K -e 1K --samples 2 ") + flag);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("Iterations"), std::string::npos) << flag << "\n" << r.output;
+    EXPECT_NE(r.output.find("busbw_GBps"), std::string::npos) << flag << "\n" << r.output;
+    EXPECT_NE(r.output.find("p99_us"), std::string::npos) << flag << "\n" << r.output;
+    EXPECT_EQ(r.output.find("Library was built as DEBUG"), std::string::npos) << r.output;
+  }
+}
+
+TEST(CliConsole, ProgressLineOnATerminalOnly) {
+  const std::string args = "run --backend host --variants reference --gpus 2 -b 1K -e 8K --samples 20";
+  for (const char* quiet : {"", " -q"}) {
+    Child tty = spawn_arbench(args + quiet, /*terminal=*/true, 120);
+    read_until(tty, "cases run", 60);
+    EXPECT_EQ(finish(tty, 60), 0) << tty.output;
+    EXPECT_NE(tty.output.find("[1/4] allreduce/reference/bf16/gpus:2/bytes:1024... ETA"), std::string::npos)
+        << quiet << "\n" << tty.output;
+    EXPECT_NE(tty.output.find("[4/4] allreduce/reference/bf16/gpus:2/bytes:8192... ETA"), std::string::npos)
+        << quiet << "\n" << tty.output;
+    EXPECT_NE(tty.output.find("\r\033[K"), std::string::npos);  // erased, not scrolled
+  }
+  Child pipe = spawn_arbench(args, /*terminal=*/false);
+  EXPECT_EQ(finish(pipe, 60), 0) << pipe.output;
+  EXPECT_EQ(pipe.output.find("[1/4]"), std::string::npos) << pipe.output;
+  EXPECT_EQ(pipe.output.find('\r'), std::string::npos) << pipe.output;
+  EXPECT_NE(pipe.output.find("4 cases run, 4 ok"), std::string::npos) << pipe.output;
+}
