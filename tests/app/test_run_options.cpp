@@ -70,7 +70,7 @@ std::shared_ptr<Seen> run_spy(RunConfig cfg) {
   if (cfg.gpus.empty()) cfg.gpus = {2};
   if (!cfg.min_bytes) cfg.min_bytes = cfg.max_bytes = 1024;
   if (cfg.tokens.empty()) cfg.tokens = {2};
-  if (cfg.hidden == 0 && cfg.model.empty()) cfg.hidden = 64;
+  if (!cfg.hidden && cfg.model.empty()) cfg.hidden = 64;
   cfg.warmup = 1;
   cfg.samples = 1;
   cfg.pipelined_ops = 0;
@@ -108,8 +108,7 @@ TEST(RunOptions, BlocksEpsTimeoutAndInPlaceReachTheVariant) {
   RunConfig fused;
   fused.families = {Family::allreduce_rmsnorm};
   fused.tuning.eps = 0.25;
-  fused.model = "qwen3-32b";
-  fused.hidden = 0;
+  fused.model = "qwen3-32b";  // and no --hidden
   const auto f = run_spy(fused);
   ASSERT_EQ(f->cases.size(), 1u);
   EXPECT_DOUBLE_EQ(f->tunings[0].eps, 0.25);

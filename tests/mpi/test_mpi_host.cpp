@@ -67,10 +67,13 @@ TEST(MpiHost, FourProcessesPrintOneTableAndWriteOneValidJson) {
   MpiResult r = run_mpi(4, "run --backend host -b 1K -e 1M --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(count_of(r.output, "launch: 4 processes on 1 node"), 1u) << r.output;
-  // One table: one console context, every case's line once.
-  EXPECT_EQ(count_of(r.output, "Running " ARBENCH_EXE), 1u) << r.output;
-  EXPECT_EQ(count_of(r.output, "allreduce/reference/bf16/gpus:4/bytes:1024 "), 1u) << r.output;
-  EXPECT_EQ(count_of(r.output, "allreduce_rmsnorm/fused-oneshot/bf16/gpus:4/tokens:256/hidden:8192 "), 1u) << r.output;
+  // One table: one banner, one header per family, every case's row once (rows name the case
+  // after its family, the heading).
+  EXPECT_EQ(count_of(r.output, "| backend host"), 1u) << r.output;
+  EXPECT_EQ(count_of(r.output, "\nallreduce "), 1u) << r.output;
+  EXPECT_EQ(count_of(r.output, "\nallreduce_rmsnorm "), 1u) << r.output;
+  EXPECT_EQ(count_of(r.output, "  reference/bf16/gpus:4/bytes:1024 "), 1u) << r.output;
+  EXPECT_EQ(count_of(r.output, "  fused-oneshot/bf16/gpus:4/tokens:256/hidden:8192 "), 1u) << r.output;
   EXPECT_EQ(count_of(r.output, " cases run, "), 1u) << r.output;
   EXPECT_EQ(count_of(r.output, " 0 failed"), 1u) << r.output;
   EXPECT_EQ(count_of(r.output, "arbench: wrote " + out), 1u) << r.output;
