@@ -34,7 +34,10 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 
-from history import load_history  # noqa: E402  (scripts/history.py: the history's format)
+# scripts/history.py (the history's format) sits beside this file; put it on the path, so the
+# import works however plot.py is loaded (run as a script, or imported from elsewhere by a test).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from history import load_history  # noqa: E402
 
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"

@@ -79,11 +79,12 @@ void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
               number(counter(run, "busbw_GBps", 0), kBusbwW) + "  " +
               (pipelined < 0 ? pad_left("-", kPipelinedW) : number(pipelined, kPipelinedW)) + "  " +
               (checked_ ? "ok" : "unchecked");
-      // An abnormal device state (the label "DEVICE: ..."): after the check, cut to the width;
-      // the footer says it in full.
+      // An abnormal device state (the label "DEVICE: ..."): a line of its own under the row
+      // (the row has no room for it), cut to the width; the footer says it in full.
       if (!run.report_label.empty()) {
-        line += "  " + run.report_label;
-        if (int(line.size()) > kWidthLimit) line = line.substr(0, kWidthLimit - 3) + "...";
+        std::string note = "    " + run.report_label;
+        if (int(note.size()) > kWidthLimit) note = note.substr(0, kWidthLimit - 3) + "...";
+        line += "\n" + note;
       }
     }
     o << line << "\n";

@@ -211,10 +211,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
 
   RunStop stop;  // Ctrl-C from here on: stop after the current case
-  if (!cfg.quiet) {
-    print_banner(std::cout, cfg, b, fabrics, links->source(), counts, world);
-    std::cout << "  " << devices.banner() << "\n" << std::flush;
-  }
+  if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world);
 
   int columns = 80;
   const bool terminal = stderr_is_terminal(columns);

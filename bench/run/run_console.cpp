@@ -19,7 +19,8 @@ std::string join_ints(const std::vector<int>& v) {
 }  // namespace
 
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
-                  const std::string& links_source, const SweepCounts& n, const World& world) {
+                  const std::string& links_source, const std::string& device_state, const SweepCounts& n,
+                  const World& world) {
   o << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
     << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
   if (world.multi_process())
@@ -44,6 +45,7 @@ void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const Fabric
     << " pipelined ops x 5 | cache " << (cfg.cold_cache ? "cold" : "hot") << " | check " << (cfg.check ? "on" : "OFF")
     << "\n";
   if (adaptive_sampling(cfg)) o << "  sampling: " << sampling_text(cfg) << "\n";  // a line of its own: it is long
+  o << "  " << device_state << "\n";
   o << "  latency = isolated op, max over ranks; busbw as nccl-tests; pipelined = per op, ops back to back\n"
     << std::flush;
 }

@@ -19,9 +19,11 @@ struct SweepCounts {
   std::size_t skipped = 0;   // cannot run on this backend
 };
 
-// `world`: the launch line of a run of several processes (one rank per process).
+// `world`: the launch line of a run of several processes (one rank per process);
+// `device_state`: the line that says how the GPUs' state is recorded, or why not.
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
-                  const std::string& links_source, const SweepCounts& n, const World& world);
+                  const std::string& links_source, const std::string& device_state, const SweepCounts& n,
+                  const World& world);
 
 // `stopped`: why the run ended early (empty when it ran every case); `planned`: its case count.
 void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,

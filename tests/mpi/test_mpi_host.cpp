@@ -118,6 +118,29 @@ TEST(MpiHost, PhasesAndSkewGatherEveryRanksMarks) {
   EXPECT_EQ(leaked_segments(), std::set<std::string>{}) << "a shared-memory segment outlived the run";
 }
 
+// Adaptive sampling with one process per rank: every process must stop after the same batch
+// (a process that takes one more batch than its peers waits for them until --timeout), so the
+// stopping rule runs on the samples every process sees and on the slowest process's elapsed time.
+// A 0.01% noise target no case reaches and a 50 ms budget make every case stop at the budget,
+// where processes whose clocks disagree would part ways. --cache cold flushes before each sample.
+TEST(MpiHost, AdaptiveSamplingStopsTogetherOnEveryProcess) {
+  const std::string out = temp_path("adaptive.json");
+  MpiResult r = run_mpi(3, "run --backend host -b 1K -e 16K -f 4 --family allreduce --variants twoshot,ring "
+                           "--max-noise 0.01 --min-samples 3 --max-samples 100000 --max-time 0.05 --cache cold "
+                           "--warmup 1 --pipelined-ops 0 --timeout 2 -q --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json doc = read_json(out);
+  ASSERT_EQ(doc["arbench"]["cases"].size(), 2u * 3);
+  for (const auto& c : doc["arbench"]["cases"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_EQ(c["cache"], "cold") << c["name"];
+    EXPECT_NE(c["name"].get<std::string>().find("/cold"), std::string::npos) << c["name"];
+    EXPECT_EQ(c["sampling"]["stop"], "max_time") << c["name"];
+    EXPECT_GE(c["samples_us"].size(), 3u) << c["name"];
+  }
+  EXPECT_EQ(leaked_segments(), std::set<std::string>{}) << "a shared-memory segment outlived the run";
+}
+
 // Every host twin and the reference, both families, in and out of place, on 2 and 3 processes
 // (3: a world size that is not a power of two).
 TEST(MpiHost, TwoAndThreeProcessesRunEveryTwinCorrectly) {

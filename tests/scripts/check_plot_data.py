@@ -192,13 +192,17 @@ def main():
     reference = sys.argv[4] if len(sys.argv) > 4 else None
     plot = load_plot_module()
     figs = {}
-    original_save = plot.save
+    file_sink = plot.file_sink
 
-    def recording_save(fig, out_dir, stem, formats, written, bottom=0.0):
-        figs[stem] = describe(fig)
-        original_save(fig, out_dir, stem, formats, written, bottom)
+    def recording_file_sink(out_dir, formats):  # every finished figure passes through the sink
+        write = file_sink(out_dir, formats)
 
-    plot.save = recording_save
+        def sink(fig, stem, bottom=0.0):
+            figs[stem] = describe(fig)
+            write(fig, stem, bottom)
+        return sink
+
+    plot.file_sink = recording_file_sink
     sys.argv = ["plot.py", result, "--out", out, "--history", history, "--formats", "png"]
     if reference:
         sys.argv += ["--reference", reference]

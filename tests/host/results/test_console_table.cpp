@@ -85,7 +85,7 @@ TEST(ConsoleTable, UncheckedRunsSaySo) {
 }
 
 // A case whose device state was abnormal carries Google Benchmark's label "DEVICE: ..."
-// (run_command sets it): the row shows it after the check, cut to the width.
+// (run_command sets it): a line of its own under the row, cut to the width.
 TEST(ConsoleTable, AbnormalDeviceStateIsMarked) {
   std::ostringstream out;
   ConsoleTable table(kNames, true);
@@ -95,8 +95,8 @@ TEST(ConsoleTable, AbnormalDeviceStateIsMarked) {
   BenchRun long_mark = make_run(kNames[1], 9.1, 8.8, 9.9, 12.6, 6.3);
   long_mark.report_label = "DEVICE: GPU 1 throttled (SW power cap); " + std::string(200, 'y');
   table.ReportRuns({marked, long_mark});
-  EXPECT_NE(out.str().find("ok  DEVICE: GPU 3 link Gen5 x8, max Gen5 x16"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("ok  DEVICE: GPU 1 throttled"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("  ok\n    DEVICE: GPU 3 link Gen5 x8, max Gen5 x16\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("  ok\n    DEVICE: GPU 1 throttled (SW power cap); yyy"), std::string::npos) << out.str();
   for (const auto& l : lines_of(out.str())) EXPECT_LE(l.size(), std::size_t(ConsoleTable::kWidthLimit)) << l;
 }
 
