@@ -23,6 +23,7 @@ import math
 import os
 import re
 import sys
+import textwrap
 from collections import defaultdict
 
 import matplotlib
@@ -133,6 +134,12 @@ def file_sink(out_dir, formats):
     return sink
 
 
+def suptitle(fig, text, **kwargs):
+    """The figure's title, wrapped to the figure's width (one panel is narrow: a long title with
+    its timing note would be cut at both edges)."""
+    fig.suptitle(textwrap.fill(text, width=max(40, int(fig.get_figwidth() * 11))), **kwargs)
+
+
 def panels(n):
     fig, axes = plt.subplots(1, n, figsize=(5.2 * n, 4.2), squeeze=False)
     return fig, axes[0]
@@ -189,7 +196,7 @@ def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, 
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=6 if reference else 7)
-    fig.suptitle(title + timing_note(args.timing, args.backend), fontsize=10)
+    suptitle(fig, title + timing_note(args.timing, args.backend), fontsize=10)
     if sources:
         fig.text(0.01, 0.005, "  ".join(f"[{i + 1}] {s}" for i, s in enumerate(sources)),
                  fontsize=7, color="0.3")
@@ -228,7 +235,7 @@ def plot_fused(cases, colours, args):
         ax.set_ylabel("speedup over the best unfused variant (x)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle("allreduce + residual + RMSNorm" + timing_note(args.timing, args.backend),
+    suptitle(fig, "allreduce + residual + RMSNorm" + timing_note(args.timing, args.backend),
                  fontsize=10)
     args.sink(fig, "fused_speedup")
 
@@ -288,7 +295,7 @@ def plot_phases(cases, args):
             ax.grid(True, axis="y", alpha=0.3)
         handles, texts = axes[0].get_legend_handles_labels()
         fig.legend(handles, texts, loc="lower center", ncol=len(PHASE_PARTS), fontsize=8)
-        fig.suptitle(f"where one op's time goes, {world} GPUs" + timing_note(args.timing, args.backend),
+        suptitle(fig, f"where one op's time goes, {world} GPUs" + timing_note(args.timing, args.backend),
                      fontsize=10)
         args.sink(fig, f"phases_gpus{world}", bottom=0.08)
 
