@@ -8,15 +8,6 @@
 #include "arbench/core/errors.hpp"
 
 namespace arbench {
-namespace {
-
-std::string join(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
-  return s;
-}
-
-}  // namespace
 
 void resolve_multi_process(RunConfig& cfg, Backend b, World& w) {
   if (!w.multi_process()) return;
@@ -39,7 +30,7 @@ void resolve_multi_process(RunConfig& cfg, Backend b, World& w) {
                      ", ...). Launch it on one node, or use --backend cuda");
   if (cfg.gpus.empty()) cfg.gpus = {w.size()};
   if (cfg.gpus != std::vector<int>{w.size()})
-    throw UsageError("--gpus " + join(cfg.gpus) + ": under " + l.launcher + " every case uses all " + n +
+    throw UsageError("--gpus " + join_ints(cfg.gpus) + ": under " + l.launcher + " every case uses all " + n +
                      " processes, one rank each, so --gpus must be " + n + " or left out (for fewer ranks, "
                      "start fewer processes)");
 }

@@ -78,6 +78,12 @@ std::string host_threads_problem(int threads, Backend b, const std::vector<Famil
   return {};
 }
 
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
 bool adaptive_sampling(const RunConfig& cfg) {
   return cfg.max_noise_pct || cfg.min_samples || cfg.max_samples || cfg.min_time_s || cfg.max_time_s;
 }

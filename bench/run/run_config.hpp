@@ -82,6 +82,9 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 // divisor of its lanes) and what to do.
 std::string host_threads_problem(int threads, Backend b, const std::vector<Family>& families);
 
+// A list option's values as the user types them: {2, 4, 8} -> "2,4,8".
+std::string join_ints(const std::vector<int>& v);
+
 // True when --max-noise, --min-samples, --max-samples, --min-time or --max-time was given.
 bool adaptive_sampling(const RunConfig& cfg);
 
