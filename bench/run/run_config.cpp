@@ -90,6 +90,13 @@ bool adaptive_sampling(const RunConfig& cfg) {
 
 namespace {
 
+// A number as the user typed it: 0.5, 3, 1e-05 (std::to_string would say 3.000000).
+std::string typed(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 // Adaptive sampling's options: defaults, and every value checked before any work starts.
 void resolve_sampling(RunConfig& cfg, const BackendDefaults& d) {
   if (!adaptive_sampling(cfg)) return;
@@ -107,12 +114,12 @@ void resolve_sampling(RunConfig& cfg, const BackendDefaults& d) {
     throw UsageError("--max-samples " + std::to_string(*cfg.max_samples) + " is below --min-samples " +
                      std::to_string(*cfg.min_samples));
   if (!(*cfg.max_noise_pct > 0) || *cfg.max_noise_pct > 1000)
-    throw UsageError("--max-noise must be a percentage in (0, 1000], got " + std::to_string(*cfg.max_noise_pct));
-  if (!(*cfg.min_time_s >= 0)) throw UsageError("--min-time must be >= 0 seconds");
-  if (!(*cfg.max_time_s > 0)) throw UsageError("--max-time must be > 0 seconds");
+    throw UsageError("--max-noise " + typed(*cfg.max_noise_pct) + ": a percentage in (0, 1000] is needed, e.g. --max-noise 1");
+  if (!(*cfg.min_time_s >= 0)) throw UsageError("--min-time " + typed(*cfg.min_time_s) + ": must be >= 0 seconds");
+  if (!(*cfg.max_time_s > 0)) throw UsageError("--max-time " + typed(*cfg.max_time_s) + ": must be > 0 seconds");
   if (*cfg.min_time_s > *cfg.max_time_s)
-    throw UsageError("--min-time " + std::to_string(*cfg.min_time_s) + " s is longer than --max-time " +
-                     std::to_string(*cfg.max_time_s) + " s");
+    throw UsageError("--min-time " + typed(*cfg.min_time_s) + " s is longer than --max-time " +
+                     typed(*cfg.max_time_s) + " s");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 #include "cli_util.hpp"
 #include "tests/host/results/synthetic_result.hpp"
@@ -96,11 +98,21 @@ TEST(GateCli, ColdCacheNamesTheCases) {
 }
 
 TEST(GateCli, SamplingOptionsAreValidatedBeforeAnyWork) {
-  for (const char* bad : {"--samples 5 --max-noise 1", "--max-noise 0", "--max-noise -3%", "--min-samples 0",
-                          "--min-samples 20 --max-samples 10", "--max-time 0", "--min-time 5 --max-time 1",
-                          "--cache warm"}) {
+  // Each message names the value as typed.
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"--samples 5 --max-noise 1", "--samples 5 takes exactly that many samples"},
+      {"--max-noise 0", "--max-noise 0: a percentage in (0, 1000]"},
+      {"--max-noise -3%", "--max-noise -3: a percentage in (0, 1000]"},
+      {"--min-samples 0", "--min-samples must be >= 1, got 0"},
+      {"--min-samples 20 --max-samples 10", "--max-samples 10 is below --min-samples 20"},
+      {"--max-time 0", "--max-time 0: must be > 0 seconds"},
+      {"--min-time 5 --max-time 1", "--min-time 5 s is longer than --max-time 1 s"},
+      {"--cache warm", "--cache: warm not in {hot,cold}"},
+  };
+  for (const auto& [bad, message] : cases) {
     const CliResult r = run_arbench(kHostCase + " " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << bad << "\n" << r.output;
     EXPECT_EQ(r.output.find("cases run"), std::string::npos) << bad << "\n" << r.output;
   }
 }
