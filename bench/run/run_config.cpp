@@ -242,11 +242,9 @@ std::string sweep_key(const RunConfig& cfg) {
 
 TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watchdog_gpus) {
   if (watchdog_gpus.empty() || asked_s <= kWatchdogTimeoutCap) return {asked_s, {}};
-  std::string gpus;
-  for (int g : watchdog_gpus) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
   char buf[96];
   std::snprintf(buf, sizeof buf, "--timeout %g s capped at %g s", asked_s, kWatchdogTimeoutCap);
-  return {kWatchdogTimeoutCap, std::string(buf) + ": GPU " + gpus +
+  return {kWatchdogTimeoutCap, std::string(buf) + ": GPU " + join_ints(watchdog_gpus) +
                                    " drives a display, and its kernel watchdog would kill a kernel waiting "
                                    "longer for a peer (a lost CUDA context, not a failed case)"};
 }
