@@ -79,7 +79,10 @@ TEST(GateCli, AdaptiveSamplingRecordsStopAndNoise) {
   EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "adaptive");
   for (const json& c : doc["arbench"]["cases"]) {
     EXPECT_EQ(c["sampling"]["stop"], "noise") << c.dump();
-    EXPECT_EQ(c["samples_us"].size(), 8u);  // a 1000% target is met by the first check
+    // A 1000% target is met by the first check (8 samples) unless the loaded machine put an
+    // outlier at the interval's edge (seen once: 10 samples); either way long before the budget.
+    EXPECT_GE(c["samples_us"].size(), 8u);
+    EXPECT_LT(c["samples_us"].size(), 40u);
     EXPECT_LE(c["noise"].get<double>(), 10.0);
     EXPECT_LE(c["median_ci_us"][0].get<double>(), c["median_us"].get<double>());
     EXPECT_GE(c["median_ci_us"][1].get<double>(), c["median_us"].get<double>());
