@@ -8,7 +8,7 @@
 #include "arbench/core/errors.hpp"
 #include "commands.hpp"
 #include "arbench/core/models.hpp"
-#include "run/sizes.hpp"
+#include "sweep/sizes.hpp"
 #include "run/run_command.hpp"
 
 namespace arbench {
@@ -136,7 +136,7 @@ void to_config(RunConfig& cfg, const std::vector<std::string>& dtypes, const std
 
 }  // namespace
 
-// --benchmark_filter selects cases for both subcommands (run/sweep.hpp filter_sweep).
+// --benchmark_filter selects cases for both subcommands (sweep/sweep.hpp filter_sweep).
 void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world) {
   // Parsed values, shared by both subcommands (only one runs per invocation) and kept alive
   // by the callbacks that read them.

@@ -18,8 +18,8 @@
 #include "topo/tree.hpp"
 #include "commands.hpp"
 #include "topo/nvml_loader.hpp"
-#include "topo/cuda_gpus.hpp"
-#include "topo/probe.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
+#include "topo/gpu/probe.hpp"
 
 namespace arbench {
 namespace {

@@ -5,7 +5,7 @@ The rank streams are created with cudaStreamNonBlocking, so they do not wait for
 default stream: a cudaMemcpy or cudaMemset (or a kernel launched without a stream) may still be
 in flight when the rank's next op reads its buffer. And cudaStreamSynchronize /
 cudaDeviceSynchronize wait for ever on a kernel whose peer never arrives, so the fabrics
-(kernels/) wait with a bound (kernels/fabric/stream_wait.hpp) instead.
+(kernels/) wait with a bound (kernels/fabric/cuda/stream_wait.hpp) instead.
 
   check_cuda_streams.py --root DIR    exit 1 naming file:line and the rule for each violation
 """
@@ -38,7 +38,7 @@ def check_file(path, rel):
                            "default stream; pass the rank's stream")
         if in_kernels and UNBOUNDED.search(line):
             out.append(f"{rel}:{i}: {UNBOUNDED.search(line).group(0)[:-1]} waits without a bound; use "
-                       "wait_stream (kernels/fabric/stream_wait.hpp)")
+                       "wait_stream (kernels/fabric/cuda/stream_wait.hpp)")
     return out
 
 

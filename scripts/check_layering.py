@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every source folder includes only what its README.md allows.
 
-Each folder of arbench's sources (include/arbench/*, kernels/*, bench/*) has a README.md with
-two rule lines, which this script reads (so the folder map in docs/architecture.md, the
+Each folder of arbench's sources (include/arbench/*, kernels/*, bench/*, and their subfolders)
+has a README.md with two rule lines, which this script reads (so the folder map in docs/architecture.md, the
 READMEs and this check cannot drift apart):
 
   Depends on: arbench/, results/      quoted-include prefixes allowed besides the folder's own
@@ -10,7 +10,9 @@ READMEs and this check cannot drift apart):
 
 Two rules hold whatever the READMEs say: nothing under kernels/ or include/arbench/ may
 include a bench/ header (kernels know no CLI, JSON or harness), and every folder holding
-sources must have the README lines. Exit 0: clean; 1: violations (each printed as
+sources must have the README lines. A folder's own prefix covers its own headers only: a
+subfolder's headers (topo/gpu/..., kernels/fabric/nccl/...) need a "Depends on:" entry, so the
+direction between a folder and its subfolders is checked too. Exit 0: clean; 1: violations (each printed as
 file:line: what is wrong); 2: bad usage.
 """
 import argparse
@@ -21,7 +23,8 @@ import sys
 SOURCE_EXT = ('.hpp', '.cpp', '.cu', '.cuh', '.h')
 ROOTS = ('include/arbench', 'kernels', 'bench')
 # What a quoted include starts with when it names a bench/ header (bench/ is an include root).
-BENCH_PREFIXES = ('core/', 'run/', 'results/', 'analysis/', 'topo/', 'workload/', 'mpi/', 'commands.hpp', 'bench/')
+BENCH_PREFIXES = ('core/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'topo/', 'workload/', 'mpi/',
+                  'commands.hpp', 'bench/')
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
@@ -54,6 +57,12 @@ def own_prefix(rel_folder):
     return rel_folder + '/'
 
 
+def is_own(target, own):
+    """A header of the folder itself, not of a subfolder: a subfolder is a layer of its own
+    (bench/topo/gpu/ may include bench/topo/, not the other way round unless a README says so)."""
+    return target.startswith(own) and '/' not in target[len(own):]
+
+
 def check(root):
     problems = []
     for top in ROOTS:
@@ -68,7 +77,7 @@ def check(root):
                                 f'"Never includes:" lines; say what lives there and what it may include')
                 continue
             depends, never = rules
-            allowed = [own_prefix(rel)] + depends
+            own = own_prefix(rel)
             kernel_side = rel == 'kernels' or rel.startswith(('kernels/', 'include/'))
             for name in sources:
                 path = os.path.join(dirpath, name)
@@ -84,7 +93,7 @@ def check(root):
                             if kernel_side and target.startswith(BENCH_PREFIXES) and not same_folder:
                                 problems.append(f'{where}: includes "{target}" from bench/; kernels and '
                                                 f'include/arbench must not depend on the benchmark program')
-                            elif not same_folder and not target.startswith(tuple(allowed)):
+                            elif not same_folder and not is_own(target, own) and not target.startswith(tuple(depends)):
                                 problems.append(f'{where}: includes "{target}", outside what {rel}/README.md '
                                                 f'allows (Depends on: {", ".join(depends) or "-"})')
                         else:

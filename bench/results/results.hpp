@@ -22,7 +22,7 @@ struct CaseResult {
   std::vector<double> samples_us;  // raw isolated-latency samples (max over ranks)
   Summary latency_us;
   MedianInterval median_ci_us;     // 95% CI of the median; its relative width is the noise
-  std::string sampling_stop;       // fixed | noise | max_samples | max_time (run/sampling.hpp)
+  std::string sampling_stop;       // fixed | noise | max_samples | max_time (measure/sampling.hpp)
   double sampling_time_s = 0;      // wall time spent taking the isolated samples
   double pipelined_us = -1;        // time per op, K ops back to back; < 0 = not measured
   double algbw_gbps = 0, busbw_gbps = 0;

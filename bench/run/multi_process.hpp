@@ -6,7 +6,7 @@
 #include "arbench/fabric.hpp"
 #include "arbench/world.hpp"
 #include "results/provenance.hpp"
-#include "run/run_config.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 

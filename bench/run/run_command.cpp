@@ -14,18 +14,18 @@
 #include <thread>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/cuda_fabric.hpp"
-#include "kernels/fabric/nccl_api.hpp"
-#include "kernels/fabric/single_gpu_env.hpp"
-#include "results/console_table.hpp"
+#include "kernels/fabric/cuda/cuda_fabric.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/cuda/single_gpu_env.hpp"
+#include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
 #include "results/provenance.hpp"
 #include "results/report.hpp"
-#include "results/tee_reporter.hpp"
-#include "run/fabric_factory.hpp"
-#include "run/harness.hpp"
-#include "run/memory_check.hpp"
+#include "console/tee_reporter.hpp"
+#include "measure/fabric_factory.hpp"
+#include "measure/harness.hpp"
+#include "sweep/memory_check.hpp"
 #include "run/multi_process.hpp"
 #include "run/progress.hpp"
 #include "run/run_console.hpp"
@@ -33,8 +33,8 @@
 #include "run/run_links.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
-#include "run/sampling.hpp"
-#include "run/sweep.hpp"
+#include "measure/sampling.hpp"
+#include "sweep/sweep.hpp"
 
 namespace arbench {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "arbench/variant.hpp"
 #include "arbench/world.hpp"
-#include "run/run_config.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "run/multi_process.hpp"
-#include "run/sampling.hpp"
-#include "run/sizes.hpp"
+#include "measure/sampling.hpp"
+#include "sweep/sizes.hpp"
 
 namespace arbench {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "run/harness.hpp"
-#include "run/run_config.hpp"
+#include "measure/harness.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 

@@ -1,7 +1,7 @@
 // Device state wiring for `arbench run`; see run_device_state.hpp.
 #include "run/run_device_state.hpp"
 
-#include "topo/cuda_gpus.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
 
 namespace arbench {
 

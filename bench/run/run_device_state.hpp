@@ -6,7 +6,7 @@
 #include <string>
 
 #include "arbench/fabric.hpp"
-#include "run/device_monitor.hpp"
+#include "measure/device_monitor.hpp"
 #include "topo/nvml_loader.hpp"
 
 namespace arbench {

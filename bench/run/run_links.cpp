@@ -4,14 +4,14 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/process_gpu.hpp"
+#include "kernels/fabric/cuda/process_gpu.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/topology.hpp"
-#include "run/link_efficiency.hpp"
-#include "topo/cuda_gpus.hpp"
+#include "measure/link_efficiency.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
 #include "topo/nvml_loader.hpp"
-#include "topo/probe.hpp"
+#include "topo/gpu/probe.hpp"
 
 namespace arbench {
 

@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/world.hpp"
-#include "topo/cuda_gpus.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
 #include "topo/links.hpp"
 #include "results/results.hpp"
-#include "run/run_config.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 

@@ -2,7 +2,7 @@
 // dependency, so arbench runs where NVML is absent (containers without the driver's user
 // libraries). Gives the driver version and PCIe link state when sysfs cannot, and each GPU's
 // state (clocks, throttling, temperature, power, link, other processes) for the per-case
-// device state (bench/run/device_monitor).
+// device state (bench/measure/device_monitor).
 #pragma once
 
 #include <memory>

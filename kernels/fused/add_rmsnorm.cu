@@ -8,7 +8,7 @@
 // Protocol: none (no peer access).
 #include <cuda_runtime.h>
 
-#include "arbench/algo/norm_rows.hpp"
+#include "arbench/algo/fused/norm_rows.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/mem_device.cuh"

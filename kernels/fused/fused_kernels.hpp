@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "arbench/algo/fused_layout.hpp"
+#include "arbench/algo/fused/fused_layout.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/fused/fused_variant.hpp"
 

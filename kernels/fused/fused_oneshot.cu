@@ -4,11 +4,11 @@
 // every peer's rows, reduces in rank order, adds the residual and normalises (block per row).
 // Requirements: symmetric scratch (fused_scratch_bytes(P, false)), kThreads == kNormLanes, blocks
 // of all ranks co-resident (FusedLaunchPolicy), RankState per rank in its own device memory.
-// Protocol: include/arbench/algo/fused_oneshot.hpp (shared with the host twin); math:
+// Protocol: include/arbench/algo/fused/fused_oneshot.hpp (shared with the host twin); math:
 // include/arbench/algo/rmsnorm.hpp.
 #include <cuda_runtime.h>
 
-#include "arbench/algo/fused_oneshot.hpp"
+#include "arbench/algo/fused/fused_oneshot.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/mem_device.cuh"

@@ -7,8 +7,8 @@
 
 #include <memory>
 
-#include "arbench/algo/fused_twoshot.hpp"
-#include "arbench/algo/norm_rows.hpp"
+#include "arbench/algo/fused/fused_twoshot.hpp"
+#include "arbench/algo/fused/norm_rows.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/fused/fused_variant.hpp"
 #include "kernels/symm/symm_twins.hpp"

@@ -5,11 +5,11 @@
 // (all-gather). Works for tokens < ranks and tokens not a multiple of ranks.
 // Requirements: symmetric scratch (fused_scratch_bytes(P, true)), kThreads == kNormLanes, blocks
 // of all ranks co-resident (FusedLaunchPolicy), RankState per rank in its own device memory.
-// Protocol: include/arbench/algo/fused_twoshot.hpp (shared with the host twin); math:
+// Protocol: include/arbench/algo/fused/fused_twoshot.hpp (shared with the host twin); math:
 // include/arbench/algo/rmsnorm.hpp.
 #include <cuda_runtime.h>
 
-#include "arbench/algo/fused_twoshot.hpp"
+#include "arbench/algo/fused/fused_twoshot.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/mem_device.cuh"

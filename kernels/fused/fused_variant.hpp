@@ -2,8 +2,8 @@
 // (host twins and CUDA kernels alike):
 //   unfused-nccl     nccl all-reduce into a sum buffer, then the norm-only kernel
 //   unfused-oneshot  oneshot-pull all-reduce into a sum buffer, then the same norm-only kernel
-//   fused-oneshot    one kernel (include/arbench/algo/fused_oneshot.hpp)
-//   fused-twoshot    one kernel (include/arbench/algo/fused_twoshot.hpp)
+//   fused-oneshot    one kernel (include/arbench/algo/fused/fused_oneshot.hpp)
+//   fused-twoshot    one kernel (include/arbench/algo/fused/fused_twoshot.hpp)
 // It checks support, allocates scratch and per-rank state, builds each rank's arguments, turns a
 // recorded timeout into a CaseError, and (unfused only) times the two halves alone in prepare():
 // `allreduce_only_us` and `norm_only_us` in settings() feed the fusion accounting
@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "arbench/algo/fused_layout.hpp"
-#include "arbench/algo/fused_twoshot.hpp"
-#include "arbench/algo/norm_rows.hpp"
+#include "arbench/algo/fused/fused_layout.hpp"
+#include "arbench/algo/fused/fused_twoshot.hpp"
+#include "arbench/algo/fused/norm_rows.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/symm/symm_variant.hpp"

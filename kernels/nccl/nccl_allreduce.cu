@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/clock_kernels.hpp"
-#include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/cuda/clock_kernels.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
 
 namespace arbench {
 namespace {

@@ -7,7 +7,7 @@
 // 16-byte aligned in/out, all channels of all ranks sharing a device co-resident (the channel
 // cap below), RingState per rank in its own device memory (transfer counters: graph replays
 // continue them).
-// Protocol: include/arbench/algo/ring.hpp (flow control) and ring_schedule.hpp (steps),
+// Protocol: include/arbench/algo/ring/ring.hpp (flow control) and ring_schedule.hpp (steps),
 // shared with the host twin (kernels/ring/ring_twin.cpp).
 #include <cuda_runtime.h>
 
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "arbench/algo/ring.hpp"
+#include "arbench/algo/ring/ring.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/mem_device.cuh"
 #include "kernels/ring/ring_gpu.hpp"

@@ -1,4 +1,4 @@
-// Host twin of the native ring: the protocol of include/arbench/algo/ring.hpp run sequentially
+// Host twin of the native ring: the protocol of include/arbench/algo/ring/ring.hpp run sequentially
 // (a rank's channels one after another on its thread) or block-faithfully (every channel a block
 // of CPU threads, all at once): kernels/twin_grid.hpp, chosen by Tuning::host_threads.
 // RingTwin<Mem> works with any host memory policy: HostMem in production (make_ring_twin), the
@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "arbench/algo/ring.hpp"
+#include "arbench/algo/ring/ring.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/ring/ring_variant.hpp"
 #include "kernels/twin_grid.hpp"

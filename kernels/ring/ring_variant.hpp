@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "arbench/algo/epoch.hpp"
-#include "arbench/algo/ring.hpp"
-#include "arbench/algo/ring_layout.hpp"
-#include "arbench/algo/ring_order.hpp"
-#include "arbench/algo/ring_policy.hpp"
+#include "arbench/algo/ring/ring.hpp"
+#include "arbench/algo/ring/ring_layout.hpp"
+#include "arbench/algo/ring/ring_order.hpp"
+#include "arbench/algo/ring/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 

@@ -4,11 +4,11 @@
 // peer's staging over the fabric and reduces in rank order.
 // Requirements: symmetric scratch (staging_scratch_bytes), 16-byte aligned in/out, blocks of all
 // ranks co-resident (SymmLaunchPolicy), RankState per rank in its own device memory.
-// Protocol: include/arbench/algo/oneshot_pull.hpp (shared with the host twin).
+// Protocol: include/arbench/algo/symm/oneshot_pull.hpp (shared with the host twin).
 #include <cuda_runtime.h>
 
 #include "arbench/algo/launch_policy.hpp"
-#include "arbench/algo/oneshot_pull.hpp"
+#include "arbench/algo/symm/oneshot_pull.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/mem_device.cuh"
 #include "kernels/symm/symm_kernels.hpp"

@@ -6,11 +6,11 @@
 // Requirements: symmetric scratch (ll_scratch_bytes: 4 x world x message bytes), 16-byte
 // aligned in/out, blocks of all ranks co-resident (SymmLaunchPolicy), RankState per rank in its
 // own device memory.
-// Protocol: include/arbench/algo/oneshot_push.hpp (shared with the host twin).
+// Protocol: include/arbench/algo/symm/oneshot_push.hpp (shared with the host twin).
 #include <cuda_runtime.h>
 
 #include "arbench/algo/launch_policy.hpp"
-#include "arbench/algo/oneshot_push.hpp"
+#include "arbench/algo/symm/oneshot_push.hpp"
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/mem_device.cuh"
 #include "kernels/symm/symm_kernels.hpp"

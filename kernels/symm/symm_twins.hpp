@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "arbench/algo/launch_policy.hpp"
-#include "arbench/algo/oneshot_pull.hpp"
-#include "arbench/algo/oneshot_push.hpp"
-#include "arbench/algo/twoshot.hpp"
+#include "arbench/algo/symm/oneshot_pull.hpp"
+#include "arbench/algo/symm/oneshot_push.hpp"
+#include "arbench/algo/symm/twoshot.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/symm/symm_variant.hpp"
 #include "kernels/twin_grid.hpp"

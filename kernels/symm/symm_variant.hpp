@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "arbench/algo/launch_policy.hpp"
-#include "arbench/algo/oneshot_pull.hpp"
-#include "arbench/algo/oneshot_push.hpp"
-#include "arbench/algo/twoshot.hpp"
+#include "arbench/algo/symm/oneshot_pull.hpp"
+#include "arbench/algo/symm/oneshot_push.hpp"
+#include "arbench/algo/symm/twoshot.hpp"
 #include "arbench/algo/symm_layout.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/fabric/host_fabric.hpp"
-#include "run/harness.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "measure/harness.hpp"
 #include "run/run_links.hpp"
 #include "topo/topology.hpp"
 

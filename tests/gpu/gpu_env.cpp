@@ -1,8 +1,8 @@
 // Process-wide settings of the GPU test binary that must precede its first CUDA call: the
-// single_gpu fabric's rank streams need a hardware queue each (kernels/fabric/single_gpu_env.hpp).
+// single_gpu fabric's rank streams need a hardware queue each (kernels/fabric/cuda/single_gpu_env.hpp).
 // A static initialiser runs before main, so before any test creates a CUDA context.
 #include "arbench/fabric.hpp"
-#include "kernels/fabric/single_gpu_env.hpp"
+#include "kernels/fabric/cuda/single_gpu_env.hpp"
 
 namespace {
 

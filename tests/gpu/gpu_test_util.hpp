@@ -15,7 +15,7 @@
 #include <regex>
 #include <string>
 
-#include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
 
 namespace arbench::testing {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/nccl_api.hpp"
-#include "run/fabric_factory.hpp"
-#include "run/harness.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
+#include "measure/fabric_factory.hpp"
+#include "measure/harness.hpp"
 #include "workload/rmsnorm_reference.hpp"
 
 using namespace arbench;

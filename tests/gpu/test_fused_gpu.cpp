@@ -5,13 +5,13 @@
 
 #include <vector>
 
-#include "run/harness.hpp"
+#include "measure/harness.hpp"
 #include "workload/rmsnorm_reference.hpp"
 #include "workload/workload.hpp"
-#include "run/fabric_factory.hpp"
+#include "measure/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/host_fabric.hpp"
-#include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/fused/fused_twins.hpp"
 

@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "run/harness.hpp"
-#include "run/fabric_factory.hpp"
+#include "measure/harness.hpp"
+#include "measure/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
 
 extern char** environ;
 

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/nccl_api.hpp"
-#include "run/fabric_factory.hpp"
-#include "run/harness.hpp"
-#include "tests/host/run/phase_checks.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
+#include "measure/fabric_factory.hpp"
+#include "measure/harness.hpp"
+#include "tests/host/measure/phase_checks.hpp"
 
 using namespace arbench;
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "run/harness.hpp"
-#include "run/fabric_factory.hpp"
+#include "measure/harness.hpp"
+#include "measure/fabric_factory.hpp"
 #include "gpu_test_util.hpp"
 
 using namespace arbench;
@@ -37,7 +37,7 @@ std::map<std::string, std::string> settings_of(const CaseResult& r) {
 
 // The harness checks the output of the last graph replay (fresh inputs and poisoned outputs
 // before the replays) and then one eager op on fresh inputs, so replays that write nothing, or
-// counters that drift inside the graphs, fail the case (tests/host/run/test_harness_checks.cpp
+// counters that drift inside the graphs, fail the case (tests/host/measure/test_harness_checks.cpp
 // shows both being caught on the host fabric).
 TEST(RingGpu, SingleGpuEagerAndGraphReplayAreExact) {
   ARB_REQUIRE_GPUS(1);

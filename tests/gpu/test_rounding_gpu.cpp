@@ -7,7 +7,7 @@
 
 #include "gpu_test_util.hpp"
 #include "kernels/fused/fused_kernels.hpp"
-#include "run/fabric_factory.hpp"
+#include "measure/fabric_factory.hpp"
 #include "tests/host/kernels/rounding_runs.hpp"
 
 namespace arbench::testing {

@@ -13,7 +13,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/core/oracle.hpp"
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/single_gpu_fabric.hpp"
+#include "kernels/fabric/cuda/single_gpu_fabric.hpp"
 #include "kernels/symm/symm_kernels.hpp"
 
 using namespace arbench;

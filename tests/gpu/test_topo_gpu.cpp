@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "topo/topology.hpp"
-#include "topo/cuda_gpus.hpp"
-#include "topo/probe.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
+#include "topo/gpu/probe.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
 namespace arbench::topo {

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "gpu_test_util.hpp"
-#include "topo/cuda_gpus.hpp"
-#include "topo/probe.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
+#include "topo/gpu/probe.hpp"
 
 namespace arbench::topo {
 namespace {

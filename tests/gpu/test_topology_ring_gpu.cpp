@@ -12,10 +12,10 @@
 #include "gpu_test_util.hpp"
 #include "run/run_command.hpp"
 #include "tests/app/known_cost.hpp"
-#include "arbench/algo/ring_order.hpp"
-#include "topo/cuda_gpus.hpp"
+#include "arbench/algo/ring/ring_order.hpp"
+#include "topo/gpu/cuda_gpus.hpp"
 #include "topo/links.hpp"
-#include "topo/probe.hpp"
+#include "topo/gpu/probe.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/topology.hpp"
 

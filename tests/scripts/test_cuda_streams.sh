@@ -22,13 +22,13 @@ plant() {
     fails=$((fails + 1))
   fi
 }
-plant kernels/fabric/cuda_fabric.cu 'void f(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyHostToDevice); }' \
+plant kernels/fabric/cuda/cuda_fabric.cu 'void f(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyHostToDevice); }' \
   'cuda_fabric.cu:'
-plant kernels/fabric/cuda_fabric.cu 'void g(void* d) { cudaMemset(d, 0, 4); }' 'cudaMemset runs on the legacy default stream'
-plant kernels/fabric/nccl_windows.cu 'void h() { resolve_peer_pointers<<<1, 32>>>(nullptr, 1, nullptr); }' \
+plant kernels/fabric/cuda/cuda_fabric.cu 'void g(void* d) { cudaMemset(d, 0, 4); }' 'cudaMemset runs on the legacy default stream'
+plant kernels/fabric/nccl/nccl_windows.cu 'void h() { resolve_peer_pointers<<<1, 32>>>(nullptr, 1, nullptr); }' \
   'kernel launched without a stream'
-plant kernels/fabric/cuda_fabric.cu 'void k(cudaStream_t s) { cudaStreamSynchronize(s); }' 'waits without a bound'
-plant bench/topo/probe.cu 'void m(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyDeviceToHost); }' \
-  'bench/topo/probe.cu:'
+plant kernels/fabric/cuda/cuda_fabric.cu 'void k(cudaStream_t s) { cudaStreamSynchronize(s); }' 'waits without a bound'
+plant bench/topo/gpu/probe.cu 'void m(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyDeviceToHost); }' \
+  'bench/topo/gpu/probe.cu:'
 [ $fails -eq 0 ] && echo "cuda stream rules: the tree passes and all 5 planted violations are caught"
 exit $((fails > 0))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layering check (scripts/check_layering.py): the tree as it is passes, and each planted
 # violation — kernels or algo code including a bench/ header, analysis including CUDA, a
-# folder including a concern its README does not allow, a folder without its README — fails
+# folder including a concern its README does not allow (measure/ reaching run/, a folder
+# reaching its own subfolder's layer), a folder without its README — fails
 # with a message naming the file and the rule.
 set -uo pipefail
 src=${1:?usage: test_layering.sh SOURCE_DIR}
@@ -23,15 +24,27 @@ plant() {
     fails=$((fails + 1))
   fi
 }
-plant kernels/symm/oneshot_pull.cu '#include "run/harness.hpp"' \
-  'kernels/symm/oneshot_pull.cu:1: includes "run/harness.hpp" from bench/'
+plant kernels/symm/oneshot_pull.cu '#include "measure/harness.hpp"' \
+  'kernels/symm/oneshot_pull.cu:1: includes "measure/harness.hpp" from bench/'
 plant include/arbench/algo/partition.hpp '#include "results/stats.hpp"' \
   'include/arbench/algo/partition.hpp:1: includes "results/stats.hpp" from bench/'
 plant bench/analysis/compare.cpp '#include <cuda_runtime.h>' \
   'bench/analysis/compare.cpp:1: includes <cuda_runtime.h>, which bench/analysis/README.md forbids'
-plant bench/results/report.cpp '#include "run/run_config.hpp"' \
-  'bench/results/report.cpp:1: includes "run/run_config.hpp", outside what bench/results/README.md allows'
+plant bench/results/report.cpp '#include "sweep/run_config.hpp"' \
+  'bench/results/report.cpp:1: includes "sweep/run_config.hpp", outside what bench/results/README.md allows'
 plant kernels/ring/ring_twin.cpp '#include <nlohmann/json.hpp>' 'which kernels/ring/README.md forbids'
 plant bench/topo/README.md --remove 'bench/topo/README.md: missing'
-[ $fails -eq 0 ] && echo "layering: the tree passes and all 6 planted violations are caught"
+# The layers inside bench/ and kernels/fabric/ point one way: measure/ never reaches run/, the
+# host-only topology never reaches its CUDA half, host fabrics never reach the NCCL layer.
+plant bench/measure/harness.cpp '#include "run/run_console.hpp"' \
+  'bench/measure/harness.cpp:1: includes "run/run_console.hpp", outside what bench/measure/README.md allows'
+plant bench/sweep/sweep.cpp '#include "measure/harness.hpp"' \
+  'bench/sweep/sweep.cpp:1: includes "measure/harness.hpp", outside what bench/sweep/README.md allows'
+plant bench/topo/report.cpp '#include "topo/gpu/probe.hpp"' \
+  'bench/topo/report.cpp:1: includes "topo/gpu/probe.hpp", outside what bench/topo/README.md allows'
+plant kernels/fabric/host/host_fabric.cpp '#include "kernels/fabric/nccl/nccl_api.hpp"' \
+  'kernels/fabric/host/host_fabric.cpp:1: includes "kernels/fabric/nccl/nccl_api.hpp", outside what kernels/fabric/host/README.md allows'
+plant kernels/fabric/cuda/cuda_fabric.cu '#include "kernels/fabric/nccl/nccl_api.hpp"' \
+  'kernels/fabric/cuda/cuda_fabric.cu:1: includes "kernels/fabric/nccl/nccl_api.hpp", outside what kernels/fabric/cuda/README.md allows'
+[ $fails -eq 0 ] && echo "layering: the tree passes and all 11 planted violations are caught"
 exit $((fails > 0))

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "arbench/algo/ring_order.hpp"
-#include "arbench/algo/ring_policy.hpp"
-#include "arbench/algo/ring_schedule.hpp"
+#include "arbench/algo/ring/ring_order.hpp"
+#include "arbench/algo/ring/ring_policy.hpp"
+#include "arbench/algo/ring/ring_schedule.hpp"
 
 namespace arbench::algo {
 namespace {

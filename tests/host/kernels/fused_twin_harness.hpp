@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "workload/workload.hpp"
-#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fused/fused_twins.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
 

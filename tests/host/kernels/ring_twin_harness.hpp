@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "arbench/core/oracle.hpp"
-#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/ring/ring_twin.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
 

@@ -8,7 +8,7 @@
 //     (mod N); every hop is round_D(float(partial) + float(own)) (the wire carries the dtype)
 //   fused residual + RMSNorm: include/arbench/algo/rmsnorm.hpp's five steps, with the sum of
 //     squares in 512 lanes (pack k to lane k mod 512) combined by a pairwise tree
-// Only the ring's geometry (which packs form segment j) comes from algo/ring_schedule.hpp.
+// Only the ring's geometry (which packs form segment j) comes from algo/ring/ring_schedule.hpp.
 #pragma once
 
 #include <cmath>
@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "arbench/algo/ring_order.hpp"
-#include "arbench/algo/ring_schedule.hpp"
+#include "arbench/algo/ring/ring_order.hpp"
+#include "arbench/algo/ring/ring_schedule.hpp"
 #include "arbench/core/dtype.hpp"
 
 namespace arbench::testing {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fused/fused_twins.hpp"
 #include "tests/host/kernels/planted_sum.hpp"
 #include "tests/host/kernels/rounding_runs.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "arbench/core/oracle.hpp"
-#include "kernels/fabric/host_fabric.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/symm/symm_twins.hpp"
 
 namespace arbench::testing {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "arbench/algo/fused_layout.hpp"
+#include "arbench/algo/fused/fused_layout.hpp"
 #include "arbench/algo/launch_policy.hpp"
-#include "arbench/algo/ring_policy.hpp"
+#include "arbench/algo/ring/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "tests/host/kernels/fused_twin_harness.hpp"
 #include "tests/host/kernels/ring_twin_harness.hpp"

@@ -1,0 +1,107 @@
+#include "console/console_table.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace arbench {
+namespace {
+
+constexpr int kMedianW = 9, kSpreadW = 17, kBusbwW = 10, kPipelinedW = 12;
+
+std::string pad_right(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+std::string pad_left(const std::string& s, int width) {
+  return int(s.size()) >= width ? s : std::string(std::size_t(width - int(s.size())), ' ') + s;
+}
+
+// `v` with 2 decimals, fewer when that would exceed `chars` (the unit stays the column's).
+std::string fixed(double v, int chars) {
+  char b[48];
+  for (int decimals = 2; decimals >= 0; --decimals) {
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    if (int(std::string(b).size()) <= chars) break;
+  }
+  return b;
+}
+
+std::string number(double v, int width) { return pad_left(fixed(v, width), width); }
+
+// "allreduce/ring/bf16/gpus:8/bytes:1024" -> {"allreduce", "ring/bf16/gpus:8/bytes:1024"}
+std::pair<std::string, std::string> split_family(const std::string& name) {
+  const auto slash = name.find('/');
+  if (slash == std::string::npos) return {"", name};
+  return {name.substr(0, slash), name.substr(slash + 1)};
+}
+
+double counter(const benchmark::BenchmarkReporter::Run& run, const char* key, double fallback) {
+  const auto it = run.counters.find(key);
+  return it == run.counters.end() ? fallback : double(it->second.value);
+}
+
+}  // namespace
+
+ConsoleTable::ConsoleTable(const std::vector<std::string>& case_names, bool checked) : checked_(checked) {
+  name_width_ = std::string("case").size();
+  for (const auto& n : case_names) name_width_ = std::max(name_width_, split_family(n).second.size());
+  for (const auto& n : case_names)  // the family heading sits in the row names' indent + column
+    if (const std::size_t f = split_family(n).first.size(); f > 2) name_width_ = std::max(name_width_, f - 2);
+}
+
+bool ConsoleTable::ReportContext(const Context&) { return true; }  // arbench's banner says it all
+
+void ConsoleTable::print_header(const std::string& family) {
+  std::ostream& o = GetOutputStream();
+  o << "\n" << pad_right(family, name_width_ + 2) << "  " << pad_left("median us", kMedianW) << "  "
+    << pad_left("p10-p90 us", kSpreadW) << "  " << pad_left("busbw GB/s", kBusbwW) << "  "
+    << pad_left("pipelined us", kPipelinedW) << "  check\n";
+}
+
+void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
+  std::ostream& o = GetOutputStream();
+  for (const Run& run : runs) {
+    const auto [family, row] = split_family(run.benchmark_name());
+    if (family != family_) {
+      print_header(family);
+      family_ = family;
+    }
+    std::string line = "  " + pad_right(row, name_width_) + "  ";
+    if (run.error_occurred) {  // no figures to show: the reason gets the row (the footer repeats it in full)
+      line += "FAILED: " + run.error_message;
+      if (int(line.size()) > kWidthLimit) line = line.substr(0, kWidthLimit - 3) + "...";
+    } else {
+      const double p10 = counter(run, "p10_us", 0), p90 = counter(run, "p90_us", 0);
+      const double pipelined = counter(run, "pipelined_us", -1);
+      const int half = (kSpreadW - 1) / 2;
+      const std::string spread = fixed(p10, half) + "-" + fixed(p90, half);
+      line += number(run.GetAdjustedRealTime(), kMedianW) + "  " + pad_left(spread, kSpreadW) + "  " +
+              number(counter(run, "busbw_GBps", 0), kBusbwW) + "  " +
+              (pipelined < 0 ? pad_left("-", kPipelinedW) : number(pipelined, kPipelinedW)) + "  " +
+              (checked_ ? "ok" : "unchecked");
+      // An abnormal device state (the label "DEVICE: ..."): a line of its own under the row
+      // (the row has no room for it), cut to the width; the footer says it in full.
+      if (!run.report_label.empty()) {
+        std::string note = "    " + run.report_label;
+        if (int(note.size()) > kWidthLimit) note = note.substr(0, kWidthLimit - 3) + "...";
+        line += "\n" + note;
+      }
+    }
+    o << line << "\n";
+  }
+  o << std::flush;  // rows appear as cases finish, also through a pipe
+}
+
+bool WideConsoleReporter::ReportContext(const Context& context) {
+  std::ostringstream block;
+  std::ostream& err = GetErrorStream();
+  SetErrorStream(&block);
+  const bool ok = benchmark::ConsoleReporter::ReportContext(context);
+  SetErrorStream(&err);
+  std::istringstream lines(block.str());
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("Library was built as DEBUG") == std::string::npos) err << line << "\n";
+  return ok;
+}
+
+}  // namespace arbench

@@ -1,0 +1,25 @@
+// The fabric factory and GPU facts for the arbench executable (CUDA-linked side).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "measure/harness.hpp"
+#include "results/provenance.hpp"
+
+namespace arbench {
+
+// Creates HostFabric, SingleGpuFabric (on GPU 0) or NcclFabric; in a World of several processes
+// (one rank each), ShmFabric (host) or NcclProcessFabric (cuda). Collective then.
+std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
+                                    World& processes = solo_world());
+
+// The GPUs among 0..gpus-1 whose kernels a display watchdog limits (cudaDevAttrKernelExecTimeout).
+std::vector<int> gpus_with_kernel_watchdog(int gpus);
+
+// Adds GPU facts (names, CC, bus ids, clocks, driver, CUDA runtime, NCCL version) for `gpus`
+// devices to `p`; leaves them empty on the host backend. With one process per GPU: every
+// process's GPU, by rank (collective).
+void add_gpu_provenance(Provenance& p, Backend b, int gpus, World& processes = solo_world());
+
+}  // namespace arbench

@@ -1,0 +1,217 @@
+#include "measure/harness.hpp"
+
+#include <algorithm>
+
+#include "arbench/core/errors.hpp"
+#include "results/stats.hpp"
+#include "measure/nccl_protocol_policy.hpp"
+#include "measure/phase_recorder.hpp"
+#include "measure/sampling.hpp"
+#include "workload/workload.hpp"
+
+namespace arbench {
+
+Fabric& FabricCache::get(Backend b, int world, const FabricEnv& env) {
+  auto key = std::make_tuple(int(b), world, env);
+  auto it = fabrics_.find(key);
+  if (it != fabrics_.end()) return *it->second;
+  if (!env.empty())
+    std::erase_if(fabrics_, [](const auto& kv) { return kv.second->nccl_comm(0) != nullptr; });
+  it = fabrics_.emplace(key, factory_(b, world, env)).first;
+  described_.push_back(it->second->describe());
+  return *it->second;
+}
+
+void FabricCache::discard(const Fabric& f) {
+  std::erase_if(fabrics_, [&](const auto& kv) { return kv.second.get() == &f; });
+}
+
+Support Harness::plan(const Case& c) {
+  if (auto why = reg_.unavailable_reason(c.variant, backend_); !why.empty()) return Support::no(why);
+  auto v = reg_.make(c.variant, backend_);
+  // Support does not depend on the environment a forced NCCL configuration sets, so planning
+  // uses the plain fabric of the world size; the configured one is created when the case runs.
+  Fabric& f = fabrics_.get(backend_, c.world);
+  Support s = v->supports(c, f);
+  if (!s.ok) return s;
+  const auto nv = cfg_.all_nvlink.find(c.world);
+  if (std::string why = nccl_protocol_refusal(v->fabric_env(), nv != cfg_.all_nvlink.end() && nv->second,
+                                              cfg_.allow_ll128_pcie);
+      !why.empty())
+    return Support::no(why);
+  return s;
+}
+
+std::size_t Harness::memory_bytes(const Case& c) {
+  auto v = reg_.make(c.variant, backend_);
+  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+  const WorkloadFootprint w = workload_footprint(c);
+  return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
+}
+
+namespace {
+
+// Pipelined regime: enough back-to-back ops for a stable per-op time, few repetitions.
+constexpr int kPipelinedReps = 5;
+// Samples of the harness floor (an empty op through the gate), once per world size.
+constexpr int kFloorSamples = 20;
+
+void fail_on_wrong(const CheckResult& chk, const char* when) {
+  if (chk.wrong_elements == 0) return;
+  throw CaseError(std::to_string(chk.wrong_elements) + " of " + std::to_string(chk.checked_elements) +
+                  " elements wrong " + when + " (first: " + chk.first_error + ")");
+}
+
+// Median in microseconds of seconds `v`; -1 (not measured) when empty.
+double median_us(const std::vector<double>& v) { return v.empty() ? -1 : median_of(v) * 1e6; }
+
+}  // namespace
+
+double Harness::floor_us(Fabric& f) {
+  auto it = floors_us_.find(f.world());
+  if (it != floors_us_.end()) return it->second;
+  const IsolatedTimes t = f.time_isolated(RankOp([](int, Stream) {}), kFloorSamples);
+  return floors_us_[f.world()] = median_us(t.samples);
+}
+
+RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
+  const int absent = cfg_.test_absent_rank;
+  if (absent < 0 && !(c.skew_us > 0)) return op_of(v);
+  const double skew_s = c.skew_us * 1e-6;
+  const int last = c.world - 1;
+  return RankOp(
+      [&v, &f, absent, skew_s, last](int rank, Stream s) {
+        if (rank == absent) return;
+        if (skew_s > 0 && rank > 0) f.hold(rank, s, skew_s * rank / last);  // rank r: r/(N-1) of the skew
+        v.launch(rank, s);
+      },
+      [&v, absent](int rank, Stream s) { if (rank != absent) v.launch_after(rank, s); });
+}
+
+// The checks (docs/method.md, "Correctness every case"): every checked group of ops starts from
+// an input set no earlier op has read, with the outputs poisoned, so a stale output or an op
+// that wrote nothing is a wrong result wherever it happens:
+//   warm-up            the construction's inputs (--seed); checked after the warm-up ops
+//   isolated samples   next input set; the output of the last timed op is checked
+//   pipelined ops      next input set; the output of the last graph replay is checked
+//   phase timeline     next input set; the output of the last recorded op (phase marks on) is checked
+//   one eager op       next input set; checked: its previous op read other inputs, so an op that
+//                      returns an earlier op's answer fails, and epochs/counters advanced by the
+//                      graphs must carry on
+// In-place ops re-reduce their own output, so their timed phases start from zero-sum inputs
+// (Inputs::zero_sum) and their warm-up check runs one more op on fresh inputs.
+// In a multi-process run every process fails a step together, with the lowest failing rank's
+// message, so no process goes on to wait for peers that stopped: the fabric's ops agree on their
+// own errors, these are the steps outside them (one process: the steps as they are). Each
+// process fills and checks the ranks it drives; gather_check adds the checks up.
+void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res) {
+  World& w = f.processes();
+  agree_on_errors(w, [&] { v.prepare(c, f, work.buffers(), cfg_.tuning); }, "preparing the case");
+  res.settings = v.settings();
+  const RankOp op = op_for(c, v, f);
+  auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
+  auto check = [&](const char* when) {
+    CheckResult chk = gather_check(w, work.check(f));
+    res.checked = true;
+    res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
+    res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
+    fail_on_wrong(chk, when);
+  };
+  auto one_fresh_op_checked = [&](const char* when) {
+    work.next_inputs(f);
+    f.run(op);
+    check_errors();
+    check(when);
+  };
+  auto before_timed_phase = [&] {
+    if (cfg_.check) work.next_inputs(f, c.in_place ? Inputs::zero_sum : Inputs::oracle);
+  };
+
+  for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
+  if (cfg_.warmup.value_or(1) == 0 && cfg_.check) f.run(op);  // the check needs one op
+  check_errors();
+  if (cfg_.check) {
+    if (c.in_place)
+      one_fresh_op_checked("after warm-up (one more op on fresh inputs: in-place ops consume theirs)");
+    else
+      check("after warm-up");
+  }
+
+  before_timed_phase();
+  if (observer_) observer_->before_timing(f);
+  const TakenSamples t = take_samples(f, op, sampling_plan(cfg_));
+  if (observer_) observer_->after_timing(res);
+  check_errors();
+  res.discarded_samples = t.discarded;
+  if (t.seconds.empty())
+    throw CaseError("all " + std::to_string(t.discarded) + " samples were discarded: the start gate timed out every "
+                    "time (the ranks' ops could not be enqueued within --timeout)");
+  if (cfg_.check) check("after the timed isolated ops (fresh inputs before them)");
+  for (double s : t.seconds) res.samples_us.push_back(s * 1e6);
+  res.latency_us = summarize(res.samples_us);
+  res.median_ci_us = median_interval(res.samples_us);
+  res.sampling_stop = stop_reason_name(t.reason);
+  res.sampling_time_s = t.elapsed_s;
+  res.start_skew_us = median_us(t.start_skew);
+  const double median_s = res.latency_us.median * 1e-6;
+  res.algbw_gbps = algbw_gbps(c.bytes, median_s);
+  res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);
+
+  if (cfg_.pipelined_ops.value_or(0) > 0) {
+    before_timed_phase();
+    res.pipelined_us = f.time_pipelined(op, *cfg_.pipelined_ops, kPipelinedReps) * 1e6;
+    check_errors();
+    if (cfg_.check) check("after the pipelined ops (graph replays on GPUs; fresh inputs before them)");
+  }
+  // The phase timeline: extra ops after the timed ones, so the timed numbers never record.
+  if (cfg_.phases || c.skew_us > 0) {
+    before_timed_phase();
+    res.phases = record_phase_timeline(v, f, op, c.cold_cache);
+    check_errors();
+    if (cfg_.check && res.phases) check("after the phase-timeline ops (phase marks on; fresh inputs before them)");
+  }
+  if (cfg_.check) one_fresh_op_checked("on one eager op after timing (fresh inputs)");
+}
+
+CaseResult Harness::run(const Case& c) {
+  CaseResult res;
+  res.c = c;
+  Fabric* used = nullptr;
+  bool hung = false;
+  auto fail = [&](const CaseError& e) {
+    res.ok = false;
+    hung = hung || dynamic_cast<const HangError*>(&e) != nullptr;
+    res.reason = hung ? c.name() + " did not finish: " + e.what() : std::string(e.what());
+    if (hung && used != nullptr) used->abort();  // before the case's buffers are freed
+  };
+  try {
+    auto v = reg_.make(c.variant, backend_);
+    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+    used = &f;
+    res.floor_us = floor_us(f);
+    std::unique_ptr<Workload> work;
+    agree_on_errors(f.processes(), [&] { work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps); },
+                    "allocating the case's buffers");
+    try {
+      measure(c, *v, f, *work, res);
+    } catch (const CaseError& e) {
+      fail(e);  // here, while the variant's and the workload's buffers still exist
+    }
+  } catch (const CaseError& e) {
+    fail(e);
+  }
+  if (res.ok || used == nullptr) return res;
+  // Every process replaces its fabric, or none does (creating one is collective).
+  const std::string sick = first_failure(used->processes(), used->health(), "checking the devices");
+  if (hung || !sick.empty()) {
+    if (!hung) used->abort();
+    fabrics_.discard(*used);
+  }
+  if (!sick.empty()) {
+    stop_ = c.name() + " left the devices unusable: " + sick;
+    res.reason += " [" + sick + "]";
+  }
+  return res;
+}
+
+}  // namespace arbench

@@ -1,0 +1,112 @@
+// RunConfig: everything `arbench run` / `arbench list` were asked for, after parsing.
+// Unset optionals take backend-dependent defaults (see resolve_defaults).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "arbench/core/case.hpp"
+#include "arbench/fabric.hpp"
+#include "arbench/variant.hpp"
+
+namespace arbench {
+
+struct RunConfig {
+  std::string backend = "auto";  // auto | cuda | single-gpu | host (resolved before the sweep)
+  std::vector<int> gpus;         // world sizes; empty = default for the backend
+  std::optional<std::size_t> min_bytes, max_bytes;
+  double step_factor = 2.0;
+  std::vector<DType> dtypes = {DType::bf16};
+  std::vector<std::string> variants;  // names or globs; empty = every variant of the families
+  std::vector<Family> families = {Family::allreduce, Family::allreduce_rmsnorm};
+  std::vector<int> tokens;  // fused family; empty = default
+  std::optional<int> hidden;  // fused family; unset = --model's, else 8192
+  std::string model;
+  std::optional<int> warmup, samples, pipelined_ops;
+  // Adaptive sampling (any of these set; exclusive with --samples): see measure/sampling.hpp.
+  std::optional<int> min_samples, max_samples;
+  std::optional<double> max_noise_pct, min_time_s, max_time_s;
+  bool cold_cache = false;  // --cache cold
+  bool check = true;
+  bool in_place = false;
+  // Arrival skews to sweep, µs (--skew; docs/latency-breakdown.md): rank r starts
+  // r/(world-1) * skew late. {0}: every rank together, the default.
+  std::vector<double> skews_us = {0};
+  bool phases = false;  // --phases: record each case's phase timeline (skewed cases always do)
+  std::uint64_t seed = 1;
+  bool quiet = false;
+  bool wide = false;   // Google Benchmark's console table (every counter) instead of arbench's
+  std::string filter;  // --benchmark_filter: extended regex on case names, '-' prefix negates
+  std::string out_json, out_csv;
+  double timeout_s = 10.0;
+  std::string links_file;  // --links: link bandwidths from `arbench topo --out`
+  bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
+  Tuning tuning;
+  std::string command_line;
+  // --allow-ll128-pcie: offer nccl[*/ll128] on GPUs that are not all NVLink-connected
+  // (measure/nccl_protocol_policy.hpp says why it is not offered by default).
+  bool allow_ll128_pcie = false;
+  // Per world size: every pair of GPUs 0..w-1 is NVLink-connected (filled by `arbench run` on the
+  // cuda backend from NVML; absent means not known to be).
+  std::map<int, bool> all_nvlink;
+  // Hidden test switch (ARBENCH_TEST_ABSENT_RANK, docs/developing.md): this rank never launches
+  // its ops, so its peers wait for a rank that never arrives. -1: off.
+  int test_absent_rank = -1;
+};
+
+// Defaults that depend on the backend: chosen so the host backend's default run finishes in
+// under 3 minutes on a 2-core machine, and GPU runs get nccl-tests-like coverage.
+struct BackendDefaults {
+  std::size_t min_bytes, max_bytes;
+  int warmup, samples, pipelined_ops;
+  std::vector<int> gpus;
+  // adaptive sampling, when asked for
+  int min_samples, max_samples;
+  double max_noise_pct, max_time_s;
+};
+BackendDefaults backend_defaults(Backend b, int gpus_present);
+
+// Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values:
+// out-of-range numbers, a value listed twice in a list option (--gpus 2,2), a --ring-order
+// that is not a permutation of every world size swept.
+void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
+
+// Why --host-threads `threads` cannot run on backend `b` with `families` (empty when it can): the
+// value, what is allowed (the launch policies' block sizes; the fused family's norm needs a
+// divisor of its lanes) and what to do.
+std::string host_threads_problem(int threads, Backend b, const std::vector<Family>& families);
+
+// A list option's values as the user types them: {2, 4, 8} -> "2,4,8".
+std::string join_ints(const std::vector<int>& v);
+
+// True when --max-noise, --min-samples, --max-samples, --min-time or --max-time was given.
+bool adaptive_sampling(const RunConfig& cfg);
+
+// The configuration as recorded in the result JSON (`arbench.config`).
+nlohmann::json config_to_json(const RunConfig& cfg);
+
+// A display-attached GPU's driver kills any kernel running longer than its watchdog (a few
+// seconds; cudaDevAttrKernelExecTimeout says the GPU has one). arbench's kernels spin for up to
+// --timeout waiting for a peer, so on such a machine the bound is capped at kWatchdogTimeoutCap.
+inline constexpr double kWatchdogTimeoutCap = 1.0;
+struct TimeoutCap {
+  double timeout_s;
+  std::string warning;  // empty when --timeout was kept
+};
+TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watchdog_gpus);
+
+// The hidden test switch ARBENCH_TEST_ABSENT_RANK (nullptr or empty: -1, off); throws UsageError
+// for anything but a rank 0..7.
+int parse_absent_rank(const char* text);
+
+// 16 hex digits naming what the sweep measures (cases, shapes, cache state, sampling): two runs
+// with the same key measure the same cases the same way. The nightly keys its baseline by it.
+std::string sweep_key(const RunConfig& cfg);
+
+}  // namespace arbench

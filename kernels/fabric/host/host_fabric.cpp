@@ -1,0 +1,151 @@
+#include "kernels/fabric/host/host_fabric.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "arbench/core/errors.hpp"
+#include "kernels/fabric/host/host_op.hpp"
+
+namespace arbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Host buffers: 256-byte aligned like cudaMalloc, zero-filled. Symmetric ones are plain host
+// memory every thread can address, so peer(r, p) is simply rank p's buffer.
+class HostBuffers final : public RankBuffers {
+ public:
+  HostBuffers(int world, std::size_t bytes, bool symmetric) : bytes_(bytes), symmetric_(symmetric) {
+    for (int r = 0; r < world; ++r) {
+      void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{256});
+      std::memset(p, 0, std::max<std::size_t>(bytes, 1));
+      ptrs_.push_back(p);
+    }
+  }
+  ~HostBuffers() override {
+    for (void* p : ptrs_) ::operator delete(p, std::align_val_t{256});
+  }
+  std::size_t bytes() const override { return bytes_; }
+  bool symmetric() const override { return symmetric_; }
+  void* local(int rank) const override { return ptrs_.at(rank); }
+  void* peer(int /*rank*/, int peer) const override {
+    if (!symmetric_) throw CaseError("peer() asked of a local (non-symmetric) host buffer");
+    return ptrs_.at(peer);
+  }
+
+ private:
+  std::size_t bytes_;
+  bool symmetric_;
+  std::vector<void*> ptrs_;
+};
+
+int checked_world(int world) {
+  if (world < 1 || world > kMaxRanks)
+    throw UsageError("host fabric: " + std::to_string(world) + " ranks asked; 1 to " + std::to_string(kMaxRanks) +
+                     " are supported");
+  return world;
+}
+
+}  // namespace
+
+HostFabric::HostFabric(int world, double timeout_s)
+    : world_(checked_world(world)), timeout_s_(timeout_s), start_line_(world_), ranks_(world_) {}
+
+HostFabric::~HostFabric() = default;
+
+std::string HostFabric::describe() const {
+  return std::to_string(world_) + " CPU threads (host backend: CPU timings)";
+}
+
+std::unique_ptr<RankBuffers> HostFabric::alloc(std::size_t bytes, Placement placement) {
+  return std::make_unique<HostBuffers>(world_, bytes, placement == Placement::symmetric);
+}
+
+void HostFabric::upload(int, void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+void HostFabric::download(int, void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+
+void HostFabric::run_on_workers(const std::function<void(int)>& job) {
+  // Twins bound every wait by timeout_s(); this outer bound only catches a twin that forgot.
+  // A stuck CPU thread cannot be cancelled, so the process says why and stops.
+  const auto bound = std::chrono::duration<double>(timeout_s_ * 4 + 60.0);
+  ranks_.run(job, bound, [&](int running) {
+    std::fprintf(stderr,
+                 "arbench: host fabric: %d of %d ranks still running after %.0f s; a host twin "
+                 "is not bounding its waits. Aborting.\n",
+                 running, world_, bound.count());
+    std::_Exit(kExitFailure);
+  });
+}
+
+void HostFabric::keep_in_step(int rounds, const std::function<void(int)>& round) {
+  // Every rank passes the start line of every round, even after a failure, so a failing
+  // rank never leaves its peers waiting at the barrier; the first error is rethrown at the end.
+  std::exception_ptr err;
+  for (int i = 0; i < rounds; ++i) {
+    start_line_.arrive_and_wait();  // the gate: all ranks start each round together
+    if (err) continue;
+    try {
+      round(i);
+    } catch (...) {
+      err = std::current_exception();
+    }
+  }
+  if (err) std::rethrow_exception(err);
+}
+
+void HostFabric::flush_caches() {
+  flush_.prepare();  // before the threads share it
+  run_on_workers([&](int rank) { flush_.write_share(rank, world_); });
+}
+
+void HostFabric::run(const RankOp& op) {
+  run_on_workers([&](int rank) { run_host_op(op, rank); });
+}
+
+IsolatedTimes HostFabric::time_isolated(const RankOp& op, int samples) {
+  const std::size_t cells = static_cast<std::size_t>(samples) * world_;
+  std::vector<double> per_rank(cells, 0.0), released(cells, 0.0);
+  run_on_workers([&](int rank) {
+    keep_in_step(samples, [&](int s) {
+      auto t0 = Clock::now();
+      run_host_op(op, rank);
+      auto t1 = Clock::now();
+      const std::size_t at = static_cast<std::size_t>(s) * world_ + rank;
+      per_rank[at] = std::chrono::duration<double>(t1 - t0).count();
+      released[at] = steady_seconds(t0);
+    });
+  });
+  IsolatedTimes out;
+  for (int s = 0; s < samples; ++s) {
+    const auto first = static_cast<std::ptrdiff_t>(s) * world_;
+    out.samples.push_back(*std::max_element(per_rank.begin() + first, per_rank.begin() + first + world_));
+    const auto [lo, hi] = std::minmax_element(released.begin() + first, released.begin() + first + world_);
+    out.start_skew.push_back(*hi - *lo);
+  }
+  return out;  // the start line (std::barrier) never gives up: nothing is discarded
+}
+
+double HostFabric::time_pipelined(const RankOp& op, int ops, int reps) {
+  std::vector<double> per_rank(static_cast<std::size_t>(reps) * world_, 0.0);
+  run_on_workers([&](int rank) {
+    keep_in_step(reps, [&](int r) {
+      auto t0 = Clock::now();
+      for (int i = 0; i < ops; ++i) run_host_op(op, rank);
+      auto t1 = Clock::now();
+      per_rank[static_cast<std::size_t>(r) * world_ + rank] = std::chrono::duration<double>(t1 - t0).count();
+    });
+  });
+  std::vector<double> per_rep(reps);
+  for (int r = 0; r < reps; ++r) {
+    auto first = per_rank.begin() + static_cast<std::ptrdiff_t>(r) * world_;
+    per_rep[r] = *std::max_element(first, first + world_) / ops;
+  }
+  return upper_median(per_rep);
+}
+
+}  // namespace arbench

@@ -1,0 +1,143 @@
+#include "kernels/fabric/nccl/nccl_process_fabric.hpp"
+
+#include <cstring>
+
+#include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/nccl/nccl_setup.hpp"
+#include "kernels/fabric/nccl/nccl_version.hpp"
+#include "kernels/fabric/nccl/nccl_windows.hpp"
+#include "kernels/fabric/cuda/process_gpu.hpp"
+#include "kernels/fabric/nccl/watchdog.hpp"
+
+namespace arbench {
+namespace {
+
+std::string nccl_failure(const NcclApi& api, ncclResult_t r, const char* call) {
+  if (r == ncclSuccess) return {};
+  const char* last = api.GetLastError(nullptr);
+  return std::string(call) + " failed: " + api.GetErrorString(r) +
+         (last && *last ? std::string(" (") + last + ")" : std::string());
+}
+
+// `failure` of this process, or the lowest failing process's, thrown on every process as an
+// environment problem (exit 3).
+void agree_or_throw(World& w, const std::string& failure, const char* what) {
+  const std::string agreed = first_failure(w, failure, what);
+  if (!agreed.empty()) throw_agreed("E3:" + agreed);
+}
+
+}  // namespace
+
+int NcclProcessFabric::choose_device(World& w) {
+  const WorldLayout& l = w.layout();
+  const std::string& host = l.hosts.at(std::size_t(w.rank()));
+  int device = 0;
+  std::string bus_id, failure;
+  try {
+    device = choose_process_gpu(l.local_rank, l.local_size, cuda_device_count_or_throw(), host);
+    char id[32] = {};
+    ARB_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device));
+    bus_id = id;
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  agree_or_throw(w, failure, "choosing the processes' GPUs");
+  agree_or_throw(w, shared_gpu_problem(l.hosts, w.all_gather(bus_id, "exchanging the GPUs' bus ids")),
+                 "checking that no two processes share a GPU");
+  return device;
+}
+
+NcclProcessFabric::NcclProcessFabric(World& processes, double timeout_s, std::map<std::string, std::string> env)
+    : CudaFabric(choose_device(processes), processes.rank(), processes.size(), processes, timeout_s),
+      api_(NcclApi::get()), env_(std::move(env)) {
+  create_communicator(processes);
+  symmetric_reason_ = symmetric_problem(processes);
+  std::unique_ptr<RankBuffers> flags;
+  std::string failure;
+  if (symmetric_reason_.empty()) {
+    try {
+      flags = alloc(StartGate::kGateFlagWords * sizeof(std::uint32_t), Placement::symmetric);
+    } catch (const CaseError& e) {  // e.g. a window without peer pointers
+      failure = e.what();
+    }
+    symmetric_reason_ = first_failure(processes, failure, "registering the start gate's window");
+    if (!symmetric_reason_.empty()) flags.reset();
+  }
+  build_gate(std::move(flags), symmetric_reason_);
+}
+
+void NcclProcessFabric::create_communicator(World& w) {
+  ncclUniqueId id{};
+  std::string failure;
+  if (w.rank() == 0) failure = nccl_failure(api_, api_.GetUniqueId(&id), "ncclGetUniqueId");
+  agree_or_throw(w, failure, "creating the NCCL id");
+  std::string bytes(reinterpret_cast<const char*>(&id), sizeof id);
+  w.broadcast(bytes, 0, "sharing the NCCL id");
+  std::memcpy(&id, bytes.data(), sizeof id);
+
+  ARB_CUDA_CHECK(cudaSetDevice(device_of(w.rank())));
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 1;  // a non-blocking communicator would make every later NCCL call pollable
+  ncclResult_t r;
+  {
+    ScopedEnv scoped(env_);
+    // NCCL waits inside for every process; a missing one must not keep the others there forever.
+    Watchdog dog(w.wait_bound_s(), "creating the NCCL communicator (ncclCommInitRankConfig)");
+    r = api_.CommInitRankConfig(&comm_, w.size(), id, w.rank(), &config);
+  }
+  if (r != ncclSuccess) comm_ = nullptr;
+  agree_or_throw(w, nccl_failure(api_, r, "ncclCommInitRankConfig"), "creating the NCCL communicator");
+}
+
+std::string NcclProcessFabric::symmetric_problem(World& w) {
+  const WorldLayout& l = w.layout();
+  if (l.nodes > 1)
+    return "the custom kernels load and store their peers' memory, and this run spans " + std::to_string(l.nodes) +
+           " nodes: a GPU on another node is not reachable that way (NCCL runs across nodes)";
+  std::string why = nccl_device_api_mismatch(NCCL_VERSION_CODE, api_.version);
+  // The kernels size their grids by one GPU's SM count (Fabric::device_of): the GPUs must match.
+  cudaDeviceProp prop{};
+  ARB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_of(w.rank())));
+  const std::string model = std::string(prop.name) + " with " + std::to_string(prop.multiProcessorCount) + " SMs";
+  const auto models = w.all_gather(model, "comparing the processes' GPUs");
+  for (int r = 0; r < w.size() && why.empty(); ++r)
+    if (models[std::size_t(r)] != models[0])
+      why = "the processes' GPUs differ (" + models[0] + " on process 0, " + models[std::size_t(r)] + " on process " +
+            std::to_string(r) + "), and the custom kernels size every rank's grid alike";
+  why = first_failure(w, why, "checking symmetric memory");
+  if (!why.empty()) return why;
+  // ncclDevCommCreate is collective: every process calls it, or (above) none does.
+  ncclDevComm_t dev{};
+  const ncclDevCommRequirements_t reqs = no_requirements();
+  const ncclResult_t created = api_.DevCommCreate(comm_, &reqs, &dev);
+  if (created == ncclSuccess) api_.DevCommDestroy(comm_, &dev);
+  return first_failure(w, nccl_failure(api_, created, "ncclDevCommCreate"), "probing symmetric memory");
+}
+
+NcclProcessFabric::~NcclProcessFabric() {
+  release_gate();  // its flags are windows of comm_
+  if (aborted() || comm_ == nullptr) return;
+  quiesce() ? api_.CommDestroy(comm_) : api_.CommAbort(comm_);
+}
+
+void NcclProcessFabric::abort() {
+  if (aborted()) return;
+  CudaFabric::abort();
+  if (comm_) api_.CommAbort(comm_);
+}
+
+std::string NcclProcessFabric::describe() const {
+  const WorldLayout& l = processes().layout();
+  std::string s = std::to_string(world()) + " processes on " + std::to_string(l.nodes) +
+                  (l.nodes == 1 ? " node" : " nodes") + ", one GPU each, NCCL " + NcclApi::version_or_reason();
+  for (const auto& [k, v] : env_) s += " " + k + "=" + v;
+  return s + "; start gate: MPI barrier, then " + gate_description();
+}
+
+std::unique_ptr<RankBuffers> NcclProcessFabric::alloc(std::size_t bytes, Placement placement) {
+  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
+  if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
+  return std::make_unique<NcclWindows>(*this, api_, std::vector<ncclComm_t>{comm_}, bytes);
+}
+
+}  // namespace arbench

@@ -1,0 +1,49 @@
+// NcclProcessFabric: the cuda backend with one process per GPU (mpirun / srun, one World rank per
+// process; docs/multi-process.md). The process drives one rank on the GPU of its node-local rank
+// (process_gpu.hpp); one NCCL communicator spans the processes (ncclGetUniqueId on process 0,
+// broadcast over the World, ncclCommInitRankConfig). On one node the symmetric buffers are NCCL
+// windows whose LSA pointers reach the other processes' GPU memory, so the custom kernels run
+// unchanged and the start gate's device barrier works as in one process. Across nodes the
+// custom kernels (and nccl-symm) are skipped with the reason: their peers must be reachable by
+// load and store. Every step of the setup is agreed over the World: all processes get the same
+// fabric, or the same error.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "arbench/world.hpp"
+#include "kernels/fabric/cuda/cuda_fabric.hpp"
+#include "kernels/fabric/nccl/nccl_api.hpp"
+
+namespace arbench {
+
+class NcclProcessFabric final : public CudaFabric {
+ public:
+  // Collective. `env`: NCCL_* variables set while the communicator is created.
+  NcclProcessFabric(World& processes, double timeout_s, std::map<std::string, std::string> env = {});
+  ~NcclProcessFabric() override;
+  Backend backend() const override { return Backend::cuda; }
+  std::string describe() const override;
+  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
+  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
+  // This process's communicator, whichever rank is asked about (the nccl variants tell a cuda
+  // fabric by rank 0's, and launch only the rank this process drives).
+  void* nccl_comm(int /*rank*/) const override { return comm_; }
+  void abort() override;
+
+ private:
+  // The GPU this process drives, agreed by every process (collective; before the base exists).
+  static int choose_device(World& w);
+  void create_communicator(World& w);
+  // Why the custom kernels cannot run across these processes (empty when they can). Collective.
+  std::string symmetric_problem(World& w);
+
+  const NcclApi& api_;
+  ncclComm_t comm_ = nullptr;
+  std::map<std::string, std::string> env_;
+  std::string symmetric_reason_;
+};
+
+}  // namespace arbench

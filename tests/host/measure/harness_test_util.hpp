@@ -1,0 +1,34 @@
+// What the harness tests share: the host variants' registry and a quick run configuration.
+#pragma once
+
+#include <memory>
+
+#include "arbench/variant.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "measure/harness.hpp"
+#include "sweep/run_config.hpp"
+
+namespace arbench::testing {
+
+inline Registry host_registry() {
+  Registry r;
+  register_host_variants(r);
+  return r;
+}
+
+// Few ops per case: the tests check behaviour, not timings.
+inline RunConfig quick_config() {
+  RunConfig c;
+  c.warmup = 1;
+  c.samples = 3;
+  c.pipelined_ops = 2;
+  c.timeout_s = 10;
+  return c;
+}
+
+// Host fabrics of any world size, created on first use.
+inline FabricCache host_fabric_cache() {
+  return FabricCache([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world, 10.0); });
+}
+
+}  // namespace arbench::testing
