@@ -111,7 +111,9 @@ CheckResult gather_check(World& w, const CheckResult& mine) {
 WorkloadFootprint workload_footprint(const Case& c) {
   if (c.family == Family::allreduce_rmsnorm) return rmsnorm_workload_footprint(c);
   // in (+ out); the oracle sum, and two staging copies at a time (fill: input + poison; check: got)
-  return {c.bytes * (c.in_place ? 1 : 2), 3 * c.bytes};
+  WorkloadFootprint f{c.bytes * (c.in_place ? 1 : 2), 3 * c.bytes, {c.bytes}};
+  if (!c.in_place) f.buffers.push_back(c.bytes);
+  return f;
 }
 
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

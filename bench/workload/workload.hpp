@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "arbench/core/case.hpp"
 #include "arbench/fabric.hpp"
@@ -74,6 +75,7 @@ CheckResult gather_check(World& w, const CheckResult& mine);
 // a sweep fits in memory.
 struct WorkloadFootprint {
   std::size_t per_rank = 0, host = 0;
+  std::vector<std::size_t> buffers;  // each per-rank buffer on the fabric (per_rank is their sum)
 };
 WorkloadFootprint workload_footprint(const Case& c);
 WorkloadFootprint rmsnorm_workload_footprint(const Case& c);

@@ -137,7 +137,7 @@ WorkloadFootprint rmsnorm_workload_footprint(const Case& c) {
   const std::size_t bytes = n * dtype_size(c.dtype), weight = static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype);
   // x, residual, weight, norm_out, residual_out; the fp64 reference (r and y) and check()'s four
   // staging copies (rank 0's and this rank's y and r)
-  return {4 * bytes + weight, 2 * n * sizeof(double) + 4 * bytes};
+  return {4 * bytes + weight, 2 * n * sizeof(double) + 4 * bytes, {bytes, bytes, weight, bytes, bytes}};
 }
 
 std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

@@ -114,6 +114,11 @@ class Fabric {
   virtual std::string symmetric_unsupported_reason() const { return {}; }
   // Zero-filled buffers; throws EnvironmentError when `placement` is unsupported.
   virtual std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) = 0;
+  // Makes room in the fabric's symmetric memory for buffers of `bytes` per rank together (the
+  // sweep's largest case), so that the cases slice one arena instead of mapping memory each
+  // (kernels/fabric/peer/symm_arena.hpp). A hint: without it the arena grows when a case needs
+  // more. Collective across processes. Fabrics without an arena ignore it.
+  virtual void reserve_symmetric(std::size_t /*bytes*/) {}
   virtual void upload(int rank, void* dst, const void* src, std::size_t bytes) = 0;
   virtual void download(int rank, void* dst, const void* src, std::size_t bytes) = 0;
 
