@@ -111,3 +111,22 @@ TEST(CudaPeerProviderProcesses, AProcessWhoseGpuCannotExportStopsEveryProcess) {
   EXPECT_EQ(what[0], what[1]);
   EXPECT_NE(what[0].find("GPU 1 cannot hold the cuda provider's arena"), std::string::npos) << what[0];
 }
+
+// The processes slice their own copies of the arena; were their allocations to diverge, a peer
+// pointer would land in the wrong buffer. Every symmetric alloc checks that they agree.
+TEST(CudaPeerProviderProcesses, ProcessesWhoseAllocationsDivergeFailTheAllocation) {
+  ThreadWorlds worlds(3);
+  std::vector<std::string> what(3);
+  worlds.run([&](World& w, int rank) {
+    FakePeerDriver d(kGranule);
+    auto arena = arena_of(d, w);
+    auto same = arena->alloc(256);
+    try {
+      auto other = arena->alloc(rank == 1 ? 1024 : 256);  // process 1 asked for another size
+    } catch (const CaseError& e) {
+      what[std::size_t(rank)] = e.what();
+    }
+  });
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(what[std::size_t(r)], what[0]) << r;
+  EXPECT_NE(what[0].find("placed a symmetric buffer differently"), std::string::npos) << what[0];
+}
