@@ -96,8 +96,9 @@ void run_every_custom_case(int world, const char* provider, Make make) {
     EXPECT_GT(r.pipelined_us, 0.0) << provider << ": " << c.name() << ": no graph replay measured";
     EXPECT_LT(took, kCaseBound) << provider << ": " << c.name();
   }
-  if (peer != nullptr)
+  if (peer != nullptr) {
     EXPECT_EQ(peer->arena()->chunks(), chunks) << "the cuda arena grew: a case did not fit the reserved largest case";
+  }
 }
 
 }  // namespace
