@@ -26,6 +26,7 @@ std::string Case::name() const {
     n += "/skew:" + std::string(buf, ec == std::errc() ? end : buf);
   }
   if (cold_cache) n += "/cold";  // absent for the default (hot): older names stay valid
+  if (!symm.empty()) n += "/symm:" + symm;
   return n;
 }
 
@@ -96,6 +97,11 @@ std::optional<Case> Case::parse(std::string_view name, std::string* why) {
   }
   if (next < parts.size() && parts[next] == "cold") {
     c.cold_cache = true;
+    ++next;
+  }
+  if (next < parts.size() && parts[next].substr(0, 5) == "symm:") {
+    c.symm = std::string(parts[next].substr(5));
+    if (c.symm != "cuda" && c.symm != "nccl") return fail("bad 'symm:PROVIDER' field (cuda or nccl)");
     ++next;
   }
   if (next != parts.size()) return fail("unexpected trailing field '" + std::string(parts[next]) + "'");

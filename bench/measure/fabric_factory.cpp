@@ -14,22 +14,31 @@
 #include "kernels/fabric/cuda/process_gpu.hpp"
 #include "kernels/fabric/host/shm_fabric.hpp"
 #include "kernels/fabric/cuda/single_gpu_fabric.hpp"
+#include "kernels/fabric/peer/peer_fabric.hpp"
+#include "kernels/fabric/peer/peer_process_fabric.hpp"
 
 namespace arbench {
 
-std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes) {
+std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes,
+                                    const std::string& provider) {
+  const bool own_peer_memory = b == Backend::cuda && provider == "cuda";
+  if (own_peer_memory && !env.empty())
+    throw UsageError("NCCL settings asked of the cuda provider's fabric, which has no NCCL");
   if (processes.multi_process()) {
     if (world != processes.size())
       throw UsageError("a fabric of " + std::to_string(world) + " ranks asked of " + std::to_string(processes.size()) +
                        " processes; every rank is one process");
     if (b == Backend::host) return std::make_unique<ShmFabric>(processes, timeout_s);
+    if (own_peer_memory) return std::make_unique<PeerProcessFabric>(processes, timeout_s);
     if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env);
     throw UsageError(std::string("the ") + std::string(backend_name(b)) + " backend does not run across processes");
   }
   switch (b) {
     case Backend::host: return std::make_unique<HostFabric>(world, timeout_s);
     case Backend::single_gpu: return std::make_unique<SingleGpuFabric>(world, 0, timeout_s);
-    case Backend::cuda: return std::make_unique<NcclFabric>(world, timeout_s, env);
+    case Backend::cuda:
+      if (own_peer_memory) return std::make_unique<PeerFabric>(world, timeout_s);
+      return std::make_unique<NcclFabric>(world, timeout_s, env);
   }
   return nullptr;
 }

@@ -9,10 +9,12 @@
 
 namespace arbench {
 
-// Creates HostFabric, SingleGpuFabric (on GPU 0) or NcclFabric; in a World of several processes
-// (one rank each), ShmFabric (host) or NcclProcessFabric (cuda). Collective then.
+// Creates HostFabric, SingleGpuFabric (on GPU 0), or on the cuda backend PeerFabric (`provider`
+// "cuda": arbench's own peer mappings, no NCCL) or NcclFabric ("nccl" or ""); in a World of
+// several processes (one rank each), ShmFabric (host), PeerProcessFabric or NcclProcessFabric
+// (cuda). Collective then.
 std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
-                                    World& processes = solo_world());
+                                    World& processes = solo_world(), const std::string& provider = {});
 
 // The GPUs among 0..gpus-1 whose kernels a display watchdog limits (cudaDevAttrKernelExecTimeout).
 std::vector<int> gpus_with_kernel_watchdog(int gpus);

@@ -7,17 +7,19 @@
 #include "measure/nccl_protocol_policy.hpp"
 #include "measure/phase_recorder.hpp"
 #include "measure/sampling.hpp"
+#include "measure/symm_footprint.hpp"
+#include "kernels/fabric/peer/symm_provider.hpp"
 #include "workload/workload.hpp"
 
 namespace arbench {
 
-Fabric& FabricCache::get(Backend b, int world, const FabricEnv& env) {
-  auto key = std::make_tuple(int(b), world, env);
+Fabric& FabricCache::get(Backend b, int world, const FabricEnv& env, const std::string& provider) {
+  auto key = std::make_tuple(int(b), world, env, provider);
   auto it = fabrics_.find(key);
   if (it != fabrics_.end()) return *it->second;
   if (!env.empty())
     std::erase_if(fabrics_, [](const auto& kv) { return kv.second->nccl_comm(0) != nullptr; });
-  it = fabrics_.emplace(key, factory_(b, world, env)).first;
+  it = fabrics_.emplace(key, factory_(b, world, env, provider)).first;
   described_.push_back(it->second->describe());
   return *it->second;
 }
@@ -26,12 +28,59 @@ void FabricCache::discard(const Fabric& f) {
   std::erase_if(fabrics_, [&](const auto& kv) { return kv.second.get() == &f; });
 }
 
+std::string Harness::provider_problem(int world, const std::string& provider) {
+  try {
+    return fabrics_.get(backend_, world, {}, provider).symmetric_unsupported_reason();
+  } catch (const Error& e) {  // e.g. NCCL missing: the nccl provider's fabric cannot be made
+    return e.what();
+  }
+}
+
+std::string Harness::provider_for(const Case& c, const Variant& v, std::string* skip) {
+  if (backend_ != Backend::cuda) return {};
+  if (v.needs_nccl()) return "nccl";
+  const std::string asked =
+      !c.symm.empty() ? c.symm : (cfg_.symm_mem == "cuda" || cfg_.symm_mem == "nccl" ? cfg_.symm_mem : std::string());
+  const auto key = std::make_pair(c.world, asked);
+  auto it = decided_.find(key);
+  if (it == decided_.end()) {
+    const ProviderDecision d = decide_provider(
+        asked.empty() ? std::nullopt : parse_symm_provider(asked),
+        [&] { return ProviderReport{provider_problem(c.world, "cuda")}; },
+        [&] { return ProviderReport{provider_problem(c.world, "nccl")}; });
+    if (!d.note.empty()) provider_notes_.push_back(std::to_string(c.world) + " GPUs: " + d.note);
+    it = decided_.emplace(key, d.provider ? std::string(symm_provider_name(*d.provider)) : "!" + d.skip_reason).first;
+  }
+  if (!it->second.empty() && it->second[0] == '!') {
+    *skip = it->second.substr(1);
+    return {};
+  }
+  return it->second;
+}
+
+Fabric& Harness::fabric_for(const Case& c, const Variant& v) {
+  std::string skip;
+  const std::string provider = provider_for(c, v, &skip);
+  if (!skip.empty()) throw CaseError(skip);
+  return fabrics_.get(backend_, c.world, v.fabric_env(), provider);
+}
+
 Support Harness::plan(const Case& c) {
   if (auto why = reg_.unavailable_reason(c.variant, backend_); !why.empty()) return Support::no(why);
   auto v = reg_.make(c.variant, backend_);
+  std::string skip;
+  const std::string provider = provider_for(c, *v, &skip);
+  if (!skip.empty()) return Support::no(skip);
   // Support does not depend on the environment a forced NCCL configuration sets, so planning
   // uses the plain fabric of the world size; the configured one is created when the case runs.
-  Fabric& f = fabrics_.get(backend_, c.world);
+  Fabric* fabric = nullptr;
+  try {
+    fabric = &fabrics_.get(backend_, c.world, {}, provider);
+  } catch (const Error& e) {
+    if (provider.empty()) throw;  // the backend's only fabric: the run cannot go on
+    return Support::no(e.what());  // e.g. the NCCL variants on a machine without NCCL
+  }
+  Fabric& f = *fabric;
   Support s = v->supports(c, f);
   if (!s.ok) return s;
   const auto nv = cfg_.all_nvlink.find(c.world);
@@ -44,7 +93,7 @@ Support Harness::plan(const Case& c) {
 
 std::size_t Harness::memory_bytes(const Case& c) {
   auto v = reg_.make(c.variant, backend_);
-  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+  const Fabric& f = fabric_for(c, *v);
   const WorkloadFootprint w = workload_footprint(c);
   return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
 }
@@ -67,11 +116,38 @@ double median_us(const std::vector<double>& v) { return v.empty() ? -1 : median_
 
 }  // namespace
 
-double Harness::floor_us(Fabric& f) {
-  auto it = floors_us_.find(f.world());
+double Harness::floor_us(Fabric& f, const std::string& provider) {
+  const auto key = std::make_pair(f.world(), provider);
+  auto it = floors_us_.find(key);
   if (it != floors_us_.end()) return it->second;
   const IsolatedTimes t = f.time_isolated(RankOp([](int, Stream) {}), kFloorSamples);
-  return floors_us_[f.world()] = median_us(t.samples);
+  return floors_us_[key] = median_us(t.samples);
+}
+
+void Harness::reserve_symmetric_memory(const std::vector<Case>& cases) {
+  std::vector<std::pair<Fabric*, std::size_t>> largest;  // per fabric, in the cases' order
+  for (const Case& c : cases) {
+    auto v = reg_.make(c.variant, backend_);
+    // A forced NCCL configuration gets a fabric of its own while it runs (FabricCache::get): not
+    // made here, where only the reservation would need it.
+    if (!v->fabric_env().empty()) continue;
+    Fabric& f = fabric_for(c, *v);
+    const std::size_t bytes = symmetric_bytes_per_rank(c, *v, f, cfg_.tuning);
+    auto it = std::find_if(largest.begin(), largest.end(), [&](const auto& p) { return p.first == &f; });
+    if (it == largest.end())
+      largest.emplace_back(&f, bytes);
+    else
+      it->second = std::max(it->second, bytes);
+  }
+  for (const auto& [f, bytes] : largest) {
+    try {
+      f->reserve_symmetric(bytes);
+    } catch (const Error& e) {  // the same on every process: the provider agrees on its errors
+      provider_notes_.push_back("the symmetric arena of " + std::to_string(f->world()) + " ranks could not be mapped " +
+                                "for the largest case (" + std::to_string(bytes) + " bytes per rank: " + e.what() +
+                                "); each case maps what it needs");
+    }
+  }
 }
 
 RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
@@ -186,9 +262,13 @@ CaseResult Harness::run(const Case& c) {
   };
   try {
     auto v = reg_.make(c.variant, backend_);
-    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+    std::string skip;
+    const std::string provider = provider_for(c, *v, &skip);
+    if (!skip.empty()) throw CaseError(skip);  // plan() said so: such a case is not run
+    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(), provider);
     used = &f;
-    res.floor_us = floor_us(f);
+    if (v->buffer_placement() == Placement::symmetric || !v->needs_nccl()) res.symm_mem = provider;
+    res.floor_us = floor_us(f, provider);
     std::unique_ptr<Workload> work;
     agree_on_errors(f.processes(), [&] { work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps); },
                     "allocating the case's buffers");

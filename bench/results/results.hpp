@@ -36,6 +36,9 @@ struct CaseResult {
   double floor_us = -1;
   int discarded_samples = 0;
   std::vector<std::pair<std::string, std::string>> settings;
+  // Where the case's symmetric memory came from on the cuda backend: `cuda` (arbench's own peer
+  // mappings) or `nccl` (NCCL windows; docs/variants.md); empty elsewhere, and for plain `nccl`.
+  std::string symm_mem;
   std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
   std::optional<PhaseTimeline> phases;  // --phases or a skewed case, when the variant records marks
   std::optional<DeviceState> device;    // NVML snapshots around the timed samples (GPU runs)

@@ -165,9 +165,9 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   if (stall >= 0)
     std::cerr << "arbench: test switch ARBENCH_TEST_STALL_PROCESS=" << stall << ": that process stops answering\n";
   const double timeout = cfg.timeout_s;
-  FabricCache fabrics([timeout, &world](Backend bk, int w, const FabricEnv& env) {
+  FabricCache fabrics([timeout, &world](Backend bk, int w, const FabricEnv& env, const std::string& provider) {
     std::unique_ptr<Fabric> f;
-    agree_on_errors(world, [&] { f = make_fabric(bk, w, env, timeout, world); }, "creating a fabric");
+    agree_on_errors(world, [&] { f = make_fabric(bk, w, env, timeout, world, provider); }, "creating a fabric");
     return f;
   });
   Harness harness(cfg, b, reg, fabrics);
@@ -209,6 +209,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   if (b == Backend::host && !world.multi_process())  // every rank's buffers live here: refuse what cannot fit
     check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
+  harness.reserve_symmetric_memory(runnable);  // one arena per fabric for the largest case
 
   RunStop stop;  // Ctrl-C from here on: stop after the current case
   if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world);

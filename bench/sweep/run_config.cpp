@@ -225,6 +225,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"ring_channels", cfg.tuning.ring_channels},
           {"ring_order", cfg.tuning.ring_order},
           {"cache", cfg.cold_cache ? "cold" : "hot"},
+          {"symm_mem", cfg.symm_mem},
           {"sampling", sampling_json(cfg)}};
 }
 
@@ -236,6 +237,7 @@ std::string sweep_key(const RunConfig& cfg) {
   // Options added after the key existed join it only when they leave their default, so an
   // upgrade does not start every team's baseline anew.
   if (!cfg.cold_cache) j.erase("cache");
+  if (cfg.symm_mem == "auto") j.erase("symm_mem");
   if (!adaptive_sampling(cfg)) j.erase("sampling");
   return fnv1a_hex(j.dump());
 }

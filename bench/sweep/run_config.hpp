@@ -33,6 +33,10 @@ struct RunConfig {
   std::optional<int> min_samples, max_samples;
   std::optional<double> max_noise_pct, min_time_s, max_time_s;
   bool cold_cache = false;  // --cache cold
+  // --symm-mem auto|cuda|nccl|all: where the custom kernels' symmetric memory comes from on the
+  // cuda backend (docs/variants.md, "Symmetric memory: two providers"); `all` runs each custom
+  // kernel on both providers, as cases named .../symm:cuda and .../symm:nccl.
+  std::string symm_mem = "auto";
   bool check = true;
   bool in_place = false;
   // Arrival skews to sweep, µs (--skew; docs/latency-breakdown.md): rank r starts

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 
 #include "arbench/core/errors.hpp"
@@ -105,11 +106,24 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
     else
       sw.skipped.push_back({std::move(c), why});
   };
-  auto place_skewed = [&](Case c) {  // one case per --skew value, in the order given
+  // --symm-mem all on the cuda backend: every custom kernel once per symmetric-memory provider,
+  // a case each (.../symm:cuda, .../symm:nccl); the NCCL variants run on NCCL's memory only.
+  std::map<std::string, bool> custom;
+  const auto providers_of = [&](const std::string& v) -> std::vector<std::string> {
+    if (backend != Backend::cuda || cfg.symm_mem != "all") return {""};
+    auto it = custom.find(v);
+    if (it == custom.end())
+      it = custom.emplace(v, reg.unavailable_reason(v, backend).empty() && !reg.make(v, backend)->needs_nccl()).first;
+    return it->second ? std::vector<std::string>{"cuda", "nccl"} : std::vector<std::string>{""};
+  };
+  auto place_skewed = [&](Case c) {  // one case per provider and --skew value, in the order given
     c.cold_cache = cfg.cold_cache;
-    for (double skew : cfg.skews_us) {
-      c.skew_us = skew;
-      place(c);
+    for (const std::string& provider : providers_of(c.variant)) {
+      c.symm = provider;
+      for (double skew : cfg.skews_us) {
+        c.skew_us = skew;
+        place(c);
+      }
     }
   };
   for (Family fam : cfg.families) {

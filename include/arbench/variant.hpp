@@ -86,6 +86,10 @@ class Variant {
   // Environment the fabric must be created with (NCCL reads NCCL_ALGO/NCCL_PROTO at
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
+  // Whether the variant runs on NCCL's communicators (the nccl variants, unfused-nccl): on the
+  // cuda backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric
+  // of their symmetric-memory provider (--symm-mem; docs/variants.md).
+  virtual bool needs_nccl() const { return false; }
 };
 
 // One op of `v` in both phases, as the fabrics run it.

@@ -84,6 +84,8 @@ class FusedVariant : public Variant {
     return Support::yes();
   }
 
+  bool needs_nccl() const override { return algo_ == FusedAlgo::unfused_nccl; }
+
   std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
     if (is_unfused(algo_))  // the sum buffer, then whatever the all-reduce half allocates
       return c.bytes + make_allreduce()->scratch_bytes_per_rank(allreduce_case(c), f, t);

@@ -50,6 +50,7 @@ std::map<std::string, std::string> config_env(const std::string& config) {
 class NcclAllReduce final : public Variant {
  public:
   NcclAllReduce(std::string config, Placement placement) : env_(config_env(config)), placement_(placement) {}
+  bool needs_nccl() const override { return true; }
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");

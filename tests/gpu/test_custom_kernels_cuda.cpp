@@ -55,7 +55,9 @@ std::vector<Case> cases_for(int world) {
 }
 
 FabricCache cuda_fabrics() {
-  return FabricCache([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, kTimeout); });
+  return FabricCache([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, kTimeout, solo_world(), p);
+  });
 }
 
 }  // namespace
@@ -105,7 +107,9 @@ TEST(CustomKernelsCuda, ANeverArrivingRankIsAbortedAndTheRunGoesOn) {
   healthy.timeout_s = 1.0;
   RunConfig broken = healthy;
   broken.test_absent_rank = 1;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 1.0); });
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, 1.0, solo_world(), p);
+  });
   const Case c{"nccl", Family::allreduce, DType::bf16, 2, 1 << 16, 0, 0, false};
   // A healthy case first: NCCL connects its peers at the first collective, on the host thread,
   // and that handshake (unlike a kernel) has no bound to catch a missing rank.

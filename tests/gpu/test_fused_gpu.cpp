@@ -31,7 +31,9 @@ CaseResult run_case(Backend b, const Case& c) {
   cfg.warmup = 2;
   cfg.samples = 5;
   cfg.pipelined_ops = 4;
-  FabricCache fabrics([](Backend bk, int w, const FabricEnv& env) { return make_fabric(bk, w, env, 10.0); });
+  FabricCache fabrics([](Backend bk, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(bk, w, env, 10.0, solo_world(), p);
+  });
   Harness h(cfg, b, Registry::builtin(), fabrics);
   const Support s = h.plan(c);
   EXPECT_TRUE(s.ok) << c.name() << ": " << s.reason;

@@ -118,7 +118,9 @@ TEST(NcclConfigsGpuChild, RunOneConfiguration) {
   cfg.samples = 2;
   cfg.pipelined_ops = 0;
   cfg.allow_ll128_pcie = true;  // asked for explicitly: this test checks that NCCL obeys the forcing
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 10.0); });
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, 10.0, solo_world(), p);
+  });
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
   Case c{variant, Family::allreduce, DType::bf16, 2, std::size_t(1) << 20, 0, 0, false};
   Support s = h.plan(c);

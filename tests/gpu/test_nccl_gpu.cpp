@@ -17,7 +17,9 @@ CaseResult run_nccl(const std::string& variant, int world, DType t, std::size_t 
   cfg.warmup = 2;
   cfg.samples = 5;
   cfg.pipelined_ops = 4;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 10.0); });
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, 10.0, solo_world(), p);
+  });
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
   Case c{variant, Family::allreduce, t, world, bytes, 0, 0, false};
   Support s = h.plan(c);

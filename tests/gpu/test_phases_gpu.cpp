@@ -33,7 +33,9 @@ RunConfig phases_config() {
 }
 
 FabricCache fabrics() {
-  return FabricCache([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, kTimeout); });
+  return FabricCache([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, kTimeout, solo_world(), p);
+  });
 }
 
 void run_and_check(Harness& h, const Case& c) {

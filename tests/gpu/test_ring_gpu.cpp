@@ -21,7 +21,9 @@ CaseResult run_ring(int world, DType t, std::size_t bytes, const Tuning& tuning,
   cfg.samples = 5;
   cfg.pipelined_ops = 6;  // one CUDA graph of 6 ops, replayed: counters must continue in memory
   cfg.tuning = tuning;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env) { return make_fabric(b, w, env, 10.0); });
+  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
+    return make_fabric(b, w, env, 10.0, solo_world(), p);
+  });
   Harness h(cfg, Backend::single_gpu, Registry::builtin(), fabrics);
   Case c{"ring", Family::allreduce, t, world, bytes, 0, 0, in_place};
   Support s = h.plan(c);

@@ -1,8 +1,9 @@
 // Case: one benchmark = variant × dtype × world size × shape. Its name is a stable,
 // parseable key, e.g. `allreduce/oneshot-push/bf16/gpus:8/bytes:65536` or
 // `allreduce_rmsnorm/fused-oneshot/bf16/gpus:8/tokens:16/hidden:8192`; optional trailing fields,
-// in this order: `/inplace` (output overwrites the input), `/skew:<µs>` (an arrival skew, --skew)
-// and `/cold` (caches flushed before every sample, --cache cold).
+// in this order: `/inplace` (output overwrites the input), `/skew:<µs>` (an arrival skew, --skew),
+// `/cold` (caches flushed before every sample, --cache cold) and `/symm:<provider>` (the custom
+// kernel's symmetric memory from that provider, `cuda` or `nccl`: --symm-mem all).
 #pragma once
 
 #include <cstddef>
@@ -33,6 +34,9 @@ struct Case {
   bool in_place = false;  // output overwrites the input
   double skew_us = 0;     // arrival skew: rank r starts r/(world-1) * skew_us µs late (0: together)
   bool cold_cache = false;  // --cache cold: caches flushed before every timed sample
+  // The symmetric-memory provider the case names (`cuda` or `nccl`, docs/variants.md); empty: the
+  // run's choice (--symm-mem), which the case's result records.
+  std::string symm = {};
 
   std::size_t elements() const { return bytes / dtype_size(dtype); }
   std::string name() const;

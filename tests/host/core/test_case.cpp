@@ -47,6 +47,24 @@ TEST(CaseName, ColdCacheSuffixAndHotDefaultUnchanged) {
   EXPECT_FALSE(Case::parse("allreduce/ring/bf16/gpus:8/bytes:1024/hot").has_value());
 }
 
+// --symm-mem all runs a custom kernel on each provider as a case of its own: `/symm:<provider>`
+// last; a case without it (every other run) keeps its name.
+TEST(CaseName, SymmProviderSuffixRoundTripsAndIsLast) {
+  Case c{"oneshot-pull", Family::allreduce, DType::bf16, 4, 1024, 0, 0, true};
+  c.cold_cache = true;
+  c.symm = "nccl";
+  EXPECT_EQ(c.name(), "allreduce/oneshot-pull/bf16/gpus:4/bytes:1024/inplace/cold/symm:nccl");
+  std::string why;
+  const auto back = Case::parse(c.name(), &why);
+  ASSERT_TRUE(back.has_value()) << why;
+  EXPECT_EQ(*back, c);
+  c.symm = "cuda";
+  EXPECT_EQ(Case::parse(c.name())->symm, "cuda");
+  EXPECT_FALSE(Case::parse("allreduce/ring/bf16/gpus:8/bytes:1024/symm:auto", &why).has_value());
+  EXPECT_NE(why.find("cuda or nccl"), std::string::npos) << why;
+  EXPECT_FALSE(Case::parse("allreduce/ring/bf16/gpus:8/bytes:1024/symm:cuda/cold").has_value());
+}
+
 TEST(CaseName, RejectsMalformed) {
   for (const char* bad : {"", "allreduce/nccl", "allgather/nccl/bf16/gpus:8/bytes:1",
                           "allreduce/nccl/int8/gpus:8/bytes:1", "allreduce/nccl/bf16/gpus:x/bytes:1",

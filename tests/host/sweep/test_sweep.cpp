@@ -268,3 +268,59 @@ TEST(RunConfigDefaults, HiddenAndRingOrderAreCheckedUpFront) {
   EXPECT_NO_THROW(resolve_defaults(ok, Backend::host, 0));
   EXPECT_EQ(ok.hidden, 4096);
 }
+
+namespace {
+
+// A variant that only says whether it runs on NCCL's communicators.
+class StubVariant final : public Variant {
+ public:
+  explicit StubVariant(bool nccl) : nccl_(nccl) {}
+  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+  void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+  void launch(int, Stream) override {}
+  bool needs_nccl() const override { return nccl_; }
+
+ private:
+  bool nccl_;
+};
+
+Registry provider_registry() {
+  Registry r;
+  for (auto [name, nccl] : {std::pair{"nccl", true}, std::pair{"nccl-symm", true}, std::pair{"oneshot-pull", false},
+                            std::pair{"twoshot", false}}) {
+    VariantEntry e;
+    e.name = name;
+    e.family = Family::allreduce;
+    const bool n = nccl;
+    e.gpu = [n] { return std::make_unique<StubVariant>(n); };
+    e.host = [] { return std::make_unique<StubVariant>(false); };
+    r.add(e);
+  }
+  return r;
+}
+
+}  // namespace
+
+// --symm-mem all: every custom kernel once per provider, as cases of their own; the NCCL variants
+// once (they run on NCCL's memory whatever is asked); other choices and backends name no provider.
+TEST(Sweep, SymmMemAllRunsEachCustomKernelOnBothProviders) {
+  RunConfig c = base_config();
+  c.gpus = {2};
+  c.max_bytes = 1024;
+  c.symm_mem = "all";
+  const Sweep s = expand_sweep(c, provider_registry(), Backend::cuda);
+  std::vector<std::string> names;
+  for (const Case& x : s.cases) names.push_back(x.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"allreduce/nccl/bf16/gpus:2/bytes:1024",
+                                             "allreduce/nccl-symm/bf16/gpus:2/bytes:1024",
+                                             "allreduce/oneshot-pull/bf16/gpus:2/bytes:1024/symm:cuda",
+                                             "allreduce/oneshot-pull/bf16/gpus:2/bytes:1024/symm:nccl",
+                                             "allreduce/twoshot/bf16/gpus:2/bytes:1024/symm:cuda",
+                                             "allreduce/twoshot/bf16/gpus:2/bytes:1024/symm:nccl"}));
+  for (const char* choice : {"auto", "cuda", "nccl"}) {
+    c.symm_mem = choice;
+    for (const Case& x : expand_sweep(c, provider_registry(), Backend::cuda).cases) EXPECT_TRUE(x.symm.empty()) << choice;
+  }
+  c.symm_mem = "all";
+  for (const Case& x : expand_sweep(c, provider_registry(), Backend::host).cases) EXPECT_TRUE(x.symm.empty());
+}
