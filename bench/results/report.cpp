@@ -47,6 +47,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
   if (r.phases) j["phases"] = phases_to_json(*r.phases);
   j["cache"] = r.c.cold_cache ? "cold" : "hot";
+  if (!r.symm_mem.empty()) j["symm_mem"] = r.symm_mem;  // the cuda backend's provider (docs/variants.md)
   const MedianInterval& ci = r.median_ci_us;
   j["noise"] = ci.known && std::isfinite(ci.noise) ? nlohmann::json(ci.noise) : nlohmann::json();
   j["median_ci_us"] = ci.known ? nlohmann::json::array({ci.lower, ci.upper}) : nlohmann::json();
@@ -203,6 +204,9 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
     // Cache state, sampling and device state (optional: older files lack them; null: not known).
     if (c.contains("cache") && !(c.at("cache") == "hot" || c.at("cache") == "cold"))
       p.push_back(w + ": 'cache' is not \"hot\" or \"cold\"");
+    // The symmetric-memory provider (optional: cuda-backend cases with symmetric memory only).
+    if (c.contains("symm_mem") && !(c.at("symm_mem") == "cuda" || c.at("symm_mem") == "nccl"))
+      p.push_back(w + ": 'symm_mem' is not \"cuda\" or \"nccl\"");
     if (c.contains("noise") && !(c.at("noise").is_number() || c.at("noise").is_null()))
       p.push_back(w + ": 'noise' is not a number or null");
     if (c.contains("median_ci_us") && !c.at("median_ci_us").is_null()) {

@@ -48,7 +48,7 @@ TEST(ResultFile, SyntheticResultsMatchTheWritersSchema) {
   EXPECT_EQ(validate_result_json(j), std::vector<std::string>{});
 }
 
-// The fields of adaptive sampling, --cache and the device state: what the writer writes
+// The fields of adaptive sampling, --cache, the symmetric-memory provider and the device state: what the writer writes
 // validates, and each of them with a wrong type is named.
 TEST(ResultFile, ValidatorChecksSamplingCacheAndDeviceState) {
   CaseResult r;
@@ -59,12 +59,15 @@ TEST(ResultFile, ValidatorChecksSamplingCacheAndDeviceState) {
   r.median_ci_us = {true, 11, 16, 13.5, 0.98, 0.37};
   r.sampling_stop = "noise";
   r.sampling_time_s = 0.25;
+  r.symm_mem = "cuda";
   r.device = DeviceState{{{3, "0000:41:00.0", testing::healthy_gpu(), testing::healthy_gpu()}}, {}};
   json doc = make_result({{ar_name("nccl", 2, 1024), {24, 25, 26}}});
   doc["arbench"]["cases"][0] = case_to_json(r);
   ASSERT_EQ(validate_result_json(doc), std::vector<std::string>{});
+  EXPECT_EQ(doc["arbench"]["cases"][0]["symm_mem"], "cuda");
   const std::vector<std::pair<std::string, json>> broken = {
       {"cache", "lukewarm"},
+      {"symm_mem", "nvshmem"},
       {"noise", "0.3"},
       {"median_ci_us", json::array({11})},
       {"sampling", {{"stop", 3}, {"time_s", 0.25}}},
