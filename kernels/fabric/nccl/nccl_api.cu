@@ -27,10 +27,16 @@ Loaded load() {
   Loaded l;
   std::string tried;
   void* h = nullptr;
+  // ARBENCH_NCCL_LIBRARY names the one library to load (no other is tried: a path that does not
+  // load is reported, not silently replaced by another NCCL); else the loader's libnccl.so.2, then
+  // the library found at configure time.
   std::string candidates[3];
-  if (const char* env = std::getenv("ARBENCH_NCCL_LIBRARY")) candidates[0] = env;
-  candidates[1] = "libnccl.so.2";
-  candidates[2] = ARBENCH_NCCL_LIBRARY;
+  if (const char* env = std::getenv("ARBENCH_NCCL_LIBRARY"); env != nullptr && *env != '\0') {
+    candidates[0] = env;
+  } else {
+    candidates[1] = "libnccl.so.2";
+    candidates[2] = ARBENCH_NCCL_LIBRARY;
+  }
   for (const auto& c : candidates) {
     if (c.empty()) continue;
     h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,7 +1,8 @@
 // NcclApi: NCCL loaded at run time (dlopen), never linked. A machine without NCCL can still
 // run the host and single-gpu backends, and the cuda backend says what to install (exit 3)
 // instead of failing to start. The header's types are used as they are; only the entry points
-// are looked up. Search order: $ARBENCH_NCCL_LIBRARY, libnccl.so.2 on the loader path, the
+// are looked up: $ARBENCH_NCCL_LIBRARY alone when it is set (the GPU tests point it at nothing to
+// run the cuda backend on a machine without NCCL), else libnccl.so.2 on the loader path, then the
 // library found at configure time.
 #pragma once
 
