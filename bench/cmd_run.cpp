@@ -63,7 +63,7 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   }
   cli::choice(cmd, "--model", cfg.model, models, "fused family: the hidden size of a model preset: " + names, "NAME")
       ->excludes(hidden);
-  cli::number(cmd, "--eps", cfg.tuning.eps, "X", cli::positive(1), "fused family: RMSNorm epsilon (default 1e-6)");
+  cli::number(cmd, "--eps", cfg.tuning.eps, "X", cli::positive(1e6), "fused family: RMSNorm epsilon (default 1e-6)");
   cli::number(cmd, "--warmup", cfg.warmup, "N", cli::ints(0, kMaxCount),
               "untimed ops per case before the first check (default: 5; host 2)");
   cli::number(cmd, "--samples", cfg.samples, "N", cli::ints(1, kMaxCount),

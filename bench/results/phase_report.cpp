@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text/wrap.hpp"
+#include "text/wrap.hpp"  // kConsoleWidth
 
 namespace arbench {
 namespace {
@@ -86,10 +86,8 @@ std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
     out += line;
   }
   if (!out.empty())
-    out += wrap("lat = latency of the recorded ops, after-last = their latency after the last rank arrived; entry = "
-                "entry skew, wait = wait for peers, reduce = reduce+store, exit = exit skew (docs/latency-breakdown.md)",
-                kConsoleWidth, 0) +
-           "\n";
+    out += "lat = latency of the recorded ops; after-last = their latency after the last rank arrived\n"
+           "entry = entry skew, wait = wait for peers, reduce = reduce+store, exit = exit skew (docs/latency-breakdown.md)\n";
   return out;
 }
 
