@@ -109,7 +109,7 @@ void add_step_command(CLI::App& app, int& exit_code) {
   cli::number(*sub, "--layers", args->layers, "L", cli::ints(1, 10000),
               "decoder layers (overrides --model's; required without --model)");
   cli::int_list(*sub, "--batch", args->opt.batch, "B", cli::ints(1, 1 << 20), "sequences per step (default 1)");
-  cli::int_list(*sub, "--draft", args->opt.draft, "D", cli::ints(0, 1000),
+  cli::int_list(*sub, "--draft", args->opt.draft, "D", cli::ints(0, 1024),
                 "draft tokens verified per sequence (default 0: plain decode)");
   cli::int_list(*sub, "--gpus", args->opt.worlds, "N", cli::ints(1, 1024),
                 "tensor-parallel world sizes (default: each in the result)");

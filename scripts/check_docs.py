@@ -172,8 +172,8 @@ def check_options(root, exe):
 
 # ---- 3. Examples that run ---------------------------------------------------------------------
 # Every command quoted in README.md and docs/*.md that can run without a GPU is run, in page
-# order, in a scratch folder where results/, tests/ and scripts/ are the repository's (read-only
-# by convention: no example writes there). Two forms:
+# order, in a scratch folder where tests/, scripts/ and results/samples (and the other folders of
+# results/) are the repository's; what an example writes stays in the scratch folder. Two forms:
 #   ```sh blocks      each line starting with `arbench`, `scripts/nightly.sh` or
 #                     `/usr/bin/python3 scripts/` is a command; it must exit 0 (or N, when the line
 #                     ends with `# exit N`)
@@ -183,11 +183,12 @@ def check_options(root, exe):
 #                     run-dependent words (variant names, verdicts, yes/no) masked; `...` stands
 #                     for any text (a whole line of `...`: any lines)
 # Not run, and said why (--verbose): commands that need a GPU (`--backend cuda|single-gpu`,
-# `topo` without `--sysfs-root`), a launcher (`mpirun`, `srun`), or that set up and build
-# (`scripts/run.sh`, `scripts/test.sh`); a block after `<!-- docs-run: skip REASON -->`.
+# `topo` without `--sysfs-root`, or a comment that says `on the GPU box`), a launcher (`mpirun`,
+# `srun`), or that set up and build (`scripts/run.sh`, `scripts/test.sh`); a block after
+# `<!-- docs-run: skip REASON -->`.
 # `<!-- docs-run: files NAME=PATH ... -->` before a block copies repository files into the scratch
 # folder (a reader's own files, e.g. a rerun to compare). `run` commands that do not choose their
-# sampling get `--samples 2 --warmup 1 --pipelined-ops 1`: the same output, a fraction of the time.
+# sampling get `--samples 1 --warmup 0 --pipelined-ops 1`: the same output, a fraction of the time.
 
 EXAMPLE_PAGES = ["README.md"] + [f"docs/{p}" for p in sorted(os.listdir(os.path.join(os.path.dirname(__file__), "..", "docs")))
                                 if p.endswith(".md")]
@@ -252,7 +253,7 @@ def shell_command(command):
     words = command.split()
     if words[:1] == ["arbench"] and (len(words) < 2 or words[1] in ("run",) or words[1].startswith("-")) and \
             "--help" not in words and "--version" not in words and not any(w.split("=")[0] in SAMPLING for w in words):
-        command += " --samples 2 --warmup 1 --pipelined-ops 1"
+        command += " --samples 1 --warmup 0 --pipelined-ops 1"
     return command
 
 
@@ -266,8 +267,8 @@ def skeleton(line, variants):
             out.append("C")
             continue
         bare = token.strip(",;:()[]`")
-        if bare in variants or bare in VOLATILE:
-            out.append("W")
+        if bare in variants or bare in VOLATILE:  # a word that varies as a number does
+            out.append("N")
             continue
         out.append(re.sub(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?", "N", token))
     return " ".join(out)
@@ -313,8 +314,11 @@ def run_examples(root, exe, pages, verbose):
         bindir = os.path.join(scratch, ".bin")
         os.makedirs(bindir)
         os.symlink(exe, os.path.join(bindir, "arbench"))
-        for d in ("results", "tests", "scripts", "docs"):
+        for d in ("tests", "scripts", "docs"):
             os.symlink(os.path.join(root, d), os.path.join(scratch, d))
+        os.makedirs(os.path.join(scratch, "results"))  # examples write results/...; the samples are the repository's
+        for d in os.listdir(os.path.join(root, "results")):
+            os.symlink(os.path.join(root, "results", d), os.path.join(scratch, "results", d))
         env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), CUDA_VISIBLE_DEVICES="",
                    ARBENCH_EXE=exe, ARBENCH_RESULTS_DIR=os.path.join(scratch, "nightly-results"))
         done = {}
@@ -324,24 +328,24 @@ def run_examples(root, exe, pages, verbose):
                     for pair in directive[1].split():
                         name, _, src = pair.partition("=")
                         shutil.copy(os.path.join(root, src), os.path.join(scratch, name))
-                commands = []  # (line, command, expected rc, expected output lines or None)
+                commands = []  # (line, command, expected rc, expected output lines or None, comment)
                 if language in ("sh", "bash", "shell"):
                     for number, text in lines:
                         command, note = split_comment(text.strip())
                         if COMMAND.match(command):
                             m = re.match(r"exit (\d+)", note)
-                            commands.append([number, command, int(m.group(1)) if m else 0, None])
+                            commands.append([number, command, int(m.group(1)) if m else 0, None, note])
                 elif language == "":
                     for number, text in lines:
                         if text.startswith("$ "):
                             command, note = split_comment(text[2:].strip())
                             m = re.match(r"exit (\d+)", note)
-                            commands.append([number, command, int(m.group(1)) if m else 0, []])
+                            commands.append([number, command, int(m.group(1)) if m else 0, [], note])
                         elif commands:
                             commands[-1][3].append((number, text))
-                for number, command, want_rc, expected in commands:
+                for number, command, want_rc, expected, note in commands:
                     where = f"{page}:{number}"
-                    why = why_not_run(command)
+                    why = why_not_run(command) or ("meant for the GPU box" if "GPU box" in note else "")
                     if directive and directive[0] == "skip":
                         why = directive[1] or "marked docs-run: skip"
                     if why:
@@ -350,9 +354,9 @@ def run_examples(root, exe, pages, verbose):
                     shell = shell_command(command)
                     if shell not in done:
                         try:
-                            r = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, capture_output=True,
-                                               text=True, timeout=900)
-                            done[shell] = (r.returncode, r.stdout + r.stderr)
+                            r = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, text=True, timeout=900)
+                            done[shell] = (r.returncode, r.stdout)
                         except subprocess.TimeoutExpired:
                             done[shell] = (-1, "(timed out after 900 s)")
                         ran += 1

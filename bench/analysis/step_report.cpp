@@ -35,6 +35,14 @@ std::string shell_lines(const std::string& cmd, std::size_t indent) {
     word += c;
   }
   if (!word.empty()) words.push_back(word);
+  // An option stays with its value ("-b 2097152").
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool takes_next = words[i].size() > 1 && words[i][0] == '-' && i + 1 < words.size() && words[i + 1][0] != '-';
+    groups.push_back(takes_next ? words[i] + " " + words[i + 1] : words[i]);
+    i += takes_next ? 1 : 0;
+  }
+  words = groups;
   std::string out(indent, ' '), line;
   for (const std::string& w : words) {
     if (!line.empty() && indent + line.size() + 1 + w.size() + 2 > kConsoleWidth) {
