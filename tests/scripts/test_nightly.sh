@@ -207,7 +207,8 @@ night 0 incomplete_compared ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result 
 grep -q "INCOMPLETE: tonight's result stopped early" "$tmp/incomplete_compared.log" || fail "an incomplete night is not marked"
 printf '\x7fELF\x00\x01binary' >"$gpu/binary.json"
 printf '{"weights": [1, 2]}\n' >"$gpu/other.json"
-for f in binary other; do
+cp "$repo/tests/fixtures/topo/loaded_4gpu.json" "$gpu/topo.json"  # another command's output
+for f in binary other topo; do
   night 2 "garbage_$f" ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/$f.json"
   grep -q "not an arbench result" "$tmp/garbage_$f.log" || fail "garbage_$f: no clean message"
   grep -q "Traceback" "$tmp/garbage_$f.log" && fail "garbage_$f: a Python traceback"
