@@ -16,7 +16,10 @@
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/tree.hpp"
+#include "cli/files.hpp"
+#include "cli/values.hpp"
 #include "commands.hpp"
+#include "io/output_paths.hpp"
 #include "topo/nvml_loader.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/gpu/probe.hpp"
@@ -30,35 +33,13 @@ using nlohmann::json;
 struct TopoArgs {
   std::string sysfs_root;
   std::string out;
-  std::string bytes = "64MiB";
+  std::size_t bytes = 64 << 20;
   int reps = 20;
   int latency_rounds = 2000;
   double wait_timeout_s = 1.0;
   bool no_measure = false;
   bool loaded = false;
 };
-
-// "65536", "64K", "64KiB", "64M", "1G" (binary units) -> bytes.
-std::size_t parse_bytes(const std::string& text) {
-  std::size_t pos = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  std::string unit = text.substr(pos);
-  if (!unit.empty() && unit.back() == 'B') unit.pop_back();
-  if (unit.size() == 2 && unit[1] == 'i') unit.pop_back();
-  const std::string units = "KMG";
-  auto u = unit.size() == 1 ? units.find(unit[0]) : std::string::npos;
-  if (pos == 0 || (!unit.empty() && u == std::string::npos))
-    throw UsageError("--bytes '" + text + "' is not a size; write e.g. 65536, 256K, 64M or 1G");
-  if (!unit.empty()) v <<= 10 * (u + 1);
-  if (v < 16 || v > (4ULL << 30))
-    throw UsageError("--bytes " + text + " is out of range; use 16 bytes to 4G per copy");
-  return static_cast<std::size_t>(v);
-}
 
 void write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
@@ -135,13 +116,7 @@ json describe_gpu(const topo::CudaGpu& g, const topo::Topology& t, const topo::N
 // This machine: its text to `os`, its JSON returned.
 json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   topo::ProbeOptions opt;
-  opt.bytes = parse_bytes(args.bytes);
-  if (args.reps < 1) throw UsageError("--reps " + std::to_string(args.reps) + " must be at least 1");
-  if (args.latency_rounds < 0) throw UsageError("--latency-rounds must be 0 (off) or more");
-  if (!(args.wait_timeout_s > 0)) throw UsageError("--wait-timeout must be a positive number of seconds");
-  if (args.loaded && args.no_measure)
-    throw UsageError("--loaded measures the links under load and compares them with the idle ones, so it cannot run "
-                     "with --no-measure; drop one of the two");
+  opt.bytes = args.bytes;
   opt.repetitions = args.reps;
   opt.latency_rounds = args.latency_rounds;
   opt.wait_timeout_s = args.wait_timeout_s;
@@ -205,23 +180,36 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
   auto args = std::make_shared<TopoArgs>();
   CLI::App* cmd = app.add_subcommand(
       "topo", "PCIe topology, relation codes, CUDA P2P matrix and measured link bandwidth and latency");
-  cmd->add_option("--sysfs-root", args->sysfs_root,
-                  "Read the PCIe tree from DIR/sys instead of querying this machine (no GPU needed)");
-  cmd->add_option("--out", args->out, "Write everything as JSON to FILE (atomically); a links file for run --links");
-  cmd->add_option("--bytes", args->bytes, "Bytes per copy for the bandwidth probes (e.g. 64M)")
-      ->capture_default_str();
-  cmd->add_option("--reps", args->reps, "Timed copies per bandwidth cell")->capture_default_str();
-  cmd->add_option("--latency-rounds", args->latency_rounds, "Ping-pong round trips per latency cell (0: off)")
-      ->capture_default_str();
-  cmd->add_option("--wait-timeout", args->wait_timeout_s, "Bound in seconds on each GPU spin wait")
-      ->capture_default_str();
-  cmd->add_flag("--no-measure", args->no_measure, "Skip the link measurements (tree and P2P attributes only)");
+  cli::input_dir(*cmd, "--sysfs-root", args->sysfs_root,
+                 "read the PCIe tree from DIR/sys instead of querying this machine (no GPU needed; nothing is "
+                 "measured)");
+  cli::output_file(*cmd, "--out", args->out, "write everything as JSON (atomically); a links file for run --links");
+  cli::size(*cmd, "--bytes", args->bytes, cli::byte_sizes(16, 4.0L * (1ULL << 30)),
+            "bytes per copy for the bandwidth probes (default 64M)");
+  cli::number(*cmd, "--reps", args->reps, "N", cli::ints(1, 1000000), "timed copies per bandwidth cell (default 20)");
+  cli::number(*cmd, "--latency-rounds", args->latency_rounds, "N", cli::ints(0, 10000000),
+              "ping-pong round trips per latency cell (default 2000; 0: no latency measurement)");
+  cli::number(*cmd, "--wait-timeout", args->wait_timeout_s, "S", cli::positive(3600),
+              "bound in seconds on each GPU spin wait (default 1)");
+  cmd->add_flag("--no-measure", args->no_measure, "skip the link measurements (tree and P2P attributes only)");
   cmd->add_flag("--loaded", args->loaded,
-                "Also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
+                "also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
-  cmd->callback([args, &exit_code, &world] {
-    if (args->loaded && !args->sysfs_root.empty())
-      throw UsageError("--loaded measures this machine's GPUs; it cannot run with --sysfs-root (a saved tree)");
+  cmd->callback([args, &exit_code, &world, cmd] {
+    // Options that cannot affect what runs are refused, never silently ignored.
+    for (const char* o : {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded"}) {
+      if (cmd->count(o) == 0) continue;
+      if (!args->sysfs_root.empty())
+        throw UsageError(std::string(o) + " concerns the measurements on this machine's GPUs, and --sysfs-root reads "
+                                          "a saved tree and measures nothing; drop one of the two");
+      if (args->no_measure && std::string(o) != "--no-measure")
+        throw UsageError(std::string(o) + (std::string(o) == "--loaded"
+                                               ? " measures the links under load and compares them with the idle "
+                                                 "ones, so it cannot run with --no-measure; drop one of the two"
+                                               : " sets the link measurements, which --no-measure skips; drop one of "
+                                                 "the two"));
+    }
+    if (world.rank() == 0) check_output_paths({{"--out", args->out}});
     auto one_node = [args](std::ostream& os) {
       return args->sysfs_root.empty() ? topo_from_machine(*args, os) : topo_from_sysfs(*args, os);
     };

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/wrap.hpp"  // kConsoleWidth
+
 namespace arbench {
 namespace {
 
@@ -55,24 +57,37 @@ nlohmann::json phases_to_json(const PhaseTimeline& t) {
 }
 
 std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
-  const std::string title = "phases (median of recorded ops)";
+  // Seven number columns after the case name; a name too long to leave them within the console's
+  // width gets a line of its own, its numbers on the next.
+  const std::string title = "phases: median of recorded ops, us";
+  constexpr int kNumbers = 1 + 8 + 1 + 10 + 5 * (1 + 8);
+  const int budget = static_cast<int>(kConsoleWidth) - kNumbers;
   int width = static_cast<int>(title.size());
   for (const CaseResult& r : results)
-    if (r.phases) width = std::max(width, static_cast<int>(r.c.name().size()));
+    if (r.phases && static_cast<int>(r.c.name().size()) <= budget) width = std::max(width, static_cast<int>(r.c.name().size()));
   std::string out;
   char line[512];
   for (const CaseResult& r : results) {
     if (!r.phases) continue;
     if (out.empty()) {
-      std::snprintf(line, sizeof line, "%-*s %9s %10s  %s\n", width, title.c_str(), "lat us", "after-last",
-                    "entry skew · staging · wait for peers · reduce+store · exit skew");
+      std::snprintf(line, sizeof line, "%-*s %8s %10s %8s %8s %8s %8s %8s\n", width, title.c_str(), "lat",
+                    "after-last", "entry", "staging", "wait", "reduce", "exit");
       out += line;
     }
     const PhaseTimeline& t = *r.phases;
-    std::snprintf(line, sizeof line, "%-*s %9.2f %10.2f  %s\n", width, r.c.name().c_str(), t.latency_us,
-                  t.after_last_arrival_us, breakdown_text(t.breakdown).c_str());
+    const PhaseBreakdown& b = t.breakdown;
+    std::string name = r.c.name();
+    if (static_cast<int>(name.size()) > width) {
+      out += name + "\n";
+      name.clear();
+    }
+    std::snprintf(line, sizeof line, "%-*s %8.2f %10.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n", width, name.c_str(),
+                  t.latency_us, t.after_last_arrival_us, b.entry_skew, b.staging, b.wait, b.reduce, b.exit_skew);
     out += line;
   }
+  if (!out.empty())
+    out += "lat = latency of the recorded ops; after-last = their latency after the last rank arrived\n"
+           "entry = entry skew, wait = wait for peers, reduce = reduce+store, exit = exit skew (docs/latency-breakdown.md)\n";
   return out;
 }
 

@@ -115,14 +115,6 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
   return o.str();
 }
 
-void check_writable(const std::string& path, const std::string& option) {
-  const std::string probe = path + ".arbench-probe";
-  std::ofstream f(probe);
-  if (!f) throw UsageError(option + " " + path + ": cannot write there (does the folder exist, is it writable?)");
-  f.close();
-  std::remove(probe.c_str());
-}
-
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {

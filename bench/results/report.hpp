@@ -31,8 +31,6 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
 // Writes `content` to a temporary file beside `path`, then renames it over `path`, so readers
 // never see half a file. Throws UsageError naming the path when it cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);
-// Throws UsageError when `path` cannot be created (checked before a long run starts).
-void check_writable(const std::string& path, const std::string& option);
 
 // Problems with a result document against the documented schema (empty = valid).
 std::vector<std::string> validate_result_json(const nlohmann::json& doc);

@@ -4,11 +4,13 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -33,6 +35,8 @@
 #include "run/run_links.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
+#include "io/output_paths.hpp"
+#include "sweep/option_scope.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sweep.hpp"
 
@@ -100,10 +104,10 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
   return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
-// --out and --csv from the cases completed so far (the whole sweep, or up to a stop: then marked
-// incomplete). Collective: the provenance gathers every process's GPU; process 0 writes.
-void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const RunDeviceState& devices,
-                        FinishedRun run, World& world) {
+// The provenance and configuration of the result files. Collective: the provenance gathers every
+// process's GPU; process 0 alone gets them filled in.
+void describe_run(FinishedRun& run, const RunConfig& cfg, Backend b, const SweepScope& scope, const RunLinks& links,
+                  const RunDeviceState& devices, World& world) {
   Provenance prov = host_provenance(cfg.command_line, run.backend);
   prov.launch = launch_info(world);
   int max_world = 0;
@@ -114,7 +118,16 @@ void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, 
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
   run.config = config_to_json(cfg);
+  drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
+}
+
+// --out and --csv from the cases completed so far (the whole sweep, or up to a stop: then marked
+// incomplete). Collective (describe_run); process 0 writes.
+void write_result_files(const RunConfig& cfg, Backend b, const SweepScope& scope, const RunLinks& links,
+                        const RunDeviceState& devices, FinishedRun run, World& world) {
+  describe_run(run, cfg, b, scope, links, devices, world);
+  if (world.rank() != 0) return;
   write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
 }
 
@@ -138,6 +151,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   Backend b = Backend::host;
   std::optional<Sweep> sweep;
   std::optional<RunLinks> links;
+  SweepScope scope;
   SweepCounts counts;
   agree_on_errors(world, [&] {
     // single-gpu asked by name: before the CUDA runtime's first call (device count).
@@ -151,9 +165,12 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     if (cfg.test_absent_rank >= 0 && lead)
       std::cerr << "arbench: test switch ARBENCH_TEST_ABSENT_RANK=" << cfg.test_absent_rank
                 << ": that rank never launches its ops (its peers must time out)\n";
-    if (lead && !cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
-    if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
+    if (lead && !list_only)
+      check_output_paths({{"--out", cfg.out_json}, {"--csv", cfg.out_csv}, {"--benchmark_out", cfg.gbench_out}},
+                         {{"--links", cfg.links_file}});
     sweep = expand_sweep(cfg, reg, b);
+    scope = sweep_scope(*sweep);
+    check_options_apply(cfg, b, scope);
     counts.filtered = filter_sweep(*sweep, cfg.filter);
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
@@ -197,7 +214,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     std::cout << "# backend " << backend_name(b) << ": " << runnable.size() << " cases, " << skipped.size()
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
-    for (const auto& s : skipped) std::cout << s.c.name() << "  # skipped: " << s.reason << "\n";
+    print_skipped_cases(std::cout, skipped);
     print_catalogue(std::cout, reg, b);
     return kExitOk;
   }
@@ -210,14 +227,37 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
 
+  // Declared before `stop`, whose second-Ctrl-C writer reads them until `stop` is gone.
+  std::vector<CaseResult> results;
+  results.reserve(runnable.size());
+  std::mutex results_mutex;
+  std::atomic<bool> files_claimed{false};  // the first to write them: the end of the run, or a second Ctrl-C
   RunStop stop;  // Ctrl-C from here on: stop after the current case
   if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world);
 
   int columns = 80;
   const bool terminal = stderr_is_terminal(columns);
   Progress progress(std::cerr, terminal && lead, runnable.size(), columns);
-  std::vector<CaseResult> results;
-  results.reserve(runnable.size());
+  // A second Ctrl-C writes the cases finished so far at once (one process: under a launcher it
+  // ends every process, which must not wait for each other). The files' provenance is taken now.
+  if (!world.multi_process() && (!cfg.out_json.empty() || !cfg.out_csv.empty())) {
+    auto early = std::make_shared<FinishedRun>();
+    early->backend = std::string(backend_name(b));
+    early->skipped = skipped;
+    describe_run(*early, cfg, b, scope, *links, devices, world);
+    stop.on_second_interrupt([&, early] {
+      if (files_claimed.exchange(true)) return;  // the run is writing them already
+      FinishedRun run = *early;
+      {
+        std::lock_guard<std::mutex> lock(results_mutex);
+        run.results = results;
+      }
+      run.incomplete = Incomplete{"interrupted (Ctrl-C twice)", runnable.size(), {}};
+      for (std::size_t i = run.results.size(); i < runnable.size(); ++i)
+        run.incomplete->not_run.push_back(runnable[i].name());
+      write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cerr);
+    });
+  }
   for (const auto& c : runnable) {
     benchmark::RegisterBenchmark(c.name().c_str(), [&, c](benchmark::State& state) {
       if (stall == world.rank()) std::this_thread::sleep_for(std::chrono::hours(1));
@@ -239,6 +279,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       if (!harness.stop_reason().empty()) stop.request(harness.stop_reason(), kExitFailure);
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
       set_counters(state, r);
+      std::lock_guard<std::mutex> lock(results_mutex);
       results.push_back(std::move(r));
     })
         ->UseManualTime()
@@ -274,7 +315,9 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     for (std::size_t i = run.results.size(); i < runnable.size(); ++i)
       run.incomplete->not_run.push_back(runnable[i].name());
   }
-  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, devices, run, world); }, "writing the results");
+  if (files_claimed.exchange(true))  // a second Ctrl-C is writing them: it ends the process
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  agree_on_errors(world, [&] { write_result_files(cfg, b, scope, *links, devices, run, world); }, "writing the results");
   if (stop.requested()) {
     if (lead && !harness.stop_reason().empty())
       std::cout << "arbench: restart the process to get a fresh CUDA context\n";

@@ -34,4 +34,8 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
 // `grep -v '^#'` keeps the case names only.
 void print_catalogue(std::ostream& o, const Registry& reg, Backend b);
 
+// `list`'s skipped cases, one a line ("NAME  # skipped [1]"), then each reason once
+// ("# skipped [1]: NCCL needs GPUs; ...").
+void print_skipped_cases(std::ostream& o, const std::vector<Skipped>& skipped);
+
 }  // namespace arbench

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,15 @@ struct RunConfig {
   bool wide = false;   // Google Benchmark's console table (every counter) instead of arbench's
   std::string filter;  // --benchmark_filter: extended regex on case names, '-' prefix negates
   std::string out_json, out_csv;
+  std::string gbench_out;  // --benchmark_out=FILE: Google Benchmark's own report (checked like --out)
   double timeout_s = 10.0;
   std::string links_file;  // --links: link bandwidths from `arbench topo --out`
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   Tuning tuning;
   std::string command_line;
+  // The long names of the options typed on the command line ("--tokens"): an option that cannot
+  // affect the sweep is refused (sweep/option_scope.hpp), never silently ignored.
+  std::set<std::string> given;
   // --allow-ll128-pcie: offer nccl[*/ll128] on GPUs that are not all NVLink-connected
   // (measure/nccl_protocol_policy.hpp says why it is not offered by default).
   bool allow_ll128_pcie = false;

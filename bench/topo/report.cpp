@@ -6,6 +6,7 @@
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/tree.hpp"
+#include "text/wrap.hpp"
 
 namespace arbench::topo {
 namespace {
@@ -88,7 +89,7 @@ std::string render_topology(const Topology& topo, const Selection& sel) {
     os << "  " << s.labels[k] << "  " << g.bus_id << "  NUMA " << opt_int(g.path.numa_node) << "  link "
        << format_link(g.link) << "\n";
   }
-  for (const auto& u : topo.unplaced) os << "  " << u.bus_id << "  not placed: " << u.reason << "\n";
+  for (const auto& u : topo.unplaced) os << fit_line("  " + u.bus_id + "  not placed: " + u.reason, 16);
   if (topo.gpus.empty()) {
     os << "\nNo NVIDIA GPU with a PCIe path was found.\n";
   } else {
