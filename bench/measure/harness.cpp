@@ -200,10 +200,14 @@ CaseResult Harness::run(const Case& c) {
   } catch (const CaseError& e) {
     fail(e);
   }
-  if (res.ok || used == nullptr) return res;
-  // Every process replaces its fabric, or none does (creating one is collective).
-  const std::string sick = first_failure(used->processes(), used->health(), "checking the devices");
-  if (hung || !sick.empty()) {
+  if (used == nullptr) return res;
+  // A fabric that a failed grouped NCCL call left unusable is replaced, never reused (even after
+  // a case that passed: its next group would run the queued calls). Every process replaces its
+  // fabric, or none does (creating one is collective).
+  const std::string poisoned = first_failure(used->processes(), used->unusable_reason(), "checking the fabric");
+  if (res.ok && poisoned.empty()) return res;
+  const std::string sick = res.ok ? std::string() : first_failure(used->processes(), used->health(), "checking the devices");
+  if (hung || !sick.empty() || !poisoned.empty()) {
     if (!hung) used->abort();
     fabrics_.discard(*used);
   }

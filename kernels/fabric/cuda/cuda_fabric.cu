@@ -208,7 +208,7 @@ void CudaFabric::launch_all(const RankOp& op) {
         ARB_CUDA_CHECK(cudaSetDevice(devices_[local(r)]));
         return static_cast<Stream>(streams_[local(r)]);
       },
-      [this] { begin_op_group(); }, [this] { end_op_group(); });
+      [this] { begin_op_group(); }, [this] { end_op_group(); }, [this] { abandon_op_group(); });
 }
 
 void CudaFabric::sync_all() {

@@ -80,6 +80,8 @@ class CudaFabric : public Fabric {
   // Brackets around the per-rank launches of one op (the nccl fabric groups NCCL calls).
   virtual void begin_op_group() {}
   virtual void end_op_group() {}
+  // Ends the group of an op whose launch threw (op_phases.hpp): none of its calls may run.
+  virtual void abandon_op_group() {}
   // Both phases of `op` on every rank (op_phases.hpp).
   void launch_all(const RankOp& op);
   // Waits for every rank's stream; throws HangError naming the rank after 2 x timeout_s().

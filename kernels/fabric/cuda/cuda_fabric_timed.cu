@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/cuda/capture_scope.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/host/host_op.hpp"
 
@@ -89,14 +90,24 @@ double CudaFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   std::vector<cudaGraphExec_t> execs(n_local, nullptr);
   std::exception_ptr failed;
   try {
+    // A launch that throws mid-capture must not leave the streams capturing (capture_scope.hpp).
+    CaptureScope scope([this](std::size_t i) {
+      cudaSetDevice(devices_[i]);
+      cudaGraph_t partial = nullptr;
+      if (cudaStreamEndCapture(streams_[i], &partial) == cudaSuccess && partial != nullptr) cudaGraphDestroy(partial);
+      (void)cudaGetLastError();  // an invalidated capture's error belongs to the failed launch
+    });
     for (std::size_t i = 0; i < n_local; ++i) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
       ARB_CUDA_CHECK(cudaStreamBeginCapture(streams_[i], cudaStreamCaptureModeRelaxed));
+      scope.begun(i);
     }
     for (int k = 0; k < ops; ++k) launch_all(op);
     for (std::size_t i = 0; i < n_local; ++i) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
-      ARB_CUDA_CHECK(cudaStreamEndCapture(streams_[i], &graphs[i]));
+      const cudaError_t ended = cudaStreamEndCapture(streams_[i], &graphs[i]);
+      scope.ended(i);  // ended whatever it returned (an invalidated capture ends too)
+      ARB_CUDA_CHECK(ended);
       ARB_CUDA_CHECK(cudaGraphInstantiate(&execs[i], graphs[i], 0));
     }
   } catch (...) {

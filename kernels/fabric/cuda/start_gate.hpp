@@ -44,6 +44,7 @@ class StartGate {
   StartGate& operator=(const StartGate&) = delete;
 
   static constexpr std::size_t kGateFlagWords = kMaxRanks;  // arrival word per sender
+  static constexpr std::size_t kGateFlagBytes = 128;        // the flag buffer per rank
 
   std::uint32_t next_token() { return ++token_; }
   // Enqueues rank's gate kernel for `token` on its stream (its device must be current).

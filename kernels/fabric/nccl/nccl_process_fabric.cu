@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/nccl/lsa_team.hpp"
 #include "kernels/fabric/nccl/nccl_setup.hpp"
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
@@ -110,8 +111,14 @@ std::string NcclProcessFabric::symmetric_problem(World& w) {
   ncclDevComm_t dev{};
   const ncclDevCommRequirements_t reqs = no_requirements();
   const ncclResult_t created = api_.DevCommCreate(comm_, &reqs, &dev);
-  if (created == ncclSuccess) api_.DevCommDestroy(comm_, &dev);
-  return first_failure(w, nccl_failure(api_, created, "ncclDevCommCreate"), "probing symmetric memory");
+  std::string failure = nccl_failure(api_, created, "ncclDevCommCreate");
+  if (created == ncclSuccess) {
+    // ncclGetLsaPointer indexes the LSA team: it must be the world, at the world's ranks (NCCL's
+    // node split can differ from the launcher's, e.g. containers with different host names).
+    failure = lsa_team_problem(w.size(), w.rank(), dev.lsaSize, dev.lsaRank);
+    api_.DevCommDestroy(comm_, &dev);
+  }
+  return first_failure(w, failure, "probing symmetric memory");
 }
 
 NcclProcessFabric::~NcclProcessFabric() {
@@ -137,7 +144,12 @@ std::string NcclProcessFabric::describe() const {
 std::unique_ptr<RankBuffers> NcclProcessFabric::alloc(std::size_t bytes, Placement placement) {
   if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
   if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
-  return std::make_unique<NcclWindows>(*this, api_, std::vector<ncclComm_t>{comm_}, bytes);
+  try {
+    return std::make_unique<NcclWindows>(*this, api_, std::vector<ncclComm_t>{comm_}, bytes);
+  } catch (const NcclGroupError& e) {
+    unusable_ = e.what();  // the other processes' registrations went in: replace the communicator
+    throw;
+  }
 }
 
 }  // namespace arbench

@@ -32,6 +32,7 @@ class NcclProcessFabric final : public CudaFabric {
   // fabric by rank 0's, and launch only the rank this process drives).
   void* nccl_comm(int /*rank*/) const override { return comm_; }
   void abort() override;
+  std::string unusable_reason() const override { return unusable_; }
 
  private:
   // The GPU this process drives, agreed by every process (collective; before the base exists).
@@ -44,6 +45,7 @@ class NcclProcessFabric final : public CudaFabric {
   ncclComm_t comm_ = nullptr;
   std::map<std::string, std::string> env_;
   std::string symmetric_reason_;
+  std::string unusable_;  // why this fabric must be replaced (Fabric::unusable_reason)
 };
 
 }  // namespace arbench

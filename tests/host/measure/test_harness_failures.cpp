@@ -48,7 +48,10 @@ class CountedBuffers final : public RankBuffers {
 // health() reports what it is told, and it may pretend to hold NCCL communicators.
 class FakeFabric final : public Fabric {
  public:
-  enum class Fault { none, hang, sticky };
+  // group_failed: the first symmetric allocation fails the way a failed grouped
+  // ncclCommWindowRegister does (NcclGroupError), leaving the fabric unusable; poisoned: the fabric
+  // becomes unusable without the case failing.
+  enum class Fault { none, hang, sticky, group_failed, poisoned };
   FakeFabric(int world, FabricLog& log, Fault fault, bool has_comm) : inner_(world, 0.2), log_(log), fault_(fault), has_comm_(has_comm) {
     ++log_.alive;
     ++log_.created;
@@ -58,8 +61,13 @@ class FakeFabric final : public Fabric {
   int world() const override { return inner_.world(); }
   std::string describe() const override { return "fake " + std::to_string(world()); }
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement p) override {
+    if (p == Placement::symmetric && unusable_.empty() && (fault_ == Fault::group_failed || fault_ == Fault::poisoned)) {
+      unusable_ = "ncclCommWindowRegister (grouped) failed: some communicators keep the call queued";
+      if (fault_ == Fault::group_failed) throw CaseError(unusable_);
+    }
     return std::make_unique<CountedBuffers>(inner_.alloc(bytes, p), log_);
   }
+  std::string unusable_reason() const override { return unusable_; }
   void upload(int r, void* d, const void* s, std::size_t n) override { inner_.upload(r, d, s, n); }
   void download(int r, void* d, const void* s, std::size_t n) override { inner_.download(r, d, s, n); }
   void run(const RankOp& op) override {
@@ -84,6 +92,7 @@ class FakeFabric final : public Fabric {
   FabricLog& log_;
   Fault fault_;
   bool has_comm_;
+  std::string unusable_;
 };
 
 using arbench::testing::host_registry;
@@ -120,6 +129,32 @@ TEST(HarnessFailures, AHangFailsTheCaseAbortsItsFabricAndTheRunGoesOn) {
   const CaseResult next = run.h.run(c);
   EXPECT_TRUE(next.ok) << next.reason;
   EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+}
+
+// A failed grouped NCCL registration leaves queued calls in some communicators: the next case's
+// group would run them on those only (a hang). The fabric is replaced, never reused; the run goes
+// on. Before, only a hang or a sick device replaced a fabric, so the next case reused it.
+TEST(HarnessFailures, AFailedGroupedRegistrationReplacesTheFabric) {
+  FaultyRun run(FakeFabric::Fault::group_failed);
+  const Case c = reference_case(2);
+  const CaseResult r = run.h.run(c);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("ncclCommWindowRegister"), std::string::npos) << r.reason;
+  EXPECT_EQ(run.log.aborted, 1) << "the fabric's communicators are aborted, not reused";
+  EXPECT_EQ(run.log.alive, 0) << "the fabric must be dropped";
+  EXPECT_EQ(run.h.stop_reason(), "") << "the devices are fine: the run goes on";
+  const CaseResult next = run.h.run(c);
+  EXPECT_TRUE(next.ok) << next.reason;
+  EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+}
+
+TEST(HarnessFailures, AFabricLeftUnusableIsReplacedEvenAfterACaseThatPassed) {
+  FaultyRun run(FakeFabric::Fault::poisoned);
+  const Case c = reference_case(2);
+  EXPECT_TRUE(run.h.run(c).ok);
+  EXPECT_EQ(run.log.alive, 0);
+  EXPECT_TRUE(run.h.run(c).ok);
+  EXPECT_EQ(run.log.created, 2);
 }
 
 TEST(HarnessFailures, AnUnusableDeviceStopsTheRun) {
