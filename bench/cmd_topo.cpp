@@ -5,6 +5,8 @@
 // `arbench run --links` reads) atomically.
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,6 +22,11 @@
 #include "topo/nvml_loader.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/gpu/probe.hpp"
+#include "arbench/core/peer_access.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
+#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 namespace {
@@ -28,6 +35,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TopoArgs {
+  std::string backend = "cuda";
+  int ranks = kMaxRanks;  // --gpus with --backend host
   std::string sysfs_root;
   std::string out;
   std::string bytes = "64MiB";
@@ -36,6 +45,7 @@ struct TopoArgs {
   double wait_timeout_s = 1.0;
   bool no_measure = false;
   bool loaded = false;
+  BrokenPair planted;  // the test switch ARBENCH_TEST_BROKEN_P2P
 };
 
 // "65536", "64K", "64KiB", "64M", "1G" (binary units) -> bytes.
@@ -146,6 +156,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   opt.latency_rounds = args.latency_rounds;
   opt.wait_timeout_s = args.wait_timeout_s;
 
+  if (const std::string note = prepare_module_loading(); !note.empty()) std::cerr << "arbench: " << note << "\n";
   std::vector<topo::CudaGpu> gpus = topo::list_cuda_gpus();  // exit 3 without a device
   topo::Topology t = topo::read_sysfs_topology("/");
   std::string nvml_why;
@@ -170,6 +181,12 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const int n = static_cast<int>(gpus.size());
   topo::P2pMatrix p2p = topo::query_p2p(n);
   os << topo::render_p2p(p2p, labels) << "\n";
+  // What cudaDeviceCanAccessPeer says, tried: every reported pair writes and reads a pattern
+  // through its peer mapping (reported-but-broken pairs are what ACS redirection leaves).
+  std::vector<int> ordinals;
+  for (const auto& g : gpus) ordinals.push_back(g.ordinal);
+  const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
+  os << topo::render_peer_access(peers, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
   for (int r : ring) os << " " << gpus[r].ordinal;
@@ -181,6 +198,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["nvml"] = nvml ? json("loaded") : json(nvml_why);
   j["topology"] = topo::topology_to_json(t, sel);
   j["p2p"] = topo::p2p_to_json(p2p);
+  j["peer_check"] = topo::peer_access_to_json(peers);
   j["ring_order"] = ring;
   if (args.no_measure) {
     os << "Link measurements skipped (--no-measure).\n";
@@ -196,6 +214,24 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
       j["loaded"] = topo::loaded_to_json(loaded, links);
     }
   }
+  return j;
+}
+
+// The host backend: no GPU, no PCIe tree; only the functional peer check of N CPU ranks through
+// their shared memory (what a run on the host backend checks before its first case; with the
+// test switch ARBENCH_TEST_BROKEN_P2P a pair shows as reported-but-broken).
+json topo_of_host(const TopoArgs& args, std::ostream& os) {
+  if (args.ranks < 2 || args.ranks > kMaxRanks)
+    throw UsageError("--gpus " + std::to_string(args.ranks) + ": the host backend's peer check needs 2 to " +
+                     std::to_string(kMaxRanks) + " CPU ranks");
+  HostFabric f(args.ranks, 10.0, args.planted);
+  std::vector<std::string> labels;
+  for (int r = 0; r < args.ranks; ++r) labels.push_back("rank:" + std::to_string(r));
+  os << "Host backend: " << args.ranks << " CPU ranks share this process's memory. No GPU, no PCIe tree, no link "
+        "measurement: only the functional peer-to-peer check a host run starts with.\n\n";
+  os << topo::render_peer_access(*f.peer_access(), labels);
+  json j = base_json("host");
+  j["peer_check"] = topo::peer_access_to_json(*f.peer_access());
   return j;
 }
 
@@ -215,14 +251,41 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
       ->capture_default_str();
   cmd->add_option("--wait-timeout", args->wait_timeout_s, "Bound in seconds on each GPU spin wait")
       ->capture_default_str();
-  cmd->add_flag("--no-measure", args->no_measure, "Skip the link measurements (tree and P2P attributes only)");
+  cmd->add_flag("--no-measure", args->no_measure,
+                "Skip the link measurements (tree, P2P attributes and the functional P2P check only)");
+  auto* backend = cmd->add_option("--backend", args->backend,
+                                  "cuda: this machine's GPUs; host: no GPU, only the functional peer check of --gpus "
+                                  "CPU ranks (what a host run checks first)")
+                      ->check(CLI::IsMember({"cuda", "host"}))
+                      ->capture_default_str();
+  auto* ranks = cmd->add_option("--gpus", args->ranks, "With --backend host: the CPU ranks to check (2..8)")
+                    ->capture_default_str();
+  std::vector<CLI::Option*> gpu_only;
+  for (const char* name : {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--loaded", "--no-measure",
+                           "--sysfs-root"})
+    gpu_only.push_back(cmd->get_option(name));
   cmd->add_flag("--loaded", args->loaded,
                 "Also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
-  cmd->callback([args, &exit_code, &world] {
+  cmd->callback([args, &exit_code, &world, backend, ranks, gpu_only] {
     if (args->loaded && !args->sysfs_root.empty())
       throw UsageError("--loaded measures this machine's GPUs; it cannot run with --sysfs-root (a saved tree)");
-    auto one_node = [args](std::ostream& os) {
+    const bool host = args->backend == "host";
+    if (ranks->count() > 0 && !host)
+      throw UsageError("--gpus " + std::to_string(args->ranks) + " is for --backend host (the CPU ranks to check); "
+                       "on GPUs topo checks every visible GPU: use CUDA_VISIBLE_DEVICES to choose them");
+    if (host)
+      for (CLI::Option* o : gpu_only)
+        if (o->count() > 0)
+          throw UsageError(o->get_name() + " measures or reads a real machine; --backend host only runs the "
+                           "functional peer check of --gpus CPU ranks: drop one of the two");
+    (void)backend;
+    args->planted = parse_broken_pair(std::getenv("ARBENCH_TEST_BROKEN_P2P"));
+    if (args->planted.a >= 0 && world.rank() == 0)
+      std::cerr << "arbench: test switch ARBENCH_TEST_BROKEN_P2P=" << args->planted.a << "," << args->planted.b
+                << ": that pair's peer-to-peer data goes elsewhere (the peer check must find it)\n";
+    auto one_node = [args, host](std::ostream& os) {
+      if (host) return topo_of_host(*args, os);
       return args->sysfs_root.empty() ? topo_from_machine(*args, os) : topo_from_sysfs(*args, os);
     };
     json doc;

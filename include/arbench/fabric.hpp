@@ -96,6 +96,15 @@ struct IsolatedTimes {
 
 enum class Placement : std::uint8_t { local, symmetric };
 
+// How a fabric puts its ranks' clocks on one time line (docs/method.md, "Start skew"): the start
+// skew and the phase marks of different GPUs are compared through these offsets.
+struct ClockSync {
+  std::string method;         // "one clock", "peer-to-peer ping-pong", "host-mapped ping-pong", "unknown"
+  double error_bound_us = 0;  // the largest offset's error bound (a skew's error is at most twice it)
+  double drift_us = -1;       // the largest offset change at the last re-measurement (< 0: none yet)
+  double age_s = 0;           // seconds since the offsets were measured
+};
+
 class Fabric {
  public:
   virtual ~Fabric() = default;
@@ -151,6 +160,8 @@ class Fabric {
   // line; nullopt when not known (the marks of different ranks are then not comparable exactly).
   // The host fabrics' ranks share one clock.
   virtual std::optional<std::int64_t> phase_clock_offset_ns(int /*rank*/) const { return 0; }
+  // How those offsets were measured, their error bound and drift; nullopt when unknown.
+  virtual std::optional<ClockSync> clock_sync() const { return ClockSync{"one clock (steady_clock)", 0, -1, 0}; }
 
   // Bound for any single wait, in seconds (spin-waits in kernels and twins, stream syncs).
   virtual double timeout_s() const { return 10.0; }

@@ -121,7 +121,7 @@ CudaFabric::~CudaFabric() {
 
 void CudaFabric::build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only) {
   gate_ = std::make_unique<StartGate>(devices_, streams_, first_rank_, world_, timeout_s_, std::move(flags),
-                                      std::move(why_host_only));
+                                      std::move(why_host_only), processes_);
 }
 
 void CudaFabric::release_gate() {
@@ -199,6 +199,11 @@ double CudaFabric::phase_clock_resolution_ns() {
 std::optional<std::int64_t> CudaFabric::phase_clock_offset_ns(int rank) const {
   if (!gate_ || processes().multi_process() || !drives(rank)) return std::nullopt;
   return gate_->clock_offset_ns(local(rank));
+}
+
+std::optional<ClockSync> CudaFabric::clock_sync() const {
+  if (!gate_) return std::nullopt;
+  return gate_->clock_sync();
 }
 
 void CudaFabric::launch_all(const RankOp& op) {

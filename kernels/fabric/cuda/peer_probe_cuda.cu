@@ -173,7 +173,7 @@ PeerAccess check_device_peer_access(const std::vector<int>& devices, const std::
   std::vector<cudaStream_t> streams(std::size_t(n), nullptr);
   std::vector<void*> mem(std::size_t(n), nullptr);
   std::vector<std::vector<int>> usable = reported;  // pairs whose peer access could be enabled
-  std::vector<std::vector<std::string>> enable_error(std::size_t(n), std::vector<std::string>(std::size_t(n)));
+  std::vector<std::vector<std::string>> enable_error(std::size_t(n), std::vector<std::string>(static_cast<std::size_t>(n), std::string()));
   std::vector<std::vector<bool>> enabled(std::size_t(n), std::vector<bool>(std::size_t(n), false));
   auto release = [&] {
     for (int a = 0; a < n; ++a) {

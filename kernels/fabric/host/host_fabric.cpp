@@ -79,7 +79,10 @@ HostFabric::HostFabric(int world, double timeout_s, BrokenPair broken)
 HostFabric::~HostFabric() = default;
 
 std::string HostFabric::describe() const {
-  return std::to_string(world_) + " CPU threads (host backend: CPU timings)";
+  const auto broken = peer_access_.broken();
+  return std::to_string(world_) + " CPU threads (host backend: CPU timings)" +
+         (broken.empty() ? std::string()
+                         : "; peer check: " + std::to_string(broken.size()) + " rank pairs reported but broken");
 }
 
 std::unique_ptr<RankBuffers> HostFabric::alloc(std::size_t bytes, Placement placement) {

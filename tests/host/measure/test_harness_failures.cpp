@@ -215,6 +215,57 @@ TEST(NcclProtocolPolicy, Ll128OverPcieOnlyWhenAskedFor) {
   EXPECT_EQ(nccl_protocol_refusal({}, false, false), "");
 }
 
+// NCCL_PROTO's own grammar: "^LL" means every protocol but LL, so it enables LL128 (before, only
+// a value naming "ll128" was refused).
+TEST(NcclProtocolPolicy, TheGrammarOfNcclProto) {
+  EXPECT_TRUE(nccl_proto_enables_ll128("LL128"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("^LL"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("simple,ll128"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("^LL128;allreduce:LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("^LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("LL,Simple"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("LL128;allreduce:^LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("broadcast:LL128")) << "no entry for all-reduces: NCCL's own choice";
+  const std::string why = nccl_protocol_refusal({{"NCCL_PROTO", "^LL"}}, false, false, /*inherited=*/true);
+  EXPECT_NE(why.find("NCCL_PROTO=^LL (inherited from the environment)"), std::string::npos) << why;
+  EXPECT_NE(why.find("unset NCCL_PROTO"), std::string::npos) << why;
+}
+
+// An inherited NCCL_PROTO that enables LL128 over PCIe is refused for every NCCL case, like a
+// forced configuration; a forced NCCL_PROTO overrides the inherited one.
+TEST(NcclProtocolPolicy, PlanRefusesAnInheritedProtoThatEnablesLl128) {
+  class NcclLike final : public Variant {
+   public:
+    explicit NcclLike(std::map<std::string, std::string> env) : env_(std::move(env)) {}
+    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+    void launch(int, Stream) override {}
+    DataMover data_mover() const override { return DataMover::nccl; }
+    std::map<std::string, std::string> fabric_env() const override { return env_; }
+
+   private:
+    std::map<std::string, std::string> env_;
+  };
+  Registry reg;
+  for (auto [name, env] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
+           {"nccl-like", {}}, {"forced-ll", {{"NCCL_PROTO", "LL"}}}}) {
+    VariantEntry e;
+    e.name = name;
+    e.host = [env] { return std::make_unique<NcclLike>(env); };
+    reg.add(e);
+  }
+  RunConfig cfg = quick_config();
+  cfg.inherited_nccl_env = {{"NCCL_PROTO", "^LL"}};
+  FabricCache fabrics([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world); });
+  Harness h(cfg, Backend::host, reg, fabrics);
+  const Support inherited = h.plan(Case{"nccl-like", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false});
+  EXPECT_FALSE(inherited.ok);
+  EXPECT_NE(inherited.reason.find("inherited"), std::string::npos) << inherited.reason;
+  EXPECT_TRUE(h.plan(Case{"forced-ll", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false}).ok)
+      << "a forced NCCL_PROTO=LL replaces the inherited value";
+  EXPECT_TRUE(h.plan(reference_case(2)).ok) << "not an NCCL variant: NCCL_PROTO does not concern it";
+}
+
 TEST(NcclProtocolPolicy, PlanSkipsAForcedLl128Configuration) {
   class Ll128Like final : public Variant {
    public:
