@@ -96,7 +96,8 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
     r.start_skew_us = number_or("start_skew_us", -1);
     r.floor_us = number_or("floor_us", -1);
     r.discarded_samples = j.value("discarded_samples", 0);
-    for (const auto& [k, v] : j.value("settings", nlohmann::json::object()).items()) r.settings.emplace_back(k, v.get<std::string>());
+    const nlohmann::json settings = j.value("settings", nlohmann::json::object());  // items() needs it alive
+    for (const auto& [k, v] : settings.items()) r.settings.emplace_back(k, v.get<std::string>());
     if (j.contains("phases")) r.phases = phases_from_json(j.at("phases"));
     if (j.contains("median_ci_us") && j.at("median_ci_us").is_array()) {
       r.median_ci_us.known = true;

@@ -47,7 +47,7 @@ class Hooked final : public Variant {
 
 struct SweepRun {
   std::string out = ::testing::TempDir() + "arbench-exits-" + std::to_string(::getpid()) + ".json";
-  ~Run() { std::filesystem::remove(out); }
+  ~SweepRun() { std::filesystem::remove(out); }
   int go(std::function<void(std::size_t)> hook) {
     Registry reg;
     VariantEntry e;

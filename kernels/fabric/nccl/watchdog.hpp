@@ -119,7 +119,11 @@ class Watchdog {
     std::lock_guard lk(mu_);
     if (fired_) throw HangError(what_ + " did not finish within " + seconds(bound_s_) + "; its communicators were aborted");
   }
-  static std::string seconds(double s) { return std::to_string(static_cast<long long>(s + 0.5)) + " s"; }
+  static std::string seconds(double s) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g s", s);
+    return b;
+  }
 
   void watch() {
     std::unique_lock lk(mu_);

@@ -10,6 +10,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
+#include "kernels/reference/reference_twin.hpp"
 #include "measure/harness.hpp"
 #include "measure/nccl_protocol_policy.hpp"
 #include "tests/host/measure/harness_test_util.hpp"
@@ -247,6 +248,7 @@ TEST(NcclProtocolPolicy, PlanRefusesAnInheritedProtoThatEnablesLl128) {
     std::map<std::string, std::string> env_;
   };
   Registry reg;
+  reg.add(reference_entry());
   for (auto [name, env] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
            {"nccl-like", {}}, {"forced-ll", {{"NCCL_PROTO", "LL"}}}}) {
     VariantEntry e;
