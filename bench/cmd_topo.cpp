@@ -5,6 +5,8 @@
 // `arbench run --links` reads) atomically.
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +25,11 @@
 #include "topo/nvml_loader.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/gpu/probe.hpp"
+#include "arbench/core/peer_access.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
+#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 namespace {
@@ -31,6 +38,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TopoArgs {
+  std::string backend = "cuda";
+  int ranks = kMaxRanks;  // --gpus with --backend host
   std::string sysfs_root;
   std::string out;
   std::size_t bytes = 64 << 20;
@@ -39,6 +48,7 @@ struct TopoArgs {
   double wait_timeout_s = 1.0;
   bool no_measure = false;
   bool loaded = false;
+  BrokenPair planted;  // the test switch ARBENCH_TEST_BROKEN_P2P
 };
 
 void write_atomically(const std::string& path, const std::string& text) {
@@ -121,6 +131,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   opt.latency_rounds = args.latency_rounds;
   opt.wait_timeout_s = args.wait_timeout_s;
 
+  if (const std::string note = prepare_module_loading(); !note.empty()) std::cerr << "arbench: " << note << "\n";
   std::vector<topo::CudaGpu> gpus = topo::list_cuda_gpus();  // exit 3 without a device
   topo::Topology t = topo::read_sysfs_topology("/");
   std::string nvml_why;
@@ -145,6 +156,12 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const int n = static_cast<int>(gpus.size());
   topo::P2pMatrix p2p = topo::query_p2p(n);
   os << topo::render_p2p(p2p, labels) << "\n";
+  // What cudaDeviceCanAccessPeer says, tried: every reported pair writes and reads a pattern
+  // through its peer mapping (reported-but-broken pairs are what ACS redirection leaves).
+  std::vector<int> ordinals;
+  for (const auto& g : gpus) ordinals.push_back(g.ordinal);
+  const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
+  os << topo::render_peer_access(peers, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
   for (int r : ring) os << " " << gpus[r].ordinal;
@@ -156,6 +173,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["nvml"] = nvml ? json("loaded") : json(nvml_why);
   j["topology"] = topo::topology_to_json(t, sel);
   j["p2p"] = topo::p2p_to_json(p2p);
+  j["peer_check"] = topo::peer_access_to_json(peers);
   j["ring_order"] = ring;
   if (args.no_measure) {
     os << "Link measurements skipped (--no-measure).\n";
@@ -171,6 +189,24 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
       j["loaded"] = topo::loaded_to_json(loaded, links);
     }
   }
+  return j;
+}
+
+// The host backend: no GPU, no PCIe tree; only the functional peer check of N CPU ranks through
+// their shared memory (what a run on the host backend checks before its first case; with the
+// test switch ARBENCH_TEST_BROKEN_P2P a pair shows as reported-but-broken).
+json topo_of_host(const TopoArgs& args, std::ostream& os) {
+  if (args.ranks < 2 || args.ranks > kMaxRanks)
+    throw UsageError("--gpus " + std::to_string(args.ranks) + ": the host backend's peer check needs 2 to " +
+                     std::to_string(kMaxRanks) + " CPU ranks");
+  HostFabric f(args.ranks, 10.0, args.planted);
+  std::vector<std::string> labels;
+  for (int r = 0; r < args.ranks; ++r) labels.push_back("rank:" + std::to_string(r));
+  os << "Host backend: " << args.ranks << " CPU ranks share this process's memory. No GPU, no PCIe tree, no link "
+        "measurement: only the functional peer-to-peer check a host run starts with.\n\n";
+  os << topo::render_peer_access(*f.peer_access(), labels);
+  json j = base_json("host");
+  j["peer_check"] = topo::peer_access_to_json(*f.peer_access());
   return j;
 }
 
@@ -191,14 +227,29 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
               "ping-pong round trips per latency cell (default 2000; 0: no latency measurement)");
   cli::number(*cmd, "--wait-timeout", args->wait_timeout_s, "S", cli::positive(3600),
               "bound in seconds on each GPU spin wait (default 1)");
-  cmd->add_flag("--no-measure", args->no_measure, "skip the link measurements (tree and P2P attributes only)");
+  cmd->add_flag("--no-measure", args->no_measure,
+                "skip the link measurements (tree, P2P attributes and the functional P2P check only)");
+  cli::choice(*cmd, "--backend", args->backend, {"cuda", "host"},
+              "cuda: this machine's GPUs; host: no GPU, only the functional peer check of --gpus CPU ranks (what a "
+              "host run checks first; default cuda)");
+  cli::number(*cmd, "--gpus", args->ranks, "N", cli::ints(2, kMaxRanks),
+              "with --backend host: the CPU ranks to check (default " + std::to_string(kMaxRanks) + ")");
   cmd->add_flag("--loaded", args->loaded,
                 "also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
   cmd->callback([args, &exit_code, &world, cmd] {
+    const bool host = args->backend == "host";
+    if (cmd->count("--gpus") > 0 && !host)
+      throw UsageError("--gpus " + std::to_string(args->ranks) + " is for --backend host (the CPU ranks to check); "
+                       "on GPUs topo checks every visible GPU: use CUDA_VISIBLE_DEVICES to choose them");
     // Options that cannot affect what runs are refused, never silently ignored.
-    for (const char* o : {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded"}) {
+    for (const char* o :
+         {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded", "--sysfs-root"}) {
       if (cmd->count(o) == 0) continue;
+      if (host)
+        throw UsageError(std::string(o) + " measures or reads a real machine; --backend host only runs the "
+                                          "functional peer check of --gpus CPU ranks: drop one of the two");
+      if (std::string(o) == "--sysfs-root") continue;
       if (!args->sysfs_root.empty())
         throw UsageError(std::string(o) + " concerns the measurements on this machine's GPUs, and --sysfs-root reads "
                                           "a saved tree and measures nothing; drop one of the two");
@@ -210,7 +261,12 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
                                                  "the two"));
     }
     if (world.rank() == 0) check_output_paths({{"--out", args->out}});
-    auto one_node = [args](std::ostream& os) {
+    args->planted = parse_broken_pair(std::getenv("ARBENCH_TEST_BROKEN_P2P"));
+    if (args->planted.a >= 0 && world.rank() == 0)
+      std::cerr << "arbench: test switch ARBENCH_TEST_BROKEN_P2P=" << args->planted.a << "," << args->planted.b
+                << ": that pair's peer-to-peer data goes elsewhere (the peer check must find it)\n";
+    auto one_node = [args, host](std::ostream& os) {
+      if (host) return topo_of_host(*args, os);
       return args->sysfs_root.empty() ? topo_from_machine(*args, os) : topo_from_sysfs(*args, os);
     };
     json doc;

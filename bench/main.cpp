@@ -15,6 +15,7 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/help_format.hpp"
 #include "commands.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
 #include "mpi/start_world.hpp"
 #include "results/provenance.hpp"
 
@@ -36,6 +37,9 @@ std::string version_text() {
 
 int main(int argc, char** argv) {
   using namespace arbench;
+  // Before anything may create a CUDA context (a CUDA-aware MPI_Init can): every kernel is loaded
+  // with the context, none at its first launch (kernels/fabric/cuda/module_loading.hpp).
+  const std::string module_loading_note = prepare_module_loading();
   std::unique_ptr<World> world;
   try {
     world = start_world(&argc, &argv, detect_launch());
@@ -44,6 +48,7 @@ int main(int argc, char** argv) {
     return e.exit_code();
   }
   const bool lead = world->rank() == 0;
+  if (lead && !module_loading_note.empty()) std::cerr << "arbench: " << module_loading_note << "\n";
   std::ostream quiet(nullptr);  // what processes other than 0 print instead of the console
   std::ostream& out = lead ? std::cout : quiet;
   std::ostream& err = lead ? std::cerr : quiet;

@@ -17,19 +17,20 @@
 
 namespace arbench {
 
-std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes) {
+std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes,
+                                    BrokenPair planted) {
   if (processes.multi_process()) {
     if (world != processes.size())
       throw UsageError("a fabric of " + std::to_string(world) + " ranks asked of " + std::to_string(processes.size()) +
                        " processes; every rank is one process");
     if (b == Backend::host) return std::make_unique<ShmFabric>(processes, timeout_s);
-    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env);
+    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env, planted);
     throw UsageError(std::string("the ") + std::string(backend_name(b)) + " backend does not run across processes");
   }
   switch (b) {
-    case Backend::host: return std::make_unique<HostFabric>(world, timeout_s);
+    case Backend::host: return std::make_unique<HostFabric>(world, timeout_s, planted);
     case Backend::single_gpu: return std::make_unique<SingleGpuFabric>(world, 0, timeout_s);
-    case Backend::cuda: return std::make_unique<NcclFabric>(world, timeout_s, env);
+    case Backend::cuda: return std::make_unique<NcclFabric>(world, timeout_s, env, planted);
   }
   return nullptr;
 }

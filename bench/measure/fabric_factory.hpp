@@ -4,15 +4,18 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/peer_access.hpp"
 #include "measure/harness.hpp"
 #include "results/provenance.hpp"
 
 namespace arbench {
 
 // Creates HostFabric, SingleGpuFabric (on GPU 0) or NcclFabric; in a World of several processes
-// (one rank each), ShmFabric (host) or NcclProcessFabric (cuda). Collective then.
+// (one rank each), ShmFabric (host) or NcclProcessFabric (cuda). Collective then. `planted`: the
+// test seam's broken peer-to-peer pair (ARBENCH_TEST_BROKEN_P2P), for the fabrics that check
+// their peers (host, cuda).
 std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
-                                    World& processes = solo_world());
+                                    World& processes = solo_world(), BrokenPair planted = {});
 
 // The GPUs among 0..gpus-1 whose kernels a display watchdog limits (cudaDevAttrKernelExecTimeout).
 std::vector<int> gpus_with_kernel_watchdog(int gpus);

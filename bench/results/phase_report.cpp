@@ -56,6 +56,31 @@ nlohmann::json phases_to_json(const PhaseTimeline& t) {
           {"ranks", ranks}};
 }
 
+PhaseTimeline phases_from_json(const nlohmann::json& j) {
+  PhaseTimeline t;
+  t.clock = j.at("clock").get<std::string>();
+  t.resolution_ns = j.at("resolution_ns").get<double>();
+  t.clocks_aligned = j.value("clocks_aligned", true);
+  t.ops = j.value("ops", 0);
+  t.marks = j.at("marks").get<std::vector<std::string>>();
+  for (const auto& b : j.value("mark_buckets", nlohmann::json::array()))
+    for (PhaseBucket k : {PhaseBucket::entry, PhaseBucket::staging, PhaseBucket::wait, PhaseBucket::reduce,
+                          PhaseBucket::exit})
+      if (b.get<std::string>() == bucket_name(k)) t.buckets.push_back(k);
+  t.missing_marks = j.value("missing_marks", 0);
+  t.span_us = j.at("span_us").get<double>();
+  t.op_us = j.value("op_us", 0.0);
+  t.latency_us = j.at("latency_us").get<double>();
+  t.after_last_arrival_us = j.at("after_last_arrival_us").get<double>();
+  const auto& b = j.at("breakdown_us");
+  t.breakdown = {b.at("entry_skew").get<double>(), b.at("staging").get<double>(), b.at("wait").get<double>(),
+                 b.at("reduce").get<double>(), b.at("exit_skew").get<double>()};
+  for (const auto& r : j.at("ranks"))
+    t.ranks.push_back({r.at("rank").get<int>(), r.at("marks_us").get<std::vector<double>>(),
+                       r.value("slowest_block", 0), r.value("slowest_block_us", std::vector<double>{})});
+  return t;
+}
+
 std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
   // Seven number columns after the case name; a name too long to leave them within the console's
   // width gets a line of its own, its numbers on the next.
