@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "arbench/core/errors.hpp"
+#include "cli/values.hpp"
 #include "commands.hpp"
 #include "analysis/compare.hpp"
 #include "analysis/compare_report.hpp"
@@ -31,6 +32,8 @@ int run_compare(const CompareArgs& a) {
   opt.correctness_only = a.correctness_only;
   const ResultFile base = load_result_file(a.base);
   const ResultFile next = load_result_file(a.next);
+  for (const ResultFile* r : {&base, &next})
+    if (const std::string note = incomplete_note(*r); !note.empty()) std::cerr << "arbench compare: warning: " << note << "\n";
   const CompareReport rep = compare_results(base, next, opt);
   std::cout << format_compare(rep, *parse_report_format(a.format)) << std::flush;
   return compare_exit_code(rep) ? kExitFailure : kExitOk;
@@ -43,20 +46,14 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand(
       "compare", "Compare two results case by case; exit 1 when NEW regressed against BASE");
   sub->add_option("BASE", args->base, "baseline result JSON (arbench or Google Benchmark)")
-      ->required();
-  sub->add_option("NEW", args->next, "new result JSON")->required();
-  sub->add_option("--alpha", args->alpha,
-                  "significance level of the Mann-Whitney U test (two-sided)")
-      ->check(CLI::Range(1e-12, 0.5))
-      ->capture_default_str();
-  sub->add_option("--threshold", args->threshold_percent,
-                  "smallest change of the median that counts, in percent (5 or 5%)")
-      ->transform(strip_percent)
-      ->check(CLI::Range(0.0, 1e7))
-      ->capture_default_str();
-  sub->add_option("--format", args->format, "text, markdown or json")
-      ->check(CLI::IsMember({"text", "markdown", "md", "json"}))
-      ->capture_default_str();
+      ->required()
+      ->option_text("FILE");
+  sub->add_option("NEW", args->next, "new result JSON")->required()->option_text("FILE");
+  cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
+              "significance level of the Mann-Whitney U test (two-sided; default 0.01)");
+  cli::percent(*sub, "--threshold", args->threshold_percent, cli::reals(0, 10000),
+               "smallest change of the median that counts, in percent (5 or 5%; default 5)");
+  cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"}, "output format (default text)");
   sub->add_flag("--allow-different-machines", args->allow_different_machines,
                 "compare even when the machine fingerprints differ (ratios then mix machine "
                 "and code changes)");

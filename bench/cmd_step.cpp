@@ -14,7 +14,10 @@
 #include "analysis/compare_report.hpp"
 #include "analysis/step.hpp"
 #include "analysis/step_report.hpp"
+#include "cli/files.hpp"
+#include "cli/values.hpp"
 #include "commands.hpp"
+#include "io/output_paths.hpp"
 #include "results/report.hpp"
 
 namespace arbench {
@@ -64,13 +67,15 @@ std::vector<StepModel> resolve_models(const StepArgs& a) {
 int run_step(StepArgs a) {
   const std::vector<StepModel> models = resolve_models(a);
   const ReportFormat format = *parse_report_format(a.format);
+  check_output_paths({{"--out", a.out}}, {{"RESULT", a.result}});
   const ResultFile result = load_result_file(a.result);
+  if (const std::string note = incomplete_note(result); !note.empty()) std::cerr << "arbench step: warning: " << note << "\n";
   std::vector<StepReport> reports;
   bool refused = false;
   for (const StepModel& m : models) {
     reports.push_back(project_step(result, m, a.opt));
     if (!reports.back().missing.empty()) {
-      std::cerr << "arbench step: " << format_missing(reports.back());
+      std::cerr << format_missing(reports.back(), "arbench step: ");
       refused = true;
     }
   }
@@ -94,37 +99,30 @@ void add_step_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<StepArgs>();
   CLI::App* sub = app.add_subcommand(
       "step", "Communication cost of one tensor-parallel decode / speculative verify step, per variant");
-  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required();
-  sub->add_option("--model", args->models, "model presets, comma-separated: " + preset_names())->delimiter(',');
-  sub->add_option_function<int>(
-      "--hidden", [args](const int& v) { args->hidden = v; }, "hidden size (overrides --model's; required without --model)");
-  sub->add_option_function<int>(
-      "--layers", [args](const int& v) { args->layers = v; },
-      "decoder layers (overrides --model's; required without --model)");
-  sub->add_option("--batch", args->opt.batch, "sequences per step, comma-separated")
-      ->delimiter(',')
-      ->capture_default_str();
-  sub->add_option("--draft", args->opt.draft,
-                  "draft tokens verified per sequence, comma-separated (0: plain decode)")
-      ->delimiter(',')
-      ->capture_default_str();
-  sub->add_option("--gpus", args->opt.worlds, "tensor-parallel world sizes (default: each in the result)")
-      ->delimiter(',');
-  sub->add_option("--dtype", args->opt.dtype, "activation dtype of the all-reduces")
-      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}))
-      ->capture_default_str();
-  sub->add_option("--variants", args->opt.variants, "only these variants (names or globs, comma-separated)")
-      ->delimiter(',');
-  sub->add_option("--baseline", args->opt.baseline,
-                  "variant savings are measured against (default: unfused-nccl, else nccl, unfused-oneshot, "
-                  "oneshot-pull)");
-  sub->add_option_function<double>(
-      "--step-ms", [args](const double& v) { args->opt.step_ms = v; },
-      "a measured engine step in ms (one --batch and --draft): adds the communication share");
-  sub->add_option("--format", args->format, "text, markdown or json")
-      ->check(CLI::IsMember({"text", "markdown", "md", "json"}))
-      ->capture_default_str();
-  sub->add_option("--out", args->out, "write the projection as JSON here (atomically)");
+  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
+  std::vector<std::string> presets;
+  for (const auto& m : kModelPresets) presets.emplace_back(m.name);
+  cli::list<std::string>(*sub, "--model", args->models, "NAME", cli::choice_items(presets),
+                         "model presets: " + preset_names());
+  cli::number(*sub, "--hidden", args->hidden, "H", cli::ints(1, 1 << 20),
+              "hidden size (overrides --model's; required without --model)");
+  cli::number(*sub, "--layers", args->layers, "L", cli::ints(1, 10000),
+              "decoder layers (overrides --model's; required without --model)");
+  cli::int_list(*sub, "--batch", args->opt.batch, "B", cli::ints(1, 1 << 20), "sequences per step (default 1)");
+  cli::int_list(*sub, "--draft", args->opt.draft, "D", cli::ints(0, 1024),
+                "draft tokens verified per sequence (default 0: plain decode)");
+  cli::int_list(*sub, "--gpus", args->opt.worlds, "N", cli::ints(1, 1024),
+                "tensor-parallel world sizes (default: each in the result)");
+  cli::choice(*sub, "--dtype", args->opt.dtype, {"bf16", "fp16", "fp32"},
+              "activation dtype of the all-reduces (default bf16)");
+  cli::list<std::string>(*sub, "--variants", args->opt.variants, "NAME", cli::name_items(),
+                         "only these variants (names or globs)");
+  cli::text(*sub, "--baseline", args->opt.baseline, "NAME",
+            "variant savings are measured against (default: unfused-nccl, else nccl, unfused-oneshot, oneshot-pull)");
+  cli::number(*sub, "--step-ms", args->opt.step_ms, "MS", cli::positive(1e7),
+              "a measured engine step in ms (one --batch and --draft): adds the communication share");
+  cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"}, "output format (default text)");
+  cli::output_file(*sub, "--out", args->out, "write the projection as JSON here (atomically)");
   sub->callback([args, &exit_code] {
     try {
       exit_code = run_step(*args);

@@ -5,6 +5,8 @@
 // `arbench run --links` reads) atomically.
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,10 +18,18 @@
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/tree.hpp"
+#include "cli/files.hpp"
+#include "cli/values.hpp"
 #include "commands.hpp"
+#include "io/output_paths.hpp"
 #include "topo/nvml_loader.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/gpu/probe.hpp"
+#include "arbench/core/peer_access.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
+#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/host/host_fabric.hpp"
+#include "sweep/run_config.hpp"
 
 namespace arbench {
 namespace {
@@ -28,37 +38,18 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct TopoArgs {
+  std::string backend = "cuda";
+  int ranks = kMaxRanks;  // --gpus with --backend host
   std::string sysfs_root;
   std::string out;
-  std::string bytes = "64MiB";
+  std::size_t bytes = 64 << 20;
   int reps = 20;
   int latency_rounds = 2000;
   double wait_timeout_s = 1.0;
   bool no_measure = false;
   bool loaded = false;
+  BrokenPair planted;  // the test switch ARBENCH_TEST_BROKEN_P2P
 };
-
-// "65536", "64K", "64KiB", "64M", "1G" (binary units) -> bytes.
-std::size_t parse_bytes(const std::string& text) {
-  std::size_t pos = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  std::string unit = text.substr(pos);
-  if (!unit.empty() && unit.back() == 'B') unit.pop_back();
-  if (unit.size() == 2 && unit[1] == 'i') unit.pop_back();
-  const std::string units = "KMG";
-  auto u = unit.size() == 1 ? units.find(unit[0]) : std::string::npos;
-  if (pos == 0 || (!unit.empty() && u == std::string::npos))
-    throw UsageError("--bytes '" + text + "' is not a size; write e.g. 65536, 256K, 64M or 1G");
-  if (!unit.empty()) v <<= 10 * (u + 1);
-  if (v < 16 || v > (4ULL << 30))
-    throw UsageError("--bytes " + text + " is out of range; use 16 bytes to 4G per copy");
-  return static_cast<std::size_t>(v);
-}
 
 void write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
@@ -135,17 +126,12 @@ json describe_gpu(const topo::CudaGpu& g, const topo::Topology& t, const topo::N
 // This machine: its text to `os`, its JSON returned.
 json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   topo::ProbeOptions opt;
-  opt.bytes = parse_bytes(args.bytes);
-  if (args.reps < 1) throw UsageError("--reps " + std::to_string(args.reps) + " must be at least 1");
-  if (args.latency_rounds < 0) throw UsageError("--latency-rounds must be 0 (off) or more");
-  if (!(args.wait_timeout_s > 0)) throw UsageError("--wait-timeout must be a positive number of seconds");
-  if (args.loaded && args.no_measure)
-    throw UsageError("--loaded measures the links under load and compares them with the idle ones, so it cannot run "
-                     "with --no-measure; drop one of the two");
+  opt.bytes = args.bytes;
   opt.repetitions = args.reps;
   opt.latency_rounds = args.latency_rounds;
   opt.wait_timeout_s = args.wait_timeout_s;
 
+  if (const std::string note = prepare_module_loading(); !note.empty()) std::cerr << "arbench: " << note << "\n";
   std::vector<topo::CudaGpu> gpus = topo::list_cuda_gpus();  // exit 3 without a device
   topo::Topology t = topo::read_sysfs_topology("/");
   std::string nvml_why;
@@ -170,6 +156,12 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const int n = static_cast<int>(gpus.size());
   topo::P2pMatrix p2p = topo::query_p2p(n);
   os << topo::render_p2p(p2p, labels) << "\n";
+  // What cudaDeviceCanAccessPeer says, tried: every reported pair writes and reads a pattern
+  // through its peer mapping (reported-but-broken pairs are what ACS redirection leaves).
+  std::vector<int> ordinals;
+  for (const auto& g : gpus) ordinals.push_back(g.ordinal);
+  const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
+  os << topo::render_peer_access(peers, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
   for (int r : ring) os << " " << gpus[r].ordinal;
@@ -181,6 +173,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["nvml"] = nvml ? json("loaded") : json(nvml_why);
   j["topology"] = topo::topology_to_json(t, sel);
   j["p2p"] = topo::p2p_to_json(p2p);
+  j["peer_check"] = topo::peer_access_to_json(peers);
   j["ring_order"] = ring;
   if (args.no_measure) {
     os << "Link measurements skipped (--no-measure).\n";
@@ -199,30 +192,81 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   return j;
 }
 
+// The host backend: no GPU, no PCIe tree; only the functional peer check of N CPU ranks through
+// their shared memory (what a run on the host backend checks before its first case; with the
+// test switch ARBENCH_TEST_BROKEN_P2P a pair shows as reported-but-broken).
+json topo_of_host(const TopoArgs& args, std::ostream& os) {
+  if (args.ranks < 2 || args.ranks > kMaxRanks)
+    throw UsageError("--gpus " + std::to_string(args.ranks) + ": the host backend's peer check needs 2 to " +
+                     std::to_string(kMaxRanks) + " CPU ranks");
+  HostFabric f(args.ranks, 10.0, args.planted);
+  std::vector<std::string> labels;
+  for (int r = 0; r < args.ranks; ++r) labels.push_back("rank:" + std::to_string(r));
+  os << "Host backend: " << args.ranks << " CPU ranks share this process's memory. No GPU, no PCIe tree, no link "
+        "measurement: only the functional peer-to-peer check a host run starts with.\n\n";
+  os << topo::render_peer_access(*f.peer_access(), labels);
+  json j = base_json("host");
+  j["peer_check"] = topo::peer_access_to_json(*f.peer_access());
+  return j;
+}
+
 }  // namespace
 
 void add_topo_command(CLI::App& app, int& exit_code, World& world) {
   auto args = std::make_shared<TopoArgs>();
   CLI::App* cmd = app.add_subcommand(
       "topo", "PCIe topology, relation codes, CUDA P2P matrix and measured link bandwidth and latency");
-  cmd->add_option("--sysfs-root", args->sysfs_root,
-                  "Read the PCIe tree from DIR/sys instead of querying this machine (no GPU needed)");
-  cmd->add_option("--out", args->out, "Write everything as JSON to FILE (atomically); a links file for run --links");
-  cmd->add_option("--bytes", args->bytes, "Bytes per copy for the bandwidth probes (e.g. 64M)")
-      ->capture_default_str();
-  cmd->add_option("--reps", args->reps, "Timed copies per bandwidth cell")->capture_default_str();
-  cmd->add_option("--latency-rounds", args->latency_rounds, "Ping-pong round trips per latency cell (0: off)")
-      ->capture_default_str();
-  cmd->add_option("--wait-timeout", args->wait_timeout_s, "Bound in seconds on each GPU spin wait")
-      ->capture_default_str();
-  cmd->add_flag("--no-measure", args->no_measure, "Skip the link measurements (tree and P2P attributes only)");
+  cli::input_dir(*cmd, "--sysfs-root", args->sysfs_root,
+                 "read the PCIe tree from DIR/sys instead of querying this machine (no GPU needed; nothing is "
+                 "measured)");
+  cli::output_file(*cmd, "--out", args->out, "write everything as JSON (atomically); a links file for run --links");
+  cli::size(*cmd, "--bytes", args->bytes, cli::byte_sizes(16, 4.0L * (1ULL << 30)),
+            "bytes per copy for the bandwidth probes (default 64M)");
+  cli::number(*cmd, "--reps", args->reps, "N", cli::ints(1, 1000000), "timed copies per bandwidth cell (default 20)");
+  cli::number(*cmd, "--latency-rounds", args->latency_rounds, "N", cli::ints(0, 10000000),
+              "ping-pong round trips per latency cell (default 2000; 0: no latency measurement)");
+  cli::number(*cmd, "--wait-timeout", args->wait_timeout_s, "S", cli::positive(3600),
+              "bound in seconds on each GPU spin wait (default 1)");
+  cmd->add_flag("--no-measure", args->no_measure,
+                "skip the link measurements (tree, P2P attributes and the functional P2P check only)");
+  cli::choice(*cmd, "--backend", args->backend, {"cuda", "host"},
+              "cuda: this machine's GPUs; host: no GPU, only the functional peer check of --gpus CPU ranks (what a "
+              "host run checks first; default cuda)");
+  cli::number(*cmd, "--gpus", args->ranks, "N", cli::ints(2, kMaxRanks),
+              "with --backend host: the CPU ranks to check (default " + std::to_string(kMaxRanks) + ")");
   cmd->add_flag("--loaded", args->loaded,
-                "Also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
+                "also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
-  cmd->callback([args, &exit_code, &world] {
-    if (args->loaded && !args->sysfs_root.empty())
-      throw UsageError("--loaded measures this machine's GPUs; it cannot run with --sysfs-root (a saved tree)");
-    auto one_node = [args](std::ostream& os) {
+  cmd->callback([args, &exit_code, &world, cmd] {
+    const bool host = args->backend == "host";
+    if (cmd->count("--gpus") > 0 && !host)
+      throw UsageError("--gpus " + std::to_string(args->ranks) + " is for --backend host (the CPU ranks to check); "
+                       "on GPUs topo checks every visible GPU: use CUDA_VISIBLE_DEVICES to choose them");
+    // Options that cannot affect what runs are refused, never silently ignored.
+    for (const char* o :
+         {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded", "--sysfs-root"}) {
+      if (cmd->count(o) == 0) continue;
+      if (host)
+        throw UsageError(std::string(o) + " measures or reads a real machine; --backend host only runs the "
+                                          "functional peer check of --gpus CPU ranks: drop one of the two");
+      if (std::string(o) == "--sysfs-root") continue;
+      if (!args->sysfs_root.empty())
+        throw UsageError(std::string(o) + " concerns the measurements on this machine's GPUs, and --sysfs-root reads "
+                                          "a saved tree and measures nothing; drop one of the two");
+      if (args->no_measure && std::string(o) != "--no-measure")
+        throw UsageError(std::string(o) + (std::string(o) == "--loaded"
+                                               ? " measures the links under load and compares them with the idle "
+                                                 "ones, so it cannot run with --no-measure; drop one of the two"
+                                               : " sets the link measurements, which --no-measure skips; drop one of "
+                                                 "the two"));
+    }
+    if (world.rank() == 0) check_output_paths({{"--out", args->out}});
+    args->planted = parse_broken_pair(std::getenv("ARBENCH_TEST_BROKEN_P2P"));
+    if (args->planted.a >= 0 && world.rank() == 0)
+      std::cerr << "arbench: test switch ARBENCH_TEST_BROKEN_P2P=" << args->planted.a << "," << args->planted.b
+                << ": that pair's peer-to-peer data goes elsewhere (the peer check must find it)\n";
+    auto one_node = [args, host](std::ostream& os) {
+      if (host) return topo_of_host(*args, os);
       return args->sysfs_root.empty() ? topo_from_machine(*args, os) : topo_from_sysfs(*args, os);
     };
     json doc;

@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
+#include "cli/files.hpp"
+#include "cli/values.hpp"
+#include "io/output_paths.hpp"
 #include "arbench/variant.hpp"
 #include "commands.hpp"
 #include "analysis/compare_report.hpp"
@@ -27,7 +30,10 @@ int run_tune(const TuneArgs& a) {
   const auto not_on_gpus = [](const std::string& variant) {
     return Registry::builtin().unavailable_reason(variant, Backend::cuda);
   };
-  const TuneReport rep = tune_results(load_result_file(a.result), a.alpha, not_on_gpus);
+  check_output_paths({{"--out", a.out}}, {{"RESULT", a.result}});
+  const ResultFile result = load_result_file(a.result);
+  if (const std::string note = incomplete_note(result); !note.empty()) std::cerr << "arbench tune: warning: " << note << "\n";
+  const TuneReport rep = tune_results(result, a.alpha, not_on_gpus);
   // Atomic (temp file + rename), so an engine polling TABLE.json never reads half a table.
   if (!a.out.empty()) write_file_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
   std::cout << format_tune(rep, *parse_report_format(a.format)) << std::flush;
@@ -41,15 +47,12 @@ void add_tune_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<TuneArgs>();
   CLI::App* sub = app.add_subcommand(
       "tune", "Best variant per size, its margin and the crossovers; writes a dispatch table");
-  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required();
-  sub->add_option("--out", args->out, "write the dispatch-table JSON here");
-  sub->add_option("--format", args->format, "text, markdown or json (json: the dispatch table)")
-      ->check(CLI::IsMember({"text", "markdown", "md", "json"}))
-      ->capture_default_str();
-  sub->add_option("--alpha", args->alpha,
-                  "significance level for 'the winner beats the runner-up'")
-      ->check(CLI::Range(1e-12, 0.5))
-      ->capture_default_str();
+  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
+  cli::output_file(*sub, "--out", args->out, "write the dispatch-table JSON here (atomically)");
+  cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"},
+              "output format (default text; json: the dispatch table)");
+  cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
+              "significance level for 'the winner beats the runner-up' (default 0.01)");
   sub->callback([args, &exit_code] {
     try {
       exit_code = run_tune(*args);

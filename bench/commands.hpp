@@ -12,16 +12,12 @@ namespace arbench {
 
 // `run` (the default) and `list`; `command_line` is recorded in the results' provenance.
 // `world`: the processes of the run (several under mpirun; docs/multi-process.md).
-void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world);
+// `gbench_out`: --benchmark_out=FILE, checked with --out and --csv before the sweep.
+void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_line, World& world,
+                      const std::string& gbench_out);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code, World& world);
 void add_step_command(CLI::App& app, int& exit_code);
-
-// Percentages as users type them: "5", "5%" and "5 %" all mean five percent (a CLI11 transform).
-inline std::string strip_percent(std::string s) {
-  while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
-  return s;
-}
 
 }  // namespace arbench

@@ -1,7 +1,10 @@
 // arbench: all-reduce microbenchmarks for PCIe multi-GPU boxes. Subcommands: run (default),
-// list, compare, tune, topo, step. `--benchmark_*` flags go to Google Benchmark. Under mpirun /
-// srun every process is one rank of one run (docs/multi-process.md); process 0 prints.
+// list, compare, tune, topo, step. `--benchmark_*` flags go to Google Benchmark (those arbench
+// honours: cli/gbench_flags.hpp). Under mpirun / srun every process is one rank of one run
+// (docs/multi-process.md); process 0 prints.
 #include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+#include <nccl.h>
 
 #include <cstring>
 #include <iostream>
@@ -9,11 +12,34 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "cli/gbench_flags.hpp"
+#include "cli/help_format.hpp"
 #include "commands.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
 #include "mpi/start_world.hpp"
+#include "results/provenance.hpp"
+
+namespace {
+
+// `arbench --version`: what was built, from which revision, against which CUDA and NCCL.
+std::string version_text() {
+  using namespace arbench;
+  const int cuda = CUDART_VERSION;
+  return std::string("arbench ") + ARBENCH_VERSION_STRING + " (revision " +
+         host_provenance("", "").arbench_revision + ")\n" + "built with CUDA " + std::to_string(cuda / 1000) + "." +
+         std::to_string(cuda % 1000 / 10) + " and NCCL " + std::to_string(NCCL_MAJOR) + "." +
+         std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH) +
+         " headers (NCCL is loaded at run time: the cuda backend needs libnccl >= 2.28)\n" +
+         (built_with_mpi() ? "multi-process mode: MPI" : "single-process build: no MPI");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace arbench;
+  // Before anything may create a CUDA context (a CUDA-aware MPI_Init can): every kernel is loaded
+  // with the context, none at its first launch (kernels/fabric/cuda/module_loading.hpp).
+  const std::string module_loading_note = prepare_module_loading();
   std::unique_ptr<World> world;
   try {
     world = start_world(&argc, &argv, detect_launch());
@@ -22,6 +48,7 @@ int main(int argc, char** argv) {
     return e.exit_code();
   }
   const bool lead = world->rank() == 0;
+  if (lead && !module_loading_note.empty()) std::cerr << "arbench: " << module_loading_note << "\n";
   std::ostream quiet(nullptr);  // what processes other than 0 print instead of the console
   std::ostream& out = lead ? std::cout : quiet;
   std::ostream& err = lead ? std::cerr : quiet;
@@ -29,24 +56,14 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  // Google Benchmark's own flags go to it; everything else to CLI11. Its console format is
-  // --wide; arbench writes JSON and CSV itself (--out, --csv), so the other formats are refused.
-  static char wide_flag[] = "--wide";
-  std::vector<char*> gbench_args = {argv[0]}, args = {argv[0]};
-  bool console_format = false;
+  // Google Benchmark's flags go to it (once checked); everything else to CLI11.
+  std::vector<char*> args = {argv[0]};
+  std::vector<std::string> gbench_flags;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--benchmark_format=", 19) == 0) {
-      const std::string format = argv[i] + 19;
-      if (format != "console") {
-        std::cerr << "arbench: error: --benchmark_format=" << format
-                  << ": arbench writes JSON with --out FILE.json and CSV with --csv FILE; "
-                     "--benchmark_format=console (or --wide) prints Google Benchmark's wide table\n";
-        return kExitUsage;
-      }
-      console_format = true;
-      continue;
-    }
-    (std::strncmp(argv[i], "--benchmark_", 12) == 0 ? gbench_args : args).push_back(argv[i]);
+    if (cli::is_gbench_flag(argv[i]))
+      gbench_flags.emplace_back(argv[i]);
+    else
+      args.push_back(argv[i]);
   }
   // `run` is the default subcommand: `arbench --gpus 2` means `arbench run --gpus 2`.
   static char run_word[] = "run";
@@ -57,8 +74,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 1; i < args.size() && sub.empty(); ++i)
     for (const auto& s : subcommands)
       if (s == args[i]) sub = s;
-  const bool has_sub = !sub.empty();
-  if (!wants_help && !has_sub) {
+  if (!wants_help && sub.empty()) {
     if (args.size() > 1 && args[1][0] != '-') {
       err << "arbench: unknown subcommand '" << args[1] << "'; subcommands: run (default), list, compare, "
                    "tune, topo, step. See arbench --help\n";
@@ -72,23 +88,32 @@ int main(int argc, char** argv) {
         << world->layout().launcher << " (only run, list and topo span processes)\n";
     return kExitUsage;
   }
-  if (console_format && (!has_sub || sub == "run")) args.push_back(wide_flag);  // other subcommands ignore it
+  cli::GbenchFlags gbench;
+  try {
+    gbench = cli::check_gbench_flags(gbench_flags, wants_help ? std::string("run") : sub);
+  } catch (const Error& e) {
+    err << "arbench: error: " << e.what() << "\n";
+    return e.exit_code();
+  }
+  static char wide_flag[] = "--wide";
+  if (gbench.console_format) args.push_back(wide_flag);
 
+  std::vector<char*> gbench_args = {argv[0]};
+  for (std::string& f : gbench.flags) gbench_args.push_back(f.data());
   int gargc = int(gbench_args.size());
   benchmark::Initialize(&gargc, gbench_args.data());
   if (gargc > 1 && (!lead || benchmark::ReportUnrecognizedArguments(gargc, gbench_args.data()))) return kExitUsage;
 
   CLI::App app{"arbench: which all-reduce is fastest on this PCIe multi-GPU box, at each size and GPU count"};
-  app.set_version_flag("--version", std::string("arbench ") + ARBENCH_VERSION_STRING +
-                                        (built_with_mpi() ? " (multi-process mode: MPI)"
-                                                          : " (single-process build: no MPI)"));
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
   int exit_code = kExitOk;
-  add_run_commands(app, exit_code, command_line, *world);
+  add_run_commands(app, exit_code, command_line, *world, gbench.out_file);
   add_compare_command(app, exit_code);
   add_tune_command(app, exit_code);
   add_topo_command(app, exit_code, *world);
   add_step_command(app, exit_code);
+  cli::use_help_formatter(app);
   try {
     app.parse(int(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
@@ -98,7 +123,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    app.exit(e, out, err);
+    err << "arbench: error: " << e.what() << " (see arbench " << sub << (sub.empty() ? "" : " ") << "--help)\n";
     return kExitUsage;
   } catch (const Error& e) {
     // Raised by this process alone while its peers may wait for it: end them all.

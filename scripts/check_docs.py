@@ -9,7 +9,10 @@
    list, for every subcommand `arbench --help` lists, appears in docs/user-guide.md, in the
    section of that subcommand ("## Options of `run` and `list`", "## Options of `tune`", ...).
 
-Exit 0 when both hold, 1 with one line per problem ("FILE:LINE: ...") otherwise.
+3. Examples (with --run-examples --arbench EXE): every command quoted in README.md and docs/ that
+   can run without a GPU runs, and a transcript's output keeps its shape (see section 3 below).
+
+Exit 0 when they hold, 1 with one line per problem ("FILE:LINE: ...") otherwise.
 """
 import argparse
 import os
@@ -167,14 +170,230 @@ def check_options(root, exe):
     return problems
 
 
+# ---- 3. Examples that run ---------------------------------------------------------------------
+# Every command quoted in README.md and docs/*.md that can run without a GPU is run, in page
+# order, in a scratch folder where tests/, scripts/ and results/samples (and the other folders of
+# results/) are the repository's; what an example writes stays in the scratch folder. Two forms:
+#   ```sh blocks      each line starting with `arbench`, `scripts/nightly.sh` or
+#                     `/usr/bin/python3 scripts/` is a command; it must exit 0 (or N, when the line
+#                     ends with `# exit N`)
+#   plain ``` blocks  a line `$ COMMAND` is a transcript: its output is the lines after it (up to
+#                     the next `$` line or the block's end), and arbench's real output must have
+#                     the same shape: each shown line, in order, with numbers, case names and
+#                     run-dependent words (variant names, verdicts, yes/no) masked; `...` stands
+#                     for any text (a whole line of `...`: any lines)
+# Not run, and said why (--verbose): commands that need a GPU (`--backend cuda|single-gpu`,
+# `topo` without `--sysfs-root`, or a comment that says `on the GPU box`), a launcher (`mpirun`,
+# `srun`), or that set up and build (`scripts/run.sh`, `scripts/test.sh`); a block after
+# `<!-- docs-run: skip REASON -->`.
+# `<!-- docs-run: files NAME=PATH ... -->` before a block copies repository files into the scratch
+# folder (a reader's own files, e.g. a rerun to compare). `run` commands that do not choose their
+# sampling get `--samples 1 --warmup 0 --pipelined-ops 1`: the same output, a fraction of the time.
+
+EXAMPLE_PAGES = ["README.md"] + [f"docs/{p}" for p in sorted(os.listdir(os.path.join(os.path.dirname(__file__), "..", "docs")))
+                                if p.endswith(".md")]
+COMMAND = re.compile(r"^(arbench|scripts/nightly\.sh|/usr/bin/python3 scripts/|build/(release|ci)/arbench)\b")
+DIRECTIVE = re.compile(r"^<!--\s*docs-run:\s*(skip|files)\s*(.*?)\s*-->\s*$")
+SAMPLING = ("--samples", "--warmup", "--pipelined-ops", "--max-noise", "--min-samples", "--max-samples",
+            "--min-time", "--max-time")
+VOLATILE = {"slower", "faster", "same", "noisy", "failed", "yes", "no", "new", "-"}
+
+
+def example_blocks(path):
+    """(line, language, [(line, text)], directive) of each fenced block of a page."""
+    blocks, directive, fence = [], None, None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if fence is None:
+            m = DIRECTIVE.match(stripped)
+            if m:
+                directive = (m.group(1), m.group(2))
+            elif stripped.startswith("```"):
+                fence = (number, stripped[3:].strip(), [], directive)
+                directive = None
+            elif stripped:
+                directive = None
+            continue
+        if stripped.startswith("```"):
+            blocks.append(fence)
+            fence = None
+            continue
+        fence[2].append((number, line))
+    return blocks
+
+
+def split_comment(command):
+    """`cmd  # note` -> (cmd, note); a `#` inside quotes is not a comment."""
+    quote = None
+    for i, c in enumerate(command):
+        if c in "'\"":
+            quote = None if quote == c else (quote or c)
+        elif c == "#" and quote is None and (i == 0 or command[i - 1] == " "):
+            return command[:i].rstrip(), command[i + 1:].strip()
+    return command.rstrip(), ""
+
+
+def why_not_run(command):
+    if re.search(r"--backend[ =](cuda|single-gpu)", command):
+        return "needs a GPU (--backend " + re.search(r"--backend[ =](\S+)", command).group(1) + ")"
+    if re.match(r"arbench topo\b", command) and "--sysfs-root" not in command:
+        return "needs a GPU (topo measures this machine's)"
+    if re.match(r"(mpirun|srun)\b", command):
+        return "needs a launcher"
+    if re.match(r"scripts/(run|test|setup|build)\.sh\b", command):
+        return "sets up and builds (the test runs the built arbench)"
+    return ""
+
+
+def shell_command(command):
+    command = re.sub(r"^build/(release|ci)/arbench\b", "arbench", command)
+    command = re.sub(r"--exe \S+", "--exe \"$ARBENCH_EXE\"", command)
+    words = command.split()
+    if words[:1] == ["arbench"] and (len(words) < 2 or words[1] in ("run",) or words[1].startswith("-")) and \
+            "--help" not in words and "--version" not in words and not any(w.split("=")[0] in SAMPLING for w in words):
+        command += " --samples 1 --warmup 0 --pipelined-ops 1"
+    return command
+
+
+def skeleton(line, variants):
+    """A line with what changes from run to run masked: numbers, case names, variant names, verdicts."""
+    out = []
+    line = line.replace("regression(s)", "regression")
+    line = re.sub(r"\(p [^)]*\)", "", line)
+    for token in line.split():
+        if "/" in token and ":" in token and not token.startswith(("http", "/")):
+            out.append("C")
+            continue
+        bare = token.strip(",;:()[]`")
+        if bare in variants or bare in VOLATILE:  # a word that varies as a number does
+            out.append("N")
+            continue
+        out.append(re.sub(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?", "N", token))
+    return " ".join(out)
+
+
+def matches(doc_line, actual, variants):
+    want = skeleton(doc_line, variants)
+    if "..." not in want:
+        return want == actual
+    pattern = ".*".join(re.escape(part.strip()) for part in want.split("..."))
+    return re.fullmatch(pattern, actual) is not None
+
+
+def check_shape(expected, output, variants):
+    """The expected lines that the output lacks (in order), each (line number, text)."""
+    actual = [skeleton(l, variants) for l in output.splitlines() if l.strip()]
+    missing, at = [], 0
+    for number, text in expected:
+        if not text.strip() or text.strip() == "...":
+            continue
+        found = next((i for i in range(at, len(actual)) if matches(text, actual[i], variants)), None)
+        if found is None:
+            missing.append((number, text))
+        else:
+            at = found + 1
+    return missing
+
+
+def run_examples(root, exe, pages, verbose):
+    import shutil
+    import tempfile
+    root = os.path.realpath(root)
+    exe = os.path.realpath(exe)
+    listing = subprocess.run([exe, "list", "--backend", "host"], capture_output=True, text=True).stdout
+    variants = set(re.findall(r"^#\s+\S+\s+(\S+)\s", listing, re.M)) | {"reference", "nccl"}
+    problems, ran, skipped = [], 0, []
+    for page in pages:
+        path = os.path.join(root, page)
+        if not os.path.exists(path):
+            problems.append(f"{page}: no such page")
+            continue
+        scratch = tempfile.mkdtemp(prefix="arbench-docs-")
+        bindir = os.path.join(scratch, ".bin")
+        os.makedirs(bindir)
+        os.symlink(exe, os.path.join(bindir, "arbench"))
+        for d in ("tests", "scripts", "docs"):
+            os.symlink(os.path.join(root, d), os.path.join(scratch, d))
+        os.makedirs(os.path.join(scratch, "results"))  # examples write results/...; the samples are the repository's
+        for d in os.listdir(os.path.join(root, "results")):
+            os.symlink(os.path.join(root, "results", d), os.path.join(scratch, "results", d))
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), CUDA_VISIBLE_DEVICES="",
+                   ARBENCH_EXE=exe, ARBENCH_RESULTS_DIR=os.path.join(scratch, "nightly-results"))
+        done = {}
+        try:
+            for start, language, lines, directive in example_blocks(path):
+                if directive and directive[0] == "files":
+                    for pair in directive[1].split():
+                        name, _, src = pair.partition("=")
+                        shutil.copy(os.path.join(root, src), os.path.join(scratch, name))
+                commands = []  # (line, command, expected rc, expected output lines or None, comment)
+                if language in ("sh", "bash", "shell"):
+                    for number, text in lines:
+                        command, note = split_comment(text.strip())
+                        if COMMAND.match(command):
+                            m = re.match(r"exit (\d+)", note)
+                            commands.append([number, command, int(m.group(1)) if m else 0, None, note])
+                elif language == "":
+                    for number, text in lines:
+                        if text.startswith("$ "):
+                            command, note = split_comment(text[2:].strip())
+                            m = re.match(r"exit (\d+)", note)
+                            commands.append([number, command, int(m.group(1)) if m else 0, [], note])
+                        elif commands:
+                            commands[-1][3].append((number, text))
+                for number, command, want_rc, expected, note in commands:
+                    where = f"{page}:{number}"
+                    why = why_not_run(command) or ("meant for the GPU box" if "GPU box" in note else "")
+                    if directive and directive[0] == "skip":
+                        why = directive[1] or "marked docs-run: skip"
+                    if why:
+                        skipped.append(f"{where}: not run: {command} ({why})")
+                        continue
+                    shell = shell_command(command)
+                    if shell not in done:
+                        try:
+                            r = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, text=True, timeout=900)
+                            done[shell] = (r.returncode, r.stdout)
+                        except subprocess.TimeoutExpired:
+                            done[shell] = (-1, "(timed out after 900 s)")
+                        ran += 1
+                    rc, output = done[shell]
+                    if rc != want_rc:
+                        tail = "\n    ".join(output.strip().splitlines()[-6:])
+                        problems.append(f"{where}: `{command}` exited {rc}, the page expects {want_rc}:\n    {tail}")
+                        continue
+                    for line, text in check_shape(expected or [], output, variants):
+                        problems.append(f"{page}:{line}: `{command}` no longer prints a line shaped like: "
+                                        f"{text.strip()}")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if verbose:
+        print(f"check_docs: {ran} example command(s) run", file=sys.stderr)
+        for s in skipped:
+            print(s, file=sys.stderr)
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
     ap.add_argument("--arbench", help="the arbench executable whose --help the user guide must cover")
+    ap.add_argument("--run-examples", action="store_true",
+                    help="also run the examples of README.md and docs/ with --arbench (section 3)")
+    ap.add_argument("--pages", nargs="*", help="with --run-examples: these pages only (default: all)")
+    ap.add_argument("--verbose", action="store_true", help="say which examples were not run, and why")
     a = ap.parse_args()
-    problems = check_links(a.root)
-    if a.arbench:
-        problems += check_options(a.root, a.arbench)
+    if a.run_examples:
+        if not a.arbench:
+            ap.error("--run-examples needs --arbench EXE")
+        problems = run_examples(a.root, a.arbench, a.pages or EXAMPLE_PAGES, a.verbose)
+    else:
+        problems = check_links(a.root)
+        if a.arbench:
+            problems += check_options(a.root, a.arbench)
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -8,13 +8,15 @@
 #   scripts/device-check.sh run     there: find NCCL, run the GPU tests and a short sweep (the
 #                                   cuda backend on 1 GPU, the single-gpu fabric with 2/4/8
 #                                   virtual ranks), print a short summary table last. < 6 min.
+#                                   Exits 1 when a GPU test failed (or did not finish), after the
+#                                   sweep and the summary: a failing GPU test is never a pass.
 #
 # Device call (carry the folder):  run(command="scripts/device-check.sh run",
 #                                      carry=["device-check"], timeout_s=420)
 # Results come back under $OUT (logs and JSON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dest=device-check
+dest=${ARBENCH_DEVICE_CHECK_DIR:-device-check}  # the carried folder (tests point it elsewhere)
 
 build() {
   scripts/setup.sh
@@ -47,7 +49,8 @@ run() {
   [ -x "$dest/arbench" ] || { echo "device-check: $dest/arbench missing: run 'scripts/device-check.sh build' here first and carry $dest" >&2; exit 3; }
   out=${OUT:-/tmp/arbench-device}
   mkdir -p "$out"
-  export LD_LIBRARY_PATH="$PWD/$dest/lib:${LD_LIBRARY_PATH:-}"
+  case $dest in /*) libs=$dest/lib ;; *) libs=$PWD/$dest/lib ;; esac
+  export LD_LIBRARY_PATH="$libs:${LD_LIBRARY_PATH:-}"
   find_nccl
   echo "== GPU $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>/dev/null || echo '?') | NCCL ${ARBENCH_NCCL_LIBRARY:-none}"
   set +e
@@ -63,6 +66,10 @@ run() {
   set -e
   python3 "$dest/device-summary.py" "$out"/cuda.json "$out"/single_gpu.json "$out"/fused.json
   echo "gpu tests exit code: $tests_rc"
+  if [ "$tests_rc" -ne 0 ]; then
+    echo "device-check: the GPU tests failed (exit $tests_rc; 124: they did not finish in time): see $out/gpu_tests.log" >&2
+    exit 1
+  fi
 }
 
 case "${1:-}" in

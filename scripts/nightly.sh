@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Nightly regression run: build arbench, run the configured sweep, compare it with the baseline
-# of this machine and this sweep, append the history, render the plots and the HTML report;
-# exit non-zero on a regression.
+# Nightly regression run: build arbench (or reuse the up-to-date build/release), run the
+# configured sweep, compare it with the baseline of this machine and this sweep, append the
+# history, render the plots and the HTML report; exit non-zero on a regression.
 #
 #   scripts/nightly.sh [--exe PATH] [--results DIR] [--from-result FILE] [--update-baseline]
 #                      [--gate auto|timing|correctness] [--strict] [--allow-missing]
@@ -11,12 +11,14 @@
 # runs anywhere (host backend, CPU timing). A GPU box would use e.g.
 #   -- --backend cuda --gpus 2,4,8 --min-bytes 1K --max-bytes 256M --max-noise 1
 # --from-result FILE takes FILE as tonight's result instead of running arbench (a result made
-# elsewhere, e.g. by a multi-node job; and the pipeline's own tests).
+# elsewhere, e.g. by a multi-node job; and the pipeline's own tests). A result marked incomplete
+# (arbench.incomplete: the run stopped early) is compared, never made the baseline.
 # Files (DIR: --results, ARBENCH_RESULTS_DIR, default ${XDG_STATE_HOME:-~/.local/state}/arbench,
 # outside the source tree):
 #   DIR/baselines/<fingerprint>-<sweep key>.json   the baseline of this machine and this sweep;
-#       created from tonight's run when absent (a changed sweep starts a new one, and says so),
-#       replaced only with --update-baseline
+#       created from tonight's run when absent (a changed sweep starts a new one, and says so;
+#       the first night prints no comparison of the baseline with itself), replaced only with
+#       --update-baseline
 #   DIR/history/<fingerprint>-<sweep key>.jsonl   one line per case per night (scripts/history.py)
 #   DIR/nightly/<UTC time>/    result.json, compare.{txt,md,json}, report.html, plots/
 #   DIR/report.html            a copy of the latest night's report
@@ -24,7 +26,8 @@
 #   correctness gates failed and missing cases only, timings are recorded and plotted; auto
 #   (default) is correctness for CPU timing (host backend: 8 spinning ranks on 2 cores move by
 #   2x between identical nights) and timing for GPU timing.
-# Environment: ARBENCH_EXE (skip the build), ARBENCH_BUILD_DIR (default build/nightly),
+# Environment: ARBENCH_EXE (skip the build), ARBENCH_BUILD_DIR (default: build/release, built
+#   by scripts/build.sh release, so the nightly reuses `scripts/run.sh`'s build when up to date),
 #   ARBENCH_NIGHTLY_ARGS, ARBENCH_ALPHA (0.01), ARBENCH_THRESHOLD (percent; 5),
 #   ARBENCH_PYTHON (/usr/bin/python3: Debian's, which has matplotlib).
 # Exit: 0 no regression · 1 regression, a failed or a missing case · 2 unusable input or bad
@@ -34,7 +37,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 exe=${ARBENCH_EXE:-}
 results=${ARBENCH_RESULTS_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/arbench}
-build_dir=${ARBENCH_BUILD_DIR:-$repo/build/nightly}
+build_dir=${ARBENCH_BUILD_DIR:-}
 python=${ARBENCH_PYTHON:-/usr/bin/python3}
 alpha=${ARBENCH_ALPHA:-0.01}
 threshold=${ARBENCH_THRESHOLD:-5}
@@ -69,17 +72,30 @@ while (($#)); do
   esac
 done
 case $gate in auto|timing|correctness) ;; *) die 2 "--gate $gate: use auto, timing or correctness" ;; esac
-[[ -z $from_result || -s $from_result ]] || die 2 "--from-result $from_result: no such file (or empty)"
+if [[ -n $from_result ]]; then
+  [[ -e $from_result ]] || die 2 "--from-result $from_result: no such file"
+  [[ -f $from_result ]] || die 2 "--from-result $from_result: not a file (a folder?); give a result JSON"
+  [[ -s $from_result ]] || die 2 "--from-result $from_result: the file is empty"
+fi
+# The results folder, before any work: a night must not end in "cannot write".
+probe=$results/.arbench-probe.$$
+{ mkdir -p "$results" && : >"$probe" && rm -f "$probe"; } 2>/dev/null ||
+  die 2 "--results $results: cannot create or write this folder (ARBENCH_RESULTS_DIR); give a writable one"
 
-# 1. Build, unless told which arbench to use.
+# 1. Build, unless told which arbench to use: build/release through scripts/build.sh (an
+#    up-to-date build is reused as it is), or ARBENCH_BUILD_DIR as a build of its own.
 if [[ -z $exe ]]; then
-  echo "nightly: building arbench in $build_dir"
-  mkdir -p "$(dirname "$build_dir")"
-  if ! { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
-         cmake --build "$build_dir" --target arbench; } >"$build_dir.log" 2>&1; then
-    die 3 "the build failed; see $build_dir.log"
+  log=$results/build.log
+  if [[ -z $build_dir ]]; then
+    echo "nightly: building arbench (scripts/build.sh release; log: $log)"
+    "$repo/scripts/build.sh" release --target arbench >"$log" 2>&1 || die 3 "the build failed; see $log"
+    exe=$repo/build/release/arbench
+  else
+    echo "nightly: building arbench in $build_dir (log: $log)"
+    { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build "$build_dir" --target arbench; } >"$log" 2>&1 || die 3 "the build failed; see $log"
+    exe=$build_dir/arbench
   fi
-  exe=$build_dir/arbench
 fi
 [[ -x $exe ]] || die 2 "arbench executable '$exe' not found or not executable; set ARBENCH_EXE"
 
@@ -91,10 +107,20 @@ run_rc=0
 if [[ -n $from_result ]]; then
   echo "nightly: tonight's result is $from_result (--from-result)"
   cp "$from_result" "$scratch/result.json" || die 2 "cannot read $from_result"
-  run_rc=$("$python" -c 'import json, sys
-cases = json.load(open(sys.argv[1]))["arbench"]["cases"]
-print(1 if any(c.get("status") == "failed" for c in cases) else 0)' "$scratch/result.json") ||
-    die 2 "$from_result is not an arbench result (no arbench.cases)"
+  run_rc=$("$python" - "$scratch/result.json" "$from_result" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1], encoding="utf-8") as f:
+        cases = json.load(f)["arbench"]["cases"]
+    failed = any(c.get("status") == "failed" for c in cases)
+except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+    why = "not JSON text" if isinstance(e, ValueError) else "no arbench.cases"
+    print(f"nightly: --from-result {sys.argv[2]}: not an arbench result ({why}); expected a result JSON "
+          "written by `arbench run --out`", file=sys.stderr)
+    sys.exit(2)
+print(1 if failed else 0)
+PY
+) || exit 2
 else
   echo "nightly: $exe run ${run_args[*]}"
   "$exe" run "${run_args[@]}" --out "$scratch/result.json" -q
@@ -122,10 +148,17 @@ history=$results/history/$key.jsonl
 night=$results/nightly/$(date -u +%Y%m%dT%H%M%SZ)
 n=1; base_night=$night
 while [[ -e $night ]]; do night=$base_night-$((++n)); done  # two runs in one second
+incomplete=$(field "$scratch/result.json" incomplete.reason 2>/dev/null)
+if [[ -n $incomplete && ( ! -e $baseline || $update_baseline == 1 ) ]]; then
+  die 2 "tonight's result is incomplete ($incomplete: arbench.incomplete): it cannot become the baseline of this machine and sweep; run the whole sweep"
+fi
 mkdir -p "$night" "$results/baselines" "$results/history" || die 2 "cannot create $night"
 mv "$scratch/result.json" "$night/result.json"
 notes=()
+[[ -n $incomplete ]] && notes+=("INCOMPLETE: tonight's result stopped early ($incomplete); its missing cases fail the night")
+first_night=0
 if [[ ! -e $baseline ]]; then
+  first_night=1
   cp "$night/result.json" "$baseline" || die 2 "cannot write $baseline"
   others=$(find "$results/baselines" -maxdepth 1 -name "$fingerprint*.json" ! -name "$key.json" | sort)
   if [[ -n $others ]]; then
@@ -155,7 +188,13 @@ cmp=(compare "$baseline" "$night/result.json" --alpha "$alpha" --threshold "$thr
 cmp_rc=$?
 ((cmp_rc <= 1)) || die "$cmp_rc" "arbench compare failed (exit $cmp_rc); see the message above"
 { printf '> nightly: %s\n>\n' "${notes[@]}"; "$exe" "${cmp[@]}" --format markdown 2>/dev/null; } >"$night/compare.md"
-"$exe" "${cmp[@]}" --format text | tee "$night/compare.txt"
+if ((first_night)); then
+  # The baseline is tonight's run: a table of it against itself would say nothing.
+  "$exe" "${cmp[@]}" --format text >"$night/compare.txt" 2>&1
+  echo "nightly: first night of this machine and sweep: nothing to compare yet (tonight's run is the baseline)"
+else
+  "$exe" "${cmp[@]}" --format text | tee "$night/compare.txt"
+fi
 
 # 5. History, plots and the page (all of them include tonight).
 # Milliseconds: two nights in one second (a CI retry) stay two nights in the history.

@@ -5,6 +5,7 @@
 
 #include "analysis/report_table.hpp"
 #include "analysis/tune_report.hpp"  // format_size
+#include "text/wrap.hpp"
 
 namespace arbench {
 namespace {
@@ -18,17 +19,56 @@ std::string percent(double fraction) { return format_fixed(fraction * 100, 1) + 
 
 std::string code(const std::string& s, bool md) { return md ? "`" + s + "`" : s; }
 
+// A shell command broken at spaces (outside quotes) into lines that end with " \\", so it can still
+// be pasted as one command; continuation lines are indented by `indent` + 2.
+std::string shell_lines(const std::string& cmd, std::size_t indent) {
+  std::vector<std::string> words;
+  std::string word;
+  char quote = 0;
+  for (char c : cmd) {
+    if (quote == 0 && c == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = quote == c ? 0 : (quote == 0 ? c : quote);
+    word += c;
+  }
+  if (!word.empty()) words.push_back(word);
+  // An option stays with its value ("-b 2097152").
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool takes_next = words[i].size() > 1 && words[i][0] == '-' && i + 1 < words.size() && words[i + 1][0] != '-';
+    groups.push_back(takes_next ? words[i] + " " + words[i + 1] : words[i]);
+    i += takes_next ? 1 : 0;
+  }
+  words = groups;
+  std::string out(indent, ' '), line;
+  for (const std::string& w : words) {
+    if (!line.empty() && indent + line.size() + 1 + w.size() + 2 > kConsoleWidth) {
+      out += line + " \\\n" + std::string(indent + 2, ' ');
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + line + "\n";
+}
+
+// A line of prose: as it is in markdown (which reflows), within the console's width in text.
+std::string prose(const std::string& line, bool md) { return md ? line + "\n" : fit_line(line, 2); }
+
 }  // namespace
 
 std::string format_step_header(const StepReport& rep, ReportFormat format) {
   const bool md = format == ReportFormat::markdown;
   std::string out = md ? "### arbench step\n\n" : "arbench step: ";
-  out += "the all-reduces of one tensor-parallel decode / verify step, projected from " + code(rep.source_path, md);
-  if (!rep.backend.empty()) out += " (backend " + rep.backend + ", " + rep.timing + " timing)";
-  out += "\n";
+  std::string line = "the all-reduces of one tensor-parallel decode / verify step, projected from " + code(rep.source_path, md);
+  if (!rep.backend.empty()) line += " (backend " + rep.backend + ", " + rep.timing + " timing)";
+  out = prose(out + line, md);
   if (rep.timing == "cpu")
-    out += "CPU timing: threads of the host backend stand in for the GPUs; the arithmetic is real, the times are "
-           "not GPU times\n";
+    out += prose("CPU timing: threads of the host backend stand in for the GPUs; the arithmetic is real, the times "
+                 "are not GPU times",
+                 md);
   return out;
 }
 
@@ -37,17 +77,23 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
   const bool md = format == ReportFormat::markdown;
   const std::string n = std::to_string(rep.allreduces_per_step), h = std::to_string(rep.model.hidden);
   std::string out = md ? "\n#### " + rep.model.name + "\n\n" : "\n";
-  out += (md ? "" : rep.model.name + ": ") + std::to_string(rep.model.layers) + " layers, hidden " + h + ", " +
-         rep.dtype + ": " + n +
-         " all-reduces per step (2 per layer: attention out, MLP out; each with residual add + RMSNorm)\n";
-  out += "tokens = batch x (draft + 1); message = tokens x " + h + " x " + std::to_string(rep.dtype_bytes) +
-         " B; ms/step = " + n + " x us per all-reduce / 1000; tok/s ceiling = tokens / step time\n";
-  if (rep.step_ms) out += "comm share = ms/step / the measured engine step of " + format_fixed(*rep.step_ms, 3) + " ms\n";
+  out += prose((md ? "" : rep.model.name + ": ") + std::to_string(rep.model.layers) + " layers, hidden " + h + ", " +
+                   rep.dtype + ": " + n +
+                   " all-reduces per step (2 per layer: attention out, MLP out; each with residual add + RMSNorm)",
+               md);
+  out += prose("tokens = batch x (draft + 1); message = tokens x " + h + " x " + std::to_string(rep.dtype_bytes) +
+                   " B; ms/step = " + n + " x us per all-reduce / 1000; tok/s max = tokens / step time (the ceiling the "
+                   "all-reduces alone allow)",
+               md);
+  if (rep.step_ms)
+    out += prose("comm share = ms/step / the measured engine step of " + format_fixed(*rep.step_ms, 3) + " ms", md);
   for (const StepTable& t : rep.tables) {
-    out += (md ? "\n**" : "\n") + std::to_string(t.world) + " GPUs" + (md ? "**" : "") + ": " + t.baseline_note +
-           "\n" + (md ? "\n" : "");
+    out += "\n" + prose((md ? "**" : "") + std::to_string(t.world) + " GPUs" + (md ? "**" : "") + ": " +
+                            t.baseline_note,
+                        md) +
+           (md ? "\n" : "");
     std::vector<std::string> head = {"batch", "draft", "tokens", "message", "variant", "norm",
-                                     "us/all-reduce", "ms/step", "saved ms", "saving", "tok/s ceiling"};
+                                     "us/all-reduce", "ms/step", "saved ms", "saving", "tok/s max"};
     std::vector<bool> right = {true, true, true, true, false, false, true, true, true, true, true};
     if (rep.step_ms) {
       head.push_back("comm share");
@@ -70,39 +116,43 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
     }
     out += md ? tab.markdown() : tab.text();
     if (any_interpolated) out += (md ? "\n" : "") + std::string("* interpolated on a log-log scale between the two nearest measured sizes\n");
-    for (const std::string& note : t.notes) out += (md ? "\n" : "") + std::string("note: ") + note + "\n";
+    for (const std::string& note : t.notes) out += (md ? "\n" : "") + prose("note: " + note, md);
   }
   if (rep.step_ms)
     for (const StepTable& t : rep.tables)
       for (const StepRow& r : t.rows)
         if (r.comm_share && *r.comm_share > 1) {
-          out += "note: some projections exceed the measured step: the engine overlaps its all-reduces, or the "
-                 "result comes from another machine or backend\n";
+          out += prose("note: some projections exceed the measured step: the engine overlaps its all-reduces, or the "
+                       "result comes from another machine or backend",
+                       md);
           return out;
         }
   return out;
 }
 
-std::string format_missing(const StepReport& rep) {
-  std::string out = "cannot project " + rep.model.name + " without extrapolating: " + rep.source_path +
-                    " does not cover these sizes (arbench interpolates between measured sizes, never beyond them)\n";
+std::string format_missing(const StepReport& rep, const std::string& prefix) {
+  std::string out = fit_line(prefix + "cannot project " + rep.model.name + " without extrapolating: " + rep.source_path +
+                                 " does not cover these sizes (arbench interpolates between measured sizes, never "
+                                 "beyond them)",
+                             2);
   for (const MissingSizes& m : rep.missing) {
     std::string worlds;
     for (std::size_t i = 0; i < m.worlds.size(); ++i) worlds += (i ? "," : "") + std::to_string(m.worlds[i]);
-    out += "  " + m.family + ", gpus " + worlds + ", " + rep.dtype;
-    if (m.family == "allreduce_rmsnorm") out += ", hidden " + std::to_string(m.hidden);
-    if (m.in_place) out += ", in-place";
-    out += " (";
-    for (std::size_t i = 0; i < m.variants.size(); ++i) out += (i ? ", " : "") + m.variants[i];
-    out += "): missing ";
+    std::string line = "  " + m.family + ", gpus " + worlds + ", " + rep.dtype;
+    if (m.family == "allreduce_rmsnorm") line += ", hidden " + std::to_string(m.hidden);
+    if (m.in_place) line += ", in-place";
+    line += " (";
+    for (std::size_t i = 0; i < m.variants.size(); ++i) line += (i ? ", " : "") + m.variants[i];
+    line += "): missing ";
     for (std::size_t i = 0; i < m.missing_bytes.size(); ++i) {
-      out += (i ? ", " : "") + format_size(m.missing_bytes[i], "bytes");
-      if (i < m.missing_tokens.size()) out += " (" + std::to_string(m.missing_tokens[i]) + " tokens)";
+      line += (i ? ", " : "") + format_size(m.missing_bytes[i], "bytes");
+      if (i < m.missing_tokens.size()) line += " (" + std::to_string(m.missing_tokens[i]) + " tokens)";
     }
-    out += "\n    measure every size this projection needs with:\n      " + m.run_line + "\n";
+    out += fit_line(line, 4) + "    measure every size this projection needs with:\n" + shell_lines(m.run_line, 6);
   }
-  out += "  then run arbench step on that result (or drop the variants with --variants, or the sizes with "
-         "--batch/--draft)\n";
+  out += fit_line("  then run arbench step on that result (or drop the variants with --variants, or the sizes with "
+                  "--batch/--draft)",
+                  4);
   return out;
 }
 

@@ -32,7 +32,7 @@ std::string format_step_header(const StepReport& rep, ReportFormat format);
 std::string format_step(const StepReport& rep, ReportFormat format);
 
 // The refusal: which sizes are missing, per group, and the `arbench run` line for each.
-std::string format_missing(const StepReport& rep);
+std::string format_missing(const StepReport& rep, const std::string& prefix = "");
 
 // One model's object of the "models" array.
 nlohmann::json step_model_json(const StepReport& rep);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/report_table.hpp"
+#include "text/wrap.hpp"
 
 namespace arbench {
 
@@ -66,10 +67,10 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
   if (format == ReportFormat::json) return dispatch_table_json(rep).dump(2) + "\n";
   const bool md = format == ReportFormat::markdown;
   std::string out = md ? "### arbench tune\n\n" : "arbench tune\n";
-  out += "result " + (md ? "`" + rep.source_path + "`" : rep.source_path);
-  if (!rep.backend.empty()) out += " (backend " + rep.backend + ", " + rep.timing + " timing)";
-  out += "\nmargin = runner-up median / best median - 1; significant = Mann-Whitney p < " +
-         format_fixed(rep.alpha, 3) + "\n";
+  std::string source = "result " + (md ? "`" + rep.source_path + "`" : rep.source_path);
+  if (!rep.backend.empty()) source += " (backend " + rep.backend + ", " + rep.timing + " timing)";
+  out += md ? source + "\n" : fit_line(source, 2);
+  out += "margin = runner-up median / best median - 1; significant = Mann-Whitney p < " + format_fixed(rep.alpha, 3) + "\n";
   for (const TuneTable& t : rep.tables) {
     std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
     if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
@@ -101,7 +102,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
   }
   if (!rep.ignored.empty()) {
     out += "\nignored (" + std::to_string(rep.ignored.size()) + "):\n";
-    for (const std::string& s : rep.ignored) out += (md ? "- " : "  ") + s + "\n";
+    for (const std::string& s : rep.ignored) out += md ? "- " + s + "\n" : fit_line("  " + s, 4);
   }
   return out;
 }

@@ -47,6 +47,9 @@ ConsoleTable::ConsoleTable(const std::vector<std::string>& case_names, bool chec
   for (const auto& n : case_names) name_width_ = std::max(name_width_, split_family(n).second.size());
   for (const auto& n : case_names)  // the family heading sits in the row names' indent + column
     if (const std::size_t f = split_family(n).first.size(); f > 2) name_width_ = std::max(name_width_, f - 2);
+  // The figures take the rest of the width; a longer name gets a line of its own (ReportRuns).
+  const int figures = 2 + kMedianW + 2 + kSpreadW + 2 + kBusbwW + 2 + kPipelinedW + 2 + int(std::string("unchecked").size());
+  name_width_ = std::min(name_width_, std::size_t(kWidthLimit - 2 - figures));
 }
 
 bool ConsoleTable::ReportContext(const Context&) { return true; }  // arbench's banner says it all
@@ -67,9 +70,11 @@ void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
       family_ = family;
     }
     std::string line = "  " + pad_right(row, name_width_) + "  ";
+    if (row.size() > name_width_) line = "  " + row + "\n  " + std::string(name_width_, ' ') + "  ";
     if (run.error_occurred) {  // no figures to show: the reason gets the row (the footer repeats it in full)
       line += "FAILED: " + run.error_message;
-      if (int(line.size()) > kWidthLimit) line = line.substr(0, kWidthLimit - 3) + "...";
+      const std::size_t last = line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1;
+      if (int(line.size() - last) > kWidthLimit) line = line.substr(0, last + kWidthLimit - 3) + "...";
     } else {
       const double p10 = counter(run, "p10_us", 0), p90 = counter(run, "p90_us", 0);
       const double pipelined = counter(run, "pipelined_us", -1);

@@ -1,5 +1,7 @@
 #include "arbench/world.hpp"
 
+#include "arbench/last_words.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -35,6 +37,7 @@ World& solo_world() {
 
 void SoloWorld::abort(int exit_code, const std::string& why) {
   std::fprintf(stderr, "arbench: %s\n", why.c_str());
+  say_last_words("the run was aborted: " + why);  // the finished cases are written first
   std::fflush(nullptr);
   std::_Exit(exit_code);
 }

@@ -20,7 +20,7 @@
 namespace arbench {
 
 std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s, World& processes,
-                                    const std::string& provider) {
+                                    const std::string& provider, BrokenPair planted) {
   const bool own_peer_memory = b == Backend::cuda && provider == "cuda";
   if (own_peer_memory && !env.empty())
     throw UsageError("NCCL settings asked of the cuda provider's fabric, which has no NCCL");
@@ -29,16 +29,16 @@ std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, 
       throw UsageError("a fabric of " + std::to_string(world) + " ranks asked of " + std::to_string(processes.size()) +
                        " processes; every rank is one process");
     if (b == Backend::host) return std::make_unique<ShmFabric>(processes, timeout_s);
-    if (own_peer_memory) return std::make_unique<PeerProcessFabric>(processes, timeout_s);
-    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env);
+    if (own_peer_memory) return std::make_unique<PeerProcessFabric>(processes, timeout_s, planted);
+    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env, planted);
     throw UsageError(std::string("the ") + std::string(backend_name(b)) + " backend does not run across processes");
   }
   switch (b) {
-    case Backend::host: return std::make_unique<HostFabric>(world, timeout_s);
+    case Backend::host: return std::make_unique<HostFabric>(world, timeout_s, planted);
     case Backend::single_gpu: return std::make_unique<SingleGpuFabric>(world, 0, timeout_s);
     case Backend::cuda:
-      if (own_peer_memory) return std::make_unique<PeerFabric>(world, timeout_s);
-      return std::make_unique<NcclFabric>(world, timeout_s, env);
+      if (own_peer_memory) return std::make_unique<PeerFabric>(world, timeout_s, planted);
+      return std::make_unique<NcclFabric>(world, timeout_s, env, planted);
   }
   return nullptr;
 }

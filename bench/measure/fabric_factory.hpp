@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/peer_access.hpp"
 #include "measure/harness.hpp"
 #include "results/provenance.hpp"
 
@@ -12,9 +13,12 @@ namespace arbench {
 // Creates HostFabric, SingleGpuFabric (on GPU 0), or on the cuda backend PeerFabric (`provider`
 // "cuda": arbench's own peer mappings, no NCCL) or NcclFabric ("nccl" or ""); in a World of
 // several processes (one rank each), ShmFabric (host), PeerProcessFabric or NcclProcessFabric
-// (cuda). Collective then.
+// (cuda). Collective then. `planted`: the test seam's broken peer-to-peer pair
+// (ARBENCH_TEST_BROKEN_P2P), for the fabrics that check their peers (host, and cuda on either
+// provider).
 std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
-                                    World& processes = solo_world(), const std::string& provider = {});
+                                    World& processes = solo_world(), const std::string& provider = {},
+                                    BrokenPair planted = {});
 
 // The GPUs among 0..gpus-1 whose kernels a display watchdog limits (cudaDevAttrKernelExecTimeout).
 std::vector<int> gpus_with_kernel_watchdog(int gpus);

@@ -4,6 +4,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "results/stats.hpp"
+#include "measure/data_path.hpp"
 #include "measure/nccl_protocol_policy.hpp"
 #include "measure/phase_recorder.hpp"
 #include "measure/sampling.hpp"
@@ -83,9 +84,19 @@ Support Harness::plan(const Case& c) {
   Fabric& f = *fabric;
   Support s = v->supports(c, f);
   if (!s.ok) return s;
+  const FabricEnv forced = v->fabric_env();
+  if (!forced.empty() && f.processes().multi_process())
+    return Support::no("a forced NCCL configuration runs in a child process of its own environment (no setenv beside "
+                       "NCCL's and MPI's threads), which a process of an MPI run cannot start: run `nccl` with the "
+                       "variables given to the launcher (mpirun -x NCCL_ALGO=... -x NCCL_PROTO=...)");
+  // NCCL reads NCCL_ALGO / NCCL_PROTO from the environment it inherited too: an inherited value
+  // that enables LL128 over PCIe is refused like a forced one (a forced configuration overrides it).
+  if (forced.empty() && v->data_mover() != DataMover::nccl) return s;
+  FabricEnv env = cfg_.inherited_nccl_env;
+  for (const auto& [k, val] : forced) env[k] = val;
   const auto nv = cfg_.all_nvlink.find(c.world);
-  if (std::string why = nccl_protocol_refusal(v->fabric_env(), nv != cfg_.all_nvlink.end() && nv->second,
-                                              cfg_.allow_ll128_pcie);
+  if (std::string why = nccl_protocol_refusal(env, nv != cfg_.all_nvlink.end() && nv->second, cfg_.allow_ll128_pcie,
+                                              !forced.count("NCCL_PROTO"));
       !why.empty())
     return Support::no(why);
   return s;
@@ -93,7 +104,10 @@ Support Harness::plan(const Case& c) {
 
 std::size_t Harness::memory_bytes(const Case& c) {
   auto v = reg_.make(c.variant, backend_);
-  const Fabric& f = fabric_for(c, *v);
+  std::string skip;
+  const std::string provider = provider_for(c, *v, &skip);
+  if (!skip.empty()) throw CaseError(skip);
+  const Fabric& f = fabrics_.get(backend_, c.world, {}, provider);  // sizes do not depend on the environment
   const WorkloadFootprint w = workload_footprint(c);
   return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
 }
@@ -150,14 +164,14 @@ void Harness::reserve_symmetric_memory(const std::vector<Case>& cases) {
   }
 }
 
-RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
+RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f, Workload& work) const {
   const int absent = cfg_.test_absent_rank;
-  if (absent < 0 && !(c.skew_us > 0)) return op_of(v);
   const double skew_s = c.skew_us * 1e-6;
   const int last = c.world - 1;
   return RankOp(
-      [&v, &f, absent, skew_s, last](int rank, Stream s) {
+      [&v, &f, &work, absent, skew_s, last](int rank, Stream s) {
         if (rank == absent) return;
+        work.before_op(rank);  // in a timed phase: the other input set than this rank's last op
         if (skew_s > 0 && rank > 0) f.hold(rank, s, skew_s * rank / last);  // rank r: r/(N-1) of the skew
         v.launch(rank, s);
       },
@@ -168,9 +182,10 @@ RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
 // an input set no earlier op has read, with the outputs poisoned, so a stale output or an op
 // that wrote nothing is a wrong result wherever it happens:
 //   warm-up            the construction's inputs (--seed); checked after the warm-up ops
-//   isolated samples   next input set; the output of the last timed op is checked
-//   pipelined ops      next input set; the output of the last graph replay is checked
-//   phase timeline     next input set; the output of the last recorded op (phase marks on) is checked
+//   isolated samples   next two input sets, read in turn; the output of the last timed op is
+//                      checked against the set it read
+//   pipelined ops      next two input sets, in turn; the output of the last graph replay is checked
+//   phase timeline     next two input sets, in turn; the last recorded op (phase marks on) is checked
 //   one eager op       next input set; checked: its previous op read other inputs, so an op that
 //                      returns an earlier op's answer fails, and epochs/counters advanced by the
 //                      graphs must carry on
@@ -183,8 +198,11 @@ RankOp Harness::op_for(const Case& c, Variant& v, Fabric& f) const {
 void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res) {
   World& w = f.processes();
   agree_on_errors(w, [&] { v.prepare(c, f, work.buffers(), cfg_.tuning); }, "preparing the case");
+  // Ops the variant runs first (collectives), only once every process's prepare() worked.
+  agree_on_errors(w, [&] { v.prepare_ops(f); }, "the variant's own ops before the case");
   res.settings = v.settings();
-  const RankOp op = op_for(c, v, f);
+  res.data_path = data_path_of(f, v);
+  const RankOp op = op_for(c, v, f, work);
   auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
   auto check = [&](const char* when) {
     CheckResult chk = gather_check(w, work.check(f));
@@ -199,8 +217,10 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
     check_errors();
     check(when);
   };
+  // A timed phase reads two input sets in turn, so an op that reads a slot its predecessor left
+  // gets the other set's numbers, and the check after the phase sees it.
   auto before_timed_phase = [&] {
-    if (cfg_.check) work.next_inputs(f, c.in_place ? Inputs::zero_sum : Inputs::oracle);
+    if (cfg_.check) work.next_alternating_inputs(f, c.in_place ? Inputs::zero_sum : Inputs::oracle);
   };
 
   for (int i = 0; i < cfg_.warmup.value_or(1); ++i) f.run(op);
@@ -229,6 +249,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   res.sampling_stop = stop_reason_name(t.reason);
   res.sampling_time_s = t.elapsed_s;
   res.start_skew_us = median_us(t.start_skew);
+  res.clock_sync = f.clock_sync();
   const double median_s = res.latency_us.median * 1e-6;
   res.algbw_gbps = algbw_gbps(c.bytes, median_s);
   res.busbw_gbps = busbw_gbps(c.bytes, median_s, c.world);
@@ -280,10 +301,14 @@ CaseResult Harness::run(const Case& c) {
   } catch (const CaseError& e) {
     fail(e);
   }
-  if (res.ok || used == nullptr) return res;
-  // Every process replaces its fabric, or none does (creating one is collective).
-  const std::string sick = first_failure(used->processes(), used->health(), "checking the devices");
-  if (hung || !sick.empty()) {
+  if (used == nullptr) return res;
+  // A fabric that a failed grouped NCCL call left unusable is replaced, never reused (even after
+  // a case that passed: its next group would run the queued calls). Every process replaces its
+  // fabric, or none does (creating one is collective).
+  const std::string poisoned = first_failure(used->processes(), used->unusable_reason(), "checking the fabric");
+  if (res.ok && poisoned.empty()) return res;
+  const std::string sick = res.ok ? std::string() : first_failure(used->processes(), used->health(), "checking the devices");
+  if (hung || !sick.empty() || !poisoned.empty()) {
     if (!hung) used->abort();
     fabrics_.discard(*used);
   }

@@ -98,9 +98,10 @@ class Harness {
   void measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res);
   // The harness floor of `f`'s world size: an empty op through the same gate, measured once.
   double floor_us(Fabric& f, const std::string& provider);
-  // One op of `v` as the case runs it: each rank held back by its share of the case's arrival
-  // skew first (Fabric::hold), and without the absent rank of the test switch.
-  RankOp op_for(const Case& c, Variant& v, Fabric& f) const;
+  // One op of `v` as the case runs it: each rank moved to its next input set (Workload::before_op),
+  // held back by its share of the case's arrival skew (Fabric::hold), and without the absent rank
+  // of the test switch.
+  RankOp op_for(const Case& c, Variant& v, Fabric& f, Workload& work) const;
   // The provider of the fabric `c` runs on ("" on backends with one kind of fabric, "nccl" for
   // the NCCL variants); empty with `skip` set when no provider can give `c` symmetric memory.
   // The default's decision is made once per world size (kernels/fabric/peer/symm_provider.hpp).

@@ -13,9 +13,16 @@
 
 namespace arbench {
 
-// Why the fabric environment `env` (NCCL_PROTO, NCCL_ALGO as a forced configuration sets them)
-// must not run on GPUs that are (`all_nvlink`) or are not all NVLink-connected; empty when it
-// may. `allowed`: --allow-ll128-pcie.
-std::string nccl_protocol_refusal(const std::map<std::string, std::string>& env, bool all_nvlink, bool allowed);
+// Whether NCCL_PROTO=`proto` lets an all-reduce use LL128, by NCCL's own grammar (NCCL 2.28.9,
+// src/graph/tuning.cc parseList): ";"-separated entries, the first optionally without a
+// "function:" prefix (it applies to every function), each a ","-list of protocols (LL, LL128,
+// Simple; any case), "^" in front meaning every protocol but those. "^LL" enables LL128.
+bool nccl_proto_enables_ll128(const std::string& proto);
+
+// Why the environment `env` (NCCL_PROTO, NCCL_ALGO as a forced configuration sets them, or as
+// this process inherited them: `inherited`) must not run on GPUs that are (`all_nvlink`) or are
+// not all NVLink-connected; empty when it may. `allowed`: --allow-ll128-pcie.
+std::string nccl_protocol_refusal(const std::map<std::string, std::string>& env, bool all_nvlink, bool allowed,
+                                  bool inherited = false);
 
 }  // namespace arbench

@@ -1,5 +1,7 @@
 #include "mpi/mpi_world.hpp"
 
+#include "arbench/last_words.hpp"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -131,6 +133,9 @@ void MpiWorld::broadcast(std::string& bytes, int root, const char* what) {
 void MpiWorld::abort(int exit_code, const std::string& why) {
   std::fprintf(stderr, "arbench: [process %d of %d on %s] %s\n", rank_, size_,
                layout_.hosts.empty() ? "?" : layout_.hosts[static_cast<std::size_t>(rank_)].c_str(), why.c_str());
+  // Process 0 writes the cases that finished (arbench/last_words.hpp) before MPI ends the run;
+  // when another process aborts, process 0's files hold what finished up to its last case.
+  say_last_words("the run was aborted: " + why);
   std::fflush(nullptr);
   MPI_Abort(MPI_COMM_WORLD, exit_code);
   std::_Exit(exit_code);  // MPI_Abort does not return; this only satisfies [[noreturn]]

@@ -1,5 +1,6 @@
 #include "results/fusion_summary.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +28,8 @@ double setting(const CaseResult& r, const char* key) {
 }
 
 bool same_shape(const FusionRow& row, const Case& c) {
-  return row.dtype == c.dtype && row.world == c.world && row.tokens == c.tokens && row.hidden == c.hidden;
+  return row.dtype == c.dtype && row.world == c.world && row.tokens == c.tokens && row.hidden == c.hidden &&
+         row.skew_us == c.skew_us && row.cold_cache == c.cold_cache;
 }
 
 // NaN-aware minimum: the other value when one is NaN.
@@ -75,6 +77,8 @@ std::vector<FusionRow> fusion_rows(const std::vector<CaseResult>& results) {
       row->world = r.c.world;
       row->tokens = r.c.tokens;
       row->hidden = r.c.hidden;
+      row->skew_us = r.c.skew_us;
+      row->cold_cache = r.c.cold_cache;
     }
     add_result(*row, r);
   }
@@ -91,6 +95,8 @@ void add_fusion_counters(CaseResult& r, const std::vector<CaseResult>& others) {
   row.world = r.c.world;
   row.tokens = r.c.tokens;
   row.hidden = r.c.hidden;
+  row.skew_us = r.c.skew_us;
+  row.cold_cache = r.c.cold_cache;
   for (const auto& o : others)
     if (o.ok && o.c.family == Family::allreduce_rmsnorm && same_shape(row, o.c)) add_result(row, o);
   const double t = r.latency_us.median;
@@ -103,8 +109,11 @@ void add_fusion_counters(std::vector<CaseResult>& results) {
 }
 
 std::string fusion_summary_table(const std::vector<CaseResult>& results) {
-  const auto rows = fusion_rows(results);
+  auto rows = fusion_rows(results);
   if (rows.empty()) return {};
+  std::stable_sort(rows.begin(), rows.end(), [](const FusionRow& a, const FusionRow& b) {
+    return std::make_pair(a.cold_cache, a.skew_us) < std::make_pair(b.cold_cache, b.skew_us);
+  });
   std::ostringstream o;
   o << "\nfusion summary: median isolated latency in us; best unfused = the faster of unfused-nccl and "
        "unfused-oneshot\n  speedup = best unfused / fused, saved = best unfused - fused (speedup > 1 exactly "
@@ -114,7 +123,16 @@ std::string fusion_summary_table(const std::vector<CaseResult>& results) {
   std::snprintf(line, sizeof line, format, "dtype", "gpus", "tokens", "hidden", "unfused-nccl", "unfused-oneshot",
                 "fused-oneshot", "speedup", "saved", "fused-twoshot", "speedup", "saved");
   o << line;
+  bool plain_only = true;
+  for (const auto& r : rows) plain_only = plain_only && r.skew_us == 0 && !r.cold_cache;
+  std::string group = "-";  // rows of one condition under one heading when any case is skewed or cold
   for (const auto& r : rows) {
+    char cond[64];
+    std::snprintf(cond, sizeof cond, "%s%s%g us", r.cold_cache ? "cold cache, " : "", "arrival skew ", r.skew_us);
+    if (!plain_only && cond != group) {
+      o << "  " << cond << ":\n";
+      group = cond;
+    }
     std::snprintf(line, sizeof line, format, std::string(dtype_name(r.dtype)).c_str(), std::to_string(r.world).c_str(),
                   std::to_string(r.tokens).c_str(), std::to_string(r.hidden).c_str(),
                   cell(r.unfused_nccl_us, 12).c_str(), cell(r.unfused_oneshot_us, 15).c_str(),

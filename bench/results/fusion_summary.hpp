@@ -23,6 +23,10 @@ inline constexpr const char* kSavedCounter = "fusion_saved_us";
 struct FusionRow {
   DType dtype = DType::bf16;
   int world = 0, tokens = 0, hidden = 0;
+  // The conditions a case ran under: only cases of the same ones are compared (a skewed or
+  // cold-cache case is no stand-in for a plain one).
+  double skew_us = 0;
+  bool cold_cache = false;
   // Microseconds; NaN when the run has no such (successful) case.
   double unfused_nccl_us, unfused_oneshot_us, fused_oneshot_us, fused_twoshot_us;
   FusionRow();

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text/wrap.hpp"  // kConsoleWidth
+
 namespace arbench {
 namespace {
 
@@ -54,25 +56,63 @@ nlohmann::json phases_to_json(const PhaseTimeline& t) {
           {"ranks", ranks}};
 }
 
+PhaseTimeline phases_from_json(const nlohmann::json& j) {
+  PhaseTimeline t;
+  t.clock = j.at("clock").get<std::string>();
+  t.resolution_ns = j.at("resolution_ns").get<double>();
+  t.clocks_aligned = j.value("clocks_aligned", true);
+  t.ops = j.value("ops", 0);
+  t.marks = j.at("marks").get<std::vector<std::string>>();
+  for (const auto& b : j.value("mark_buckets", nlohmann::json::array()))
+    for (PhaseBucket k : {PhaseBucket::entry, PhaseBucket::staging, PhaseBucket::wait, PhaseBucket::reduce,
+                          PhaseBucket::exit})
+      if (b.get<std::string>() == bucket_name(k)) t.buckets.push_back(k);
+  t.missing_marks = j.value("missing_marks", 0);
+  t.span_us = j.at("span_us").get<double>();
+  t.op_us = j.value("op_us", 0.0);
+  t.latency_us = j.at("latency_us").get<double>();
+  t.after_last_arrival_us = j.at("after_last_arrival_us").get<double>();
+  const auto& b = j.at("breakdown_us");
+  t.breakdown = {b.at("entry_skew").get<double>(), b.at("staging").get<double>(), b.at("wait").get<double>(),
+                 b.at("reduce").get<double>(), b.at("exit_skew").get<double>()};
+  for (const auto& r : j.at("ranks"))
+    t.ranks.push_back({r.at("rank").get<int>(), r.at("marks_us").get<std::vector<double>>(),
+                       r.value("slowest_block", 0), r.value("slowest_block_us", std::vector<double>{})});
+  return t;
+}
+
 std::string phase_breakdown_table(const std::vector<CaseResult>& results) {
-  const std::string title = "phases (median of recorded ops)";
+  // Seven number columns after the case name; a name too long to leave them within the console's
+  // width gets a line of its own, its numbers on the next.
+  const std::string title = "phases: median of recorded ops, us";
+  constexpr int kNumbers = 1 + 8 + 1 + 10 + 5 * (1 + 8);
+  const int budget = static_cast<int>(kConsoleWidth) - kNumbers;
   int width = static_cast<int>(title.size());
   for (const CaseResult& r : results)
-    if (r.phases) width = std::max(width, static_cast<int>(r.c.name().size()));
+    if (r.phases && static_cast<int>(r.c.name().size()) <= budget) width = std::max(width, static_cast<int>(r.c.name().size()));
   std::string out;
   char line[512];
   for (const CaseResult& r : results) {
     if (!r.phases) continue;
     if (out.empty()) {
-      std::snprintf(line, sizeof line, "%-*s %9s %10s  %s\n", width, title.c_str(), "lat us", "after-last",
-                    "entry skew · staging · wait for peers · reduce+store · exit skew");
+      std::snprintf(line, sizeof line, "%-*s %8s %10s %8s %8s %8s %8s %8s\n", width, title.c_str(), "lat",
+                    "after-last", "entry", "staging", "wait", "reduce", "exit");
       out += line;
     }
     const PhaseTimeline& t = *r.phases;
-    std::snprintf(line, sizeof line, "%-*s %9.2f %10.2f  %s\n", width, r.c.name().c_str(), t.latency_us,
-                  t.after_last_arrival_us, breakdown_text(t.breakdown).c_str());
+    const PhaseBreakdown& b = t.breakdown;
+    std::string name = r.c.name();
+    if (static_cast<int>(name.size()) > width) {
+      out += name + "\n";
+      name.clear();
+    }
+    std::snprintf(line, sizeof line, "%-*s %8.2f %10.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n", width, name.c_str(),
+                  t.latency_us, t.after_last_arrival_us, b.entry_skew, b.staging, b.wait, b.reduce, b.exit_skew);
     out += line;
   }
+  if (!out.empty())
+    out += "lat = latency of the recorded ops; after-last = their latency after the last rank arrived\n"
+           "entry = entry skew, wait = wait for peers, reduce = reduce+store, exit = exit skew (docs/latency-breakdown.md)\n";
   return out;
 }
 

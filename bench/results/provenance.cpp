@@ -1,5 +1,7 @@
 #include "results/provenance.hpp"
 
+#include <cstdlib>
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -50,6 +52,8 @@ Provenance host_provenance(const std::string& command_line, const std::string& b
     auto eq = kv.find('=');
     p.nccl_env.push_back({kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1)});
   }
+  for (const char* k : {"CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS", "CUDA_VISIBLE_DEVICES"})
+    if (const char* v = std::getenv(k)) p.cuda_env.push_back({k, v});
   return p;
 }
 
@@ -99,6 +103,8 @@ nlohmann::json to_json(const Provenance& p) {
                     {"sm_clock_mhz", g.sm_clock_mhz}, {"mem_clock_mhz", g.mem_clock_mhz}});
   nlohmann::json env = nlohmann::json::object();
   for (const auto& [k, v] : p.nccl_env) env[k] = v;
+  nlohmann::json cuda_env = nlohmann::json::object();
+  for (const auto& [k, v] : p.cuda_env) cuda_env[k] = v;
   const nlohmann::json launch = {{"launcher", p.launch.launcher},
                                  {"processes", p.launch.processes},
                                  {"nodes", p.launch.hosts.size()},
@@ -110,7 +116,7 @@ nlohmann::json to_json(const Provenance& p) {
           {"command_line", p.command_line},       {"backend", p.backend},
           {"timing", p.timing},                   {"gpus", gpus},
           {"driver", p.driver},                   {"cuda_runtime", p.cuda_runtime},
-          {"nccl_version", p.nccl_version},       {"nccl_env", env},
+          {"nccl_version", p.nccl_version},       {"nccl_env", env},  {"cuda_env", cuda_env},
           {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
           {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
 }

@@ -31,6 +31,9 @@ struct Provenance {
   std::vector<GpuInfo> gpus;
   std::string driver, cuda_runtime, nccl_version;
   std::vector<std::pair<std::string, std::string>> nccl_env;  // every NCCL_* variable
+  // The CUDA variables arbench sets or honours (CUDA_MODULE_LOADING, CUDA_DEVICE_MAX_CONNECTIONS,
+  // CUDA_VISIBLE_DEVICES), when set.
+  std::vector<std::pair<std::string, std::string>> cuda_env;
   std::string host_name, cpu_model;
   LaunchInfo launch;
 };

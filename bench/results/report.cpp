@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
 #include "results/device_state.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
+#include "results/stats.hpp"
 
 namespace arbench {
 
@@ -45,6 +47,12 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"discarded_samples", r.discarded_samples},
                       {"settings", settings}};
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
+  if (r.clock_sync)
+    j["clock_sync"] = {{"method", r.clock_sync->method},
+                       {"error_bound_us", r.clock_sync->error_bound_us},
+                       {"drift_us", r.clock_sync->drift_us >= 0 ? nlohmann::json(r.clock_sync->drift_us) : nlohmann::json()},
+                       {"age_s", r.clock_sync->age_s}};
+  if (!r.data_path.empty()) j["data_path"] = r.data_path;
   if (r.phases) j["phases"] = phases_to_json(*r.phases);
   j["cache"] = r.c.cold_cache ? "cold" : "hot";
   if (!r.symm_mem.empty()) j["symm_mem"] = r.symm_mem;  // the cuda backend's provider (docs/variants.md)
@@ -55,6 +63,73 @@ nlohmann::json case_to_json(const CaseResult& r) {
   if (r.device) j["device_state"] = device_state_to_json(*r.device);
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
   return j;
+}
+
+CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
+  try {
+    CaseResult r;
+    const std::string name = j.at("name").get<std::string>();
+    const auto c = Case::parse(name);
+    if (!c) throw UsageError(where + ": '" + name + "' is not an arbench case name");
+    r.c = *c;
+    r.ok = j.at("status").get<std::string>() == "ok";
+    r.reason = j.value("reason", std::string());
+    r.checked = j.value("checked", false);
+    r.samples_us = j.at("samples_us").get<std::vector<double>>();
+    r.latency_us.median = j.at("median_us").get<double>();
+    r.latency_us.p10 = j.at("p10_us").get<double>();
+    r.latency_us.p90 = j.at("p90_us").get<double>();
+    r.latency_us.p99 = j.at("p99_us").get<double>();
+    if (!r.samples_us.empty()) {  // the rest of the summary (min, max, count) from the samples
+      const Summary full = summarize(r.samples_us);
+      r.latency_us.min = full.min;
+      r.latency_us.max = full.max;
+      r.latency_us.count = full.count;
+    }
+    r.pipelined_us = j.value("pipelined_us", nlohmann::json()).is_number() ? j.at("pipelined_us").get<double>() : -1;
+    r.algbw_gbps = j.at("algbw_GBps").get<double>();
+    r.busbw_gbps = j.at("busbw_GBps").get<double>();
+    r.wrong_elements = j.at("wrong_elements").get<std::size_t>();
+    r.max_ulp_error = j.value("max_ulp_error", 0.0);
+    auto number_or = [&](const char* k, double fallback) {
+      return j.contains(k) && j.at(k).is_number() ? j.at(k).get<double>() : fallback;
+    };
+    r.start_skew_us = number_or("start_skew_us", -1);
+    r.floor_us = number_or("floor_us", -1);
+    r.discarded_samples = j.value("discarded_samples", 0);
+    const nlohmann::json settings = j.value("settings", nlohmann::json::object());  // items() needs it alive
+    for (const auto& [k, v] : settings.items()) r.settings.emplace_back(k, v.get<std::string>());
+    if (j.contains("phases")) r.phases = phases_from_json(j.at("phases"));
+    if (j.contains("median_ci_us") && j.at("median_ci_us").is_array()) {
+      r.median_ci_us.known = true;
+      r.median_ci_us.lower = j.at("median_ci_us")[0].get<double>();
+      r.median_ci_us.upper = j.at("median_ci_us")[1].get<double>();
+      r.median_ci_us.noise = number_or("noise", 0);
+    }
+    if (j.contains("sampling")) {
+      r.sampling_stop = j.at("sampling").at("stop").get<std::string>();
+      r.sampling_time_s = j.at("sampling").at("time_s").get<double>();
+    }
+    if (j.contains("device_state")) r.device = device_state_from_json(j.at("device_state"), where + " device_state");
+    if (j.contains("clock_sync")) {
+      const auto& k = j.at("clock_sync");
+      r.clock_sync = ClockSync{k.at("method").get<std::string>(), k.at("error_bound_us").get<double>(),
+                               k.contains("drift_us") && k.at("drift_us").is_number() ? k.at("drift_us").get<double>() : -1,
+                               k.value("age_s", 0.0)};
+    }
+    r.data_path = j.value("data_path", std::string());
+    static const std::set<std::string> known = {
+        "name", "variant", "family", "dtype", "world", "bytes", "tokens", "hidden", "in_place", "skew_us", "status",
+        "reason", "checked", "samples_us", "median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us",
+        "algbw_GBps", "busbw_GBps", "wrong_elements", "start_skew_us", "floor_us", "discarded_samples", "settings",
+        "max_ulp_error", "phases", "cache", "noise", "median_ci_us", "sampling", "device_state", "clock_sync",
+        "data_path"};
+    for (const auto& [k, v] : j.items())  // the rest are extra counters (fusion accounting, efficiency)
+      if (!known.count(k) && v.is_number()) r.extra[k] = v.get<double>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(where + ": not an arbench case (" + e.what() + ")");
+  }
 }
 
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench) {
@@ -114,14 +189,6 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
       << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << '\n';
   }
   return o.str();
-}
-
-void check_writable(const std::string& path, const std::string& option) {
-  const std::string probe = path + ".arbench-probe";
-  std::ofstream f(probe);
-  if (!f) throw UsageError(option + " " + path + ": cannot write there (does the folder exist, is it writable?)");
-  f.close();
-  std::remove(probe.c_str());
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
@@ -199,6 +266,15 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
     // Start-gate figures (optional: files written before they existed lack them; null: not measured).
     for (const char* k : {"start_skew_us", "floor_us", "discarded_samples"})
       if (c.contains(k) && !(c.at(k).is_number() || c.at(k).is_null())) p.push_back(w + ": '" + k + "' is not a number");
+    // The clocks behind the skew, and the data path (optional: older files lack them).
+    if (c.contains("clock_sync")) {
+      need(p, c, w, "clock_sync", V::object);
+      if (c.at("clock_sync").is_object()) {
+        need(p, c.at("clock_sync"), w + " clock_sync", "method", V::string);
+        need(p, c.at("clock_sync"), w + " clock_sync", "error_bound_us", V::number_float);
+      }
+    }
+    if (c.contains("data_path") && !c.at("data_path").is_string()) p.push_back(w + ": 'data_path' is not a string");
     // Arrival skew and phase timeline (optional: only newer files, only some cases have a timeline).
     if (c.contains("skew_us") && !c.at("skew_us").is_number()) p.push_back(w + ": 'skew_us' is not a number");
     // Cache state, sampling and device state (optional: older files lack them; null: not known).

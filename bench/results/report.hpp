@@ -14,6 +14,10 @@ namespace arbench {
 inline constexpr int kSchemaVersion = 1;
 
 nlohmann::json case_to_json(const CaseResult& r);
+// The inverse: a case of a result document read back whole (a child process's results, folded
+// into its parent's run: bench/run/env_child.hpp). Throws UsageError naming `where` when `j` is
+// not a case of this schema.
+CaseResult case_from_json(const nlohmann::json& j, const std::string& where);
 // Google Benchmark's JSON text with the `arbench` object added.
 nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann::json& arbench);
 
@@ -31,8 +35,6 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
 // Writes `content` to a temporary file beside `path`, then renames it over `path`, so readers
 // never see half a file. Throws UsageError naming the path when it cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);
-// Throws UsageError when `path` cannot be created (checked before a long run starts).
-void check_writable(const std::string& path, const std::string& option);
 
 // Problems with a result document against the documented schema (empty = valid).
 std::vector<std::string> validate_result_json(const nlohmann::json& doc);

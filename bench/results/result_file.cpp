@@ -14,6 +14,7 @@
 
 #include "arbench/core/case.hpp"
 #include "arbench/core/errors.hpp"
+#include "io/input_file.hpp"
 #include "results/stats.hpp"
 
 namespace arbench {
@@ -140,6 +141,15 @@ void parse_arbench(const json& j, ResultFile& r, const std::string& label) {
                     std::to_string(kResultSchemaVersion) +
                     "; use the arbench release that wrote the file, or rerun the benchmark");
   if (ab.contains("provenance")) parse_provenance(ab.at("provenance"), r, label);
+  if (ab.contains("incomplete") && !ab.at("incomplete").is_null()) {
+    const json& inc = ab.at("incomplete");
+    if (!inc.is_object()) fail(label, std::string("arbench.incomplete is a ") + inc.type_name() + ", expected an object");
+    IncompleteRun i;
+    i.reason = opt_string(inc, "reason", label, "arbench.incomplete");
+    i.cases_planned = opt_number<std::size_t>(inc, "cases_planned", 0, label, "arbench.incomplete");
+    i.cases_run = opt_number<std::size_t>(inc, "cases_run", 0, label, "arbench.incomplete");
+    r.incomplete = i;
+  }
   const json& cases = member(ab, "cases", json::value_t::array, label, "arbench");
   std::unordered_map<std::string, std::size_t> seen;
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -219,31 +229,23 @@ ResultFile parse_result_json(const json& j, const std::string& label) {
   } else if (j.contains("benchmarks")) {
     parse_plain(j, r, label);
   } else {
-    fail(label, "no \"benchmarks\" array and no \"arbench\" object: not an arbench or Google "
-                "Benchmark result (arbench run writes one; so does any Google Benchmark "
-                "binary given --benchmark_format=json)");
+    throw UsageError(wrong_document(label, j, kResultExpected,
+                                    "no \"benchmarks\" array and no \"arbench\" object: not an arbench or Google "
+                                    "Benchmark result (arbench run writes one; so does any Google Benchmark "
+                                    "binary given --benchmark_format=json)"));
   }
   return r;
 }
 
 ResultFile load_result_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  if (s.find_first_not_of(" \t\r\n") == std::string::npos)
-    fail(path, "the file is empty; expected a result JSON written by `arbench run`");
-  json j;
-  try {
-    j = json::parse(s);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-    fail(path, "not valid JSON (" + what + "); a truncated file usually means the run was "
-               "interrupted: rerun it");
-  }
-  return parse_result_json(j, path);
+  return parse_result_json(read_json_input(path, kResultExpected), path);
+}
+
+std::string incomplete_note(const ResultFile& r) {
+  if (!r.incomplete) return {};
+  return r.path + " is incomplete: " + (r.incomplete->reason.empty() ? "the run stopped early" : r.incomplete->reason) +
+         "; " + std::to_string(r.incomplete->cases_run) + " of " + std::to_string(r.incomplete->cases_planned) +
+         " planned cases were run (arbench.incomplete), so cases the full sweep has are missing from it";
 }
 
 }  // namespace arbench

@@ -43,8 +43,15 @@ struct ResultCase {
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
 };
 
+// `arbench.incomplete` of a result: the run stopped before its last case (run/run_outputs.hpp).
+struct IncompleteRun {
+  std::string reason;
+  std::size_t cases_planned = 0, cases_run = 0;
+};
+
 struct ResultFile {
   std::string path;
+  std::optional<IncompleteRun> incomplete;  // set when the run that wrote it stopped early
   bool is_arbench = false;  // false: plain Google Benchmark JSON
   std::string backend, timing, revision;
   std::string fingerprint;  // empty when unknown
@@ -52,8 +59,18 @@ struct ResultFile {
   std::vector<ResultCase> cases;  // file order, names unique
 };
 
-// Reads and validates `path`; throws UsageError("PATH: what is wrong ...").
+// What a command reading results expects, for its messages.
+inline constexpr const char* kResultExpected = "a result JSON written by `arbench run --out` (or Google Benchmark JSON)";
+
+// Reads and validates `path`; throws UsageError("PATH: what is wrong ..."): a missing file, a
+// folder, a binary or empty file, invalid JSON, another arbench output (a topology file, a
+// dispatch table ...) or JSON of another schema.
 ResultFile load_result_file(const std::string& path);
+
+// "PATH is incomplete: REASON; N of M planned cases were run, ..." for a result that has
+// arbench.incomplete, else empty. Commands reading results print it, so a partial sweep is never
+// taken for a full one.
+std::string incomplete_note(const ResultFile& r);
 
 // Same, from parsed JSON; `label` names the source in messages.
 ResultFile parse_result_json(const nlohmann::json& j, const std::string& label);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arbench/core/case.hpp"
+#include "arbench/fabric.hpp"
 #include "results/phase_timeline.hpp"
 #include "results/device_state.hpp"
 #include "results/noise.hpp"
@@ -35,6 +36,12 @@ struct CaseResult {
   double start_skew_us = -1;
   double floor_us = -1;
   int discarded_samples = 0;
+  // How the GPUs' clocks were put on one time line for the skew (method, the offsets' error
+  // bound, their drift at the last re-measurement); nullopt when the fabric could not say.
+  std::optional<ClockSync> clock_sync;
+  // How the variant's data moved between the ranks (docs/method.md, "Data path"): e.g. "P2P
+  // load/store", "NCCL P2P", "NCCL SHM (through host memory)"; empty when not known.
+  std::string data_path;
   std::vector<std::pair<std::string, std::string>> settings;
   // Where the case's symmetric memory came from on the cuda backend: `cuda` (arbench's own peer
   // mappings) or `nccl` (NCCL windows; docs/variants.md); empty elsewhere, and for plain `nccl`.

@@ -4,18 +4,23 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <thread>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/last_words.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
@@ -26,13 +31,17 @@
 #include "measure/fabric_factory.hpp"
 #include "measure/harness.hpp"
 #include "sweep/memory_check.hpp"
+#include "run/env_child.hpp"
 #include "run/multi_process.hpp"
 #include "run/progress.hpp"
 #include "run/run_console.hpp"
+#include "run/symm_mem_text.hpp"
 #include "run/run_device_state.hpp"
 #include "run/run_links.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
+#include "io/output_paths.hpp"
+#include "sweep/option_scope.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sweep.hpp"
 
@@ -100,22 +109,25 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
   return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
-// --out and --csv from the cases completed so far (the whole sweep, or up to a stop: then marked
-// incomplete). Collective: the provenance gathers every process's GPU; process 0 writes.
-void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const RunDeviceState& devices,
-                        FinishedRun run, World& world) {
+// The run's provenance and configuration as the result files hold them. Collective (the
+// provenance gathers every process's GPU), once before the first case, so that the files can be
+// written by process 0 alone at any moment (ResultCheckpoint, a second Ctrl-C) and at the end.
+FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& scope, const RunLinks& links,
+                          const RunDeviceState& devices, World& world) {
+  FinishedRun run;
+  run.backend = std::string(backend_name(b));
   Provenance prov = host_provenance(cfg.command_line, run.backend);
   prov.launch = launch_info(world);
   int max_world = 0;
   for (int g : cfg.gpus) max_world = std::max(max_world, g);
   add_gpu_provenance(prov, b, b == Backend::single_gpu ? 1 : max_world, world);
-  if (world.rank() != 0) return;
   run.provenance = to_json(prov);
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
   run.config = config_to_json(cfg);
+  drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
-  write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
+  return run;
 }
 
 // Settings that must be in place before the process creates a CUDA context, and the bound that
@@ -138,9 +150,22 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   Backend b = Backend::host;
   std::optional<Sweep> sweep;
   std::optional<RunLinks> links;
+  SweepScope scope;
   SweepCounts counts;
+  // A child started for the cases of one environment (env_child.hpp): it runs those cases only
+  // and writes them where its parent reads them.
+  std::optional<ChildRole> role;
   agree_on_errors(world, [&] {
-    // single-gpu asked by name: before the CUDA runtime's first call (device count).
+    role = child_role();
+    if (role) {
+      cfg.out_json = role->out;
+      cfg.out_csv.clear();
+      cfg.quiet = true;
+    }
+    // Before the CUDA runtime's first call (device count): every kernel loaded with the context
+    // (module_loading.hpp), and, for single-gpu asked by name, a hardware queue per rank stream.
+    if (const std::string note = prepare_module_loading(); !note.empty() && lead && cfg.backend != "host")
+      std::cerr << "arbench: " << note << "\n";
     if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);
     const ResolvedBackend rb = resolve_backend(cfg.backend, lead);
     b = rb.backend;
@@ -151,9 +176,19 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     if (cfg.test_absent_rank >= 0 && lead)
       std::cerr << "arbench: test switch ARBENCH_TEST_ABSENT_RANK=" << cfg.test_absent_rank
                 << ": that rank never launches its ops (its peers must time out)\n";
-    if (lead && !cfg.out_json.empty()) check_writable(cfg.out_json, "--out");
-    if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
+    for (const char* k : {"NCCL_ALGO", "NCCL_PROTO"})  // NCCL reads them too (measure/nccl_protocol_policy.hpp)
+      if (const char* v = std::getenv(k)) cfg.inherited_nccl_env[k] = v;
+    cfg.test_broken_p2p = parse_broken_pair(std::getenv("ARBENCH_TEST_BROKEN_P2P"));
+    if (cfg.test_broken_p2p.a >= 0 && lead)
+      std::cerr << "arbench: test switch ARBENCH_TEST_BROKEN_P2P=" << cfg.test_broken_p2p.a << ","
+                << cfg.test_broken_p2p.b << ": that pair's peer-to-peer data goes elsewhere (the peer check must "
+                << "find it)\n";
+    if (lead && !list_only)
+      check_output_paths({{"--out", cfg.out_json}, {"--csv", cfg.out_csv}, {"--benchmark_out", cfg.gbench_out}},
+                         {{"--links", cfg.links_file}});
     sweep = expand_sweep(cfg, reg, b);
+    scope = sweep_scope(*sweep);
+    check_options_apply(cfg, b, scope);
     counts.filtered = filter_sweep(*sweep, cfg.filter);
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
@@ -165,9 +200,11 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   if (stall >= 0)
     std::cerr << "arbench: test switch ARBENCH_TEST_STALL_PROCESS=" << stall << ": that process stops answering\n";
   const double timeout = cfg.timeout_s;
-  FabricCache fabrics([timeout, &world](Backend bk, int w, const FabricEnv& env, const std::string& provider) {
+  const BrokenPair planted = cfg.test_broken_p2p;
+  FabricCache fabrics([timeout, planted, &world](Backend bk, int w, const FabricEnv& env, const std::string& provider) {
     std::unique_ptr<Fabric> f;
-    agree_on_errors(world, [&] { f = make_fabric(bk, w, env, timeout, world, provider); }, "creating a fabric");
+    agree_on_errors(world, [&] { f = make_fabric(bk, w, env, timeout, world, provider, planted); },
+                    "creating a fabric");
     return f;
   });
   Harness harness(cfg, b, reg, fabrics);
@@ -188,6 +225,22 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       runnable.push_back(sweep->cases[i]);
     else
       skipped.push_back({sweep->cases[i], why_not[i]});
+  if (role) {  // a child: its parent's cases only
+    auto asked = [&](const Case& c) { return std::find(role->cases.begin(), role->cases.end(), c.name()) != role->cases.end(); };
+    std::erase_if(runnable, [&](const Case& c) { return !asked(c); });
+    std::erase_if(skipped, [&](const Skipped& k) { return !asked(k.c); });
+  }
+  // The cases whose variant needs an environment of its own (a forced NCCL configuration) run in a
+  // child process per environment on the cuda backend: no setenv beside NCCL's threads.
+  std::map<std::string, ChildEnv> child_env;
+  std::vector<std::pair<Case, ChildEnv>> child_cases;
+  if (!role && b == Backend::cuda && !world.multi_process())
+    for (const auto& c : runnable)
+      if (ChildEnv env = reg.make(c.variant, b)->fabric_env(); !env.empty()) {
+        child_env[c.name()] = env;
+        child_cases.emplace_back(c, env);
+      }
+  EnvChildren children(child_cases, own_command_line(), cfg.timeout_s);
   if (!lead) cfg.quiet = true;
   counts.cases = runnable.size();
   counts.skipped = skipped.size();
@@ -197,7 +250,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     std::cout << "# backend " << backend_name(b) << ": " << runnable.size() << " cases, " << skipped.size()
               << " skipped\n";
     for (const auto& c : runnable) std::cout << c.name() << "\n";
-    for (const auto& s : skipped) std::cout << s.c.name() << "  # skipped: " << s.reason << "\n";
+    print_skipped_cases(std::cout, skipped);
     print_catalogue(std::cout, reg, b);
     return kExitOk;
   }
@@ -211,8 +264,36 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
   harness.reserve_symmetric_memory(runnable);  // one arena per fabric for the largest case
 
+  if (!cfg.quiet)
+    print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world,
+                 symm_mem_lines(cfg.symm_mem, harness.provider_decisions(), harness.provider_notes()));
+
+  // Every way out of the run leaves the finished cases (run_outputs.hpp ResultCheckpoint): the
+  // files are rewritten as cases finish, and written at once by the last words of a process that
+  // ends where the run loop cannot (a watchdog on a hung NCCL call, a World that aborts), or by a
+  // second Ctrl-C.
+  FinishedRun header;
+  agree_on_errors(world, [&] { header = result_header(cfg, b, scope, *links, devices, world); },
+                  "recording the provenance");
+  header.skipped = skipped;
+  std::vector<std::string> planned;
+  for (const auto& c : runnable) planned.push_back(c.name());
+  ResultCheckpoint checkpoint(header, cfg.out_json, cfg.out_csv, planned, lead);
+  set_last_words([&checkpoint](const std::string& why) { checkpoint.write_now(why); });
+  struct ForgetLastWords {
+    ~ForgetLastWords() { set_last_words({}); }
+  } forget_last_words;
+
+  // Declared after the checkpoint, whose second-Ctrl-C writer uses it until `stop` is gone.
+  std::atomic<bool> files_claimed{false};  // the first to write them: the end of the run, or a second Ctrl-C
   RunStop stop;  // Ctrl-C from here on: stop after the current case
-  if (!cfg.quiet) print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world);
+  // A second Ctrl-C writes the cases finished so far at once (one process: under a launcher it
+  // ends every process, which must not wait for each other).
+  if (!world.multi_process() && (!cfg.out_json.empty() || !cfg.out_csv.empty()))
+    stop.on_second_interrupt([&] {
+      if (files_claimed.exchange(true)) return;  // the run is writing them already
+      checkpoint.write_now("interrupted (Ctrl-C twice)");
+    });
 
   int columns = 80;
   const bool terminal = stderr_is_terminal(columns);
@@ -228,12 +309,29 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       }
       progress.begin(c.name());
       CaseResult r;
+      r.c = c;
+      std::string escaped;  // an error that is not the case's own (the harness returns those)
+      int escaped_code = kExitFailure;
+      const auto in_child = child_env.find(c.name());
       for (auto _ : state) {
-        r = harness.run(c);
-        links->annotate(r);
-        state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
+        try {
+          r = in_child != child_env.end() ? children.run(c, in_child->second) : harness.run(c);
+          links->annotate(r);
+        } catch (const Error& e) {
+          // One process alone raised it while its peers may wait: the run is aborted (main.cpp).
+          if (world.multi_process() && dynamic_cast<const AgreedError*>(&e) == nullptr) throw;
+          escaped = e.what();
+          escaped_code = e.exit_code();
+        }
+        state.SetIterationTime(r.ok && escaped.empty() ? r.latency_us.median * 1e-6 : 0.0);
       }
       progress.end();
+      if (!escaped.empty()) {
+        // The run stops here, as after Ctrl-C: the finished cases are written, marked incomplete.
+        state.SkipWithError(escaped.c_str());
+        stop.request(c.name() + ": " + escaped, escaped_code);
+        return;
+      }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
       if (r.device && r.device->abnormal()) state.SetLabel("DEVICE: " + device_marker(*r.device));
       // The devices are unusable after this case (a sticky CUDA error): stop, as after Ctrl-C.
@@ -241,6 +339,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
       set_counters(state, r);
       results.push_back(std::move(r));
+      checkpoint.add(results.back());
     })
         ->UseManualTime()
         ->Iterations(1)
@@ -268,14 +367,19 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       if (!line.empty()) std::cout << "  " << line << "\n";
   }
 
-  FinishedRun run{std::string(backend_name(b)), {}, {}, json_text.str(), std::move(results), std::move(skipped),
-                  std::nullopt};
+  FinishedRun run = header;
+  run.gbench_json = json_text.str();
+  run.results = std::move(results);
   if (stop.requested()) {
     run.incomplete = Incomplete{stop.reason(), runnable.size(), {}};
     for (std::size_t i = run.results.size(); i < runnable.size(); ++i)
       run.incomplete->not_run.push_back(runnable[i].name());
   }
-  agree_on_errors(world, [&] { write_result_files(cfg, b, *links, devices, run, world); }, "writing the results");
+  if (files_claimed.exchange(true))  // a second Ctrl-C is writing them: it ends the process
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  agree_on_errors(world, [&] {
+    if (lead) write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
+  }, "writing the results");
   if (stop.requested()) {
     if (lead && !harness.stop_reason().empty())
       std::cout << "arbench: restart the process to get a fresh CUDA context\n";

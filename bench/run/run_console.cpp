@@ -1,23 +1,27 @@
 #include "run/run_console.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "run/multi_process.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sizes.hpp"
+#include "text/wrap.hpp"
 
 namespace arbench {
 
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
-                  const World& world) {
+                  const World& world, const std::vector<std::string>& symm_mem) {
   o << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
     << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
   if (world.multi_process())
     o << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
       << ", one rank per process\n";
   for (const std::string& f : fabrics.created()) o << "  fabric: " << f << "\n";
+  for (const std::string& line : symm_mem) o << fit_line("  " + line, 4);
   if (b == Backend::cuda) o << "  links: " << links_source << "\n";
   std::string dts;
   for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
@@ -57,13 +61,39 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
   for (const auto& [why, count] : reasons) o << "  skipped " << count << " x " << why << "\n";
 }
 
+namespace {
+
+// A '#' line within the console's width, its continuation lines '#' too (indented by `indent`).
+std::string comment_line(const std::string& line, std::size_t indent) {
+  std::string out = fit_line(line, indent);
+  const std::string from = "\n" + std::string(indent, ' '), to = "\n#" + std::string(indent - 1, ' ');
+  for (std::size_t at = out.find(from); at != std::string::npos && at + 1 < out.size(); at = out.find(from, at + 1))
+    out.replace(at, from.size(), to);
+  return out;
+}
+
+}  // namespace
+
 void print_catalogue(std::ostream& o, const Registry& reg, Backend b) {
   o << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
   for (const auto& v : reg.catalogue(b)) {
-    o << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name << v.summary;
-    if (!v.unavailable.empty()) o << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
-    o << "\n";
+    std::ostringstream line;
+    line << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name << v.summary;
+    if (!v.unavailable.empty()) line << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
+    o << comment_line(line.str(), 42);  // continuation lines under the summary
   }
+}
+
+void print_skipped_cases(std::ostream& o, const std::vector<Skipped>& skipped) {
+  // One case a line, as `list` promises; the reasons, which repeat, once each at the end.
+  std::vector<std::string> reasons;
+  for (const auto& s : skipped) {
+    auto it = std::find(reasons.begin(), reasons.end(), s.reason);
+    if (it == reasons.end()) it = reasons.insert(reasons.end(), s.reason);
+    o << s.c.name() << "  # skipped [" << (it - reasons.begin() + 1) << "]\n";
+  }
+  for (std::size_t i = 0; i < reasons.size(); ++i)
+    o << comment_line("# skipped [" + std::to_string(i + 1) + "]: " + reasons[i], 4);
 }
 
 }  // namespace arbench

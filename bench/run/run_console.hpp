@@ -20,10 +20,12 @@ struct SweepCounts {
 };
 
 // `world`: the launch line of a run of several processes (one rank per process);
-// `device_state`: the line that says how the GPUs' state is recorded, or why not.
+// `device_state`: the line that says how the GPUs' state is recorded, or why not; `symm_mem`: the
+// lines on the custom kernels' symmetric-memory providers (symm_mem_text.hpp; none off the cuda
+// backend).
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
-                  const World& world);
+                  const World& world, const std::vector<std::string>& symm_mem = {});
 
 // `stopped`: why the run ended early (empty when it ran every case); `planned`: its case count.
 void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
@@ -33,5 +35,9 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
 // in no default sweep, so this is where a user finds them. '#' lines, like the header, so that
 // `grep -v '^#'` keeps the case names only.
 void print_catalogue(std::ostream& o, const Registry& reg, Backend b);
+
+// `list`'s skipped cases, one a line ("NAME  # skipped [1]"), then each reason once
+// ("# skipped [1]: NCCL needs GPUs; ...").
+void print_skipped_cases(std::ostream& o, const std::vector<Skipped>& skipped);
 
 }  // namespace arbench

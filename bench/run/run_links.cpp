@@ -1,5 +1,6 @@
 #include "run/run_links.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/topology.hpp"
+#include "measure/data_path.hpp"
 #include "measure/link_efficiency.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/nvml_loader.hpp"
@@ -22,7 +24,7 @@ bool RunLinks::read_links_file(const RunConfig& cfg) {
   return true;
 }
 
-RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) {
+RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) : topo_amd_cpu_(amd_cpu()) {
   if (b != Backend::cuda) {
     source_ = "none: link efficiency is measured on the cuda backend only";
     return;
@@ -130,6 +132,24 @@ std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
 void RunLinks::annotate(CaseResult& r) const {
   // links_ is only set where it describes every rank's GPU (one node).
   if (links_) annotate_link_efficiency(r, *links_, bus_ids_);
+  if (r.data_path != "NCCL" || !active_ || r.c.world > int(bus_ids_.size())) return;
+  if (world_ != nullptr && world_->layout().nodes > 1) {
+    r.data_path = "NCCL (across nodes: its network transport between them)";
+    return;
+  }
+  const topo::Topology t = topo::read_sysfs_topology(sysfs_root_);
+  std::vector<int> at;
+  for (int rank = 0; rank < r.c.world; ++rank) {
+    const int g = t.find_gpu(bus_ids_[std::size_t(rank)]);
+    if (g < 0) return;  // a GPU the tree does not place: NCCL's choice stays unknown
+    at.push_back(g);
+  }
+  std::map<std::string, std::string> env;
+  for (const char* k : {"NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL"})
+    if (const char* v = std::getenv(k)) env[k] = v;
+  const auto nv = all_nvlink({r.c.world});
+  r.data_path = nccl_data_path(topo::relation_matrix(t, at), env, topo_amd_cpu_ && t.gpus.size() <= 2,
+                               nv.count(r.c.world) && nv.at(r.c.world));
 }
 
 nlohmann::json RunLinks::provenance(int max_world) const {

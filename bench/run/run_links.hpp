@@ -33,7 +33,9 @@ class RunLinks {
   // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
   // NVML cannot tell).
   std::map<int, bool> all_nvlink(const std::vector<int>& worlds) const;
-  // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known.
+  // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known, and
+  // refines an NCCL case's data path ("NCCL") to the transport NCCL uses between its GPUs by
+  // NCCL's own rule and this environment's NCCL_P2P_LEVEL / NCCL_P2P_DISABLE (measure/data_path.hpp).
   void annotate(CaseResult& r) const;
   // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).
   nlohmann::json provenance(int max_world) const;
@@ -51,6 +53,7 @@ class RunLinks {
   std::string sysfs_root_ = "/";      // where the PCIe tree is read (tests: a fixture tree)
   std::optional<topo::Links> links_;
   std::string source_;  // where the links came from, or why there are none
+  bool topo_amd_cpu_ = false;  // NCCL lets two GPUs on an AMD CPU use P2P at any distance
 };
 
 }  // namespace arbench

@@ -2,6 +2,9 @@
 
 #include "results/report.hpp"
 
+#include <cstdio>
+#include <sstream>
+
 namespace arbench {
 
 nlohmann::json result_document(const FinishedRun& run) {
@@ -31,6 +34,38 @@ void write_run_outputs(const FinishedRun& run, const std::string& out_json, cons
   if (!out_csv.empty()) {
     write_file_atomically(out_csv, results_csv(run.results, run.backend));
     log << "arbench: wrote " << out_csv << partial << "\n";
+  }
+}
+
+ResultCheckpoint::ResultCheckpoint(FinishedRun base, std::string out_json, std::string out_csv,
+                                   std::vector<std::string> planned, bool active)
+    : run_(std::move(base)), out_json_(std::move(out_json)), out_csv_(std::move(out_csv)), planned_(std::move(planned)),
+      active_(active && (!out_json_.empty() || !out_csv_.empty())) {}
+
+void ResultCheckpoint::add(const CaseResult& r) {
+  std::lock_guard lk(mu_);
+  run_.results.push_back(r);
+  const auto now = std::chrono::steady_clock::now();
+  if (!r.ok || std::chrono::duration<double>(now - last_).count() >= kEvery_s)
+    write_locked("the run had not reached its end when this file was written (it is rewritten as cases finish: a "
+                 "run that ended early, killed or aborted, leaves the cases that finished)");
+}
+
+void ResultCheckpoint::write_now(const std::string& reason) {
+  std::lock_guard lk(mu_);
+  write_locked(reason);
+}
+
+void ResultCheckpoint::write_locked(const std::string& reason) {
+  last_ = std::chrono::steady_clock::now();
+  if (!active_) return;
+  run_.incomplete = Incomplete{reason, planned_.size(), {}};
+  for (std::size_t i = run_.results.size(); i < planned_.size(); ++i) run_.incomplete->not_run.push_back(planned_[i]);
+  try {
+    std::ostringstream quiet;
+    write_run_outputs(run_, out_json_, out_csv_, quiet);
+  } catch (const std::exception& e) {  // a checkpoint never ends the run; the final write reports
+    std::fprintf(stderr, "arbench: could not write the finished cases so far: %s\n", e.what());
   }
 }
 

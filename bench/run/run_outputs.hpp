@@ -4,7 +4,9 @@
 // never lost and no reader mistakes it for a full sweep.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -39,5 +41,32 @@ nlohmann::json result_document(const FinishedRun& run);
 // Writes `out_json` and `out_csv` (each when not empty, atomically) and says so on `log`.
 void write_run_outputs(const FinishedRun& run, const std::string& out_json, const std::string& out_csv,
                        std::ostream& log);
+
+// The result files kept up to date while the run goes (process 0): after a case, the finished
+// cases are written, marked incomplete ("the run had not reached its end ..."), at most every
+// kEvery_s seconds and always after a failed case; write_now() writes them at once with a reason
+// (the last words of a process that ends on a path that never returns: a watchdog that gave up on
+// a hung NCCL call, a World that aborts the run). So every way out of a run leaves the finished
+// cases, even a kill. The complete files are written at the end by write_run_outputs. Thread-safe.
+class ResultCheckpoint {
+ public:
+  static constexpr double kEvery_s = 2.0;
+  // `base`: the run's provenance, config, skipped cases; `planned`: the names of the cases to run.
+  // Inactive (writes nothing) when `active` is false (processes other than 0, no --out/--csv).
+  ResultCheckpoint(FinishedRun base, std::string out_json, std::string out_csv, std::vector<std::string> planned,
+                   bool active);
+  void add(const CaseResult& r);
+  void write_now(const std::string& reason);
+
+ private:
+  void write_locked(const std::string& reason);
+
+  std::mutex mu_;
+  FinishedRun run_;
+  std::string out_json_, out_csv_;
+  std::vector<std::string> planned_;
+  bool active_;
+  std::chrono::steady_clock::time_point last_{};
+};
 
 }  // namespace arbench

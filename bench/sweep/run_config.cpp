@@ -261,4 +261,15 @@ int parse_absent_rank(const char* text) {
   return static_cast<int>(v);
 }
 
+BrokenPair parse_broken_pair(const char* text) {
+  if (text == nullptr || *text == '\0') return {};
+  int a = -1, b = -1;
+  char tail = 0;
+  if (std::sscanf(text, "%d,%d%c", &a, &b, &tail) != 2 || a < 0 || b < 0 || a >= kMaxRanks || b >= kMaxRanks || a == b)
+    throw UsageError(std::string("ARBENCH_TEST_BROKEN_P2P=") + text + ": two different ranks 0.." +
+                     std::to_string(kMaxRanks - 1) + " expected, as a,b (a test switch: that pair's peer-to-peer "
+                     "data goes elsewhere)");
+  return {a, b};
+}
+
 }  // namespace arbench

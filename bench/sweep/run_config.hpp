@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "arbench/core/case.hpp"
 #include "arbench/fabric.hpp"
+#include "arbench/core/peer_access.hpp"
 #include "arbench/variant.hpp"
 
 namespace arbench {
@@ -48,20 +50,31 @@ struct RunConfig {
   bool wide = false;   // Google Benchmark's console table (every counter) instead of arbench's
   std::string filter;  // --benchmark_filter: extended regex on case names, '-' prefix negates
   std::string out_json, out_csv;
+  std::string gbench_out;  // --benchmark_out=FILE: Google Benchmark's own report (checked like --out)
   double timeout_s = 10.0;
   std::string links_file;  // --links: link bandwidths from `arbench topo --out`
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   Tuning tuning;
   std::string command_line;
+  // The long names of the options typed on the command line ("--tokens"): an option that cannot
+  // affect the sweep is refused (sweep/option_scope.hpp), never silently ignored.
+  std::set<std::string> given;
   // --allow-ll128-pcie: offer nccl[*/ll128] on GPUs that are not all NVLink-connected
   // (measure/nccl_protocol_policy.hpp says why it is not offered by default).
   bool allow_ll128_pcie = false;
+  // NCCL_ALGO / NCCL_PROTO as this process inherited them (filled by `arbench run`): NCCL reads
+  // them too, so an inherited value that enables LL128 over PCIe is refused like a forced one.
+  std::map<std::string, std::string> inherited_nccl_env;
   // Per world size: every pair of GPUs 0..w-1 is NVLink-connected (filled by `arbench run` on the
   // cuda backend from NVML; absent means not known to be).
   std::map<int, bool> all_nvlink;
   // Hidden test switch (ARBENCH_TEST_ABSENT_RANK, docs/developing.md): this rank never launches
   // its ops, so its peers wait for a rank that never arrives. -1: off.
   int test_absent_rank = -1;
+  // Hidden test switch (ARBENCH_TEST_BROKEN_P2P=a,b, docs/developing.md): the fabrics' peer check
+  // sees that pair's peer-to-peer data go elsewhere, as on a box whose PCIe ports redirect it
+  // (host: the twins' peer pointers of the pair lead to a sink; cuda: the probe's writes do).
+  BrokenPair test_broken_p2p;
 };
 
 // Defaults that depend on the backend: chosen so the host backend's default run finishes in
@@ -108,6 +121,9 @@ TimeoutCap cap_timeout_for_watchdog(double asked_s, const std::vector<int>& watc
 // The hidden test switch ARBENCH_TEST_ABSENT_RANK (nullptr or empty: -1, off); throws UsageError
 // for anything but a rank 0..7.
 int parse_absent_rank(const char* text);
+// The hidden test switch ARBENCH_TEST_BROKEN_P2P (nullptr or empty: none); throws UsageError for
+// anything but two different ranks 0..7, "a,b".
+BrokenPair parse_broken_pair(const char* text);
 
 // 16 hex digits naming what the sweep measures (cases, shapes, cache state, sampling): two runs
 // with the same key measure the same cases the same way. The nightly keys its baseline by it.

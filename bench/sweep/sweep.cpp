@@ -58,7 +58,7 @@ void check_patterns(const Registry& reg, const std::vector<std::string>& pattern
     if (!any) {
       std::string names;
       for (const auto& e : reg.entries()) names += (names.empty() ? "" : ", ") + e.name;
-      throw UsageError("unknown variant '" + p + "'; known variants: " + names);
+      throw UsageError("--variants: unknown variant '" + p + "'; known variants: " + names);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "io/input_file.hpp"
 #include "topo/links.hpp"
 #include "topo/topology.hpp"
 
@@ -74,15 +75,17 @@ Links links_from_json(const nlohmann::json& in, const std::string& where) {
 }
 
 Links read_links_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot open links file " + file.string() + "; write one with `arbench topo --out`");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError("links file " + file.string() + " is not valid JSON: " + e.what());
-  }
-  return links_from_json(j, "links file " + file.string());
+  const std::string path = file.string();
+  const std::string expected = "a links file written by `arbench topo --out FILE.json` on the machine you benchmark";
+  const nlohmann::json j = read_json_input(path, expected);
+  const bool topo = j.is_object() && j.value("schema", "").rfind("arbench-topo", 0) == 0;
+  const nlohmann::json* links = j.is_object() && j.contains("links") ? &j["links"] : &j;
+  if (!links->is_object() || links->value("schema", "") != kLinksSchema)
+    throw UsageError(topo ? path + ": a topology file without link measurements (written with --no-measure, "
+                                   "--sysfs-root or on several nodes); expected " + expected
+                          : wrong_document(path, j, expected, "no links object with \"schema\": \"" +
+                                                                  std::string(kLinksSchema) + "\""));
+  return links_from_json(j, "links file " + path);
 }
 
 std::vector<int> link_indices_for_bus_ids(const Links& links, const std::vector<std::string>& bus_ids) {

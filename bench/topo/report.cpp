@@ -1,4 +1,6 @@
 // Text and JSON for the sysfs half of `arbench topo`.
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -6,6 +8,7 @@
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/tree.hpp"
+#include "text/wrap.hpp"
 
 namespace arbench::topo {
 namespace {
@@ -88,7 +91,7 @@ std::string render_topology(const Topology& topo, const Selection& sel) {
     os << "  " << s.labels[k] << "  " << g.bus_id << "  NUMA " << opt_int(g.path.numa_node) << "  link "
        << format_link(g.link) << "\n";
   }
-  for (const auto& u : topo.unplaced) os << "  " << u.bus_id << "  not placed: " << u.reason << "\n";
+  for (const auto& u : topo.unplaced) os << fit_line("  " + u.bus_id + "  not placed: " + u.reason, 16);
   if (topo.gpus.empty()) {
     os << "\nNo NVIDIA GPU with a PCIe path was found.\n";
   } else {
@@ -154,6 +157,67 @@ nlohmann::json topology_provenance(const std::vector<std::string>& bus_ids, cons
                                              {"note", "no rank's GPU found in sysfs"}}
                             : topology_to_json(t, s);
   return {{"topology", topo}, {"ring_order", ring_order_for_bus_ids(t, bus_ids)}};
+}
+
+std::string render_peer_access(const PeerAccess& m, const std::vector<std::string>& labels) {
+  std::size_t w = 13;
+  for (const auto& l : labels) w = std::max(w, l.size() + 1);
+  auto pad = [w](const std::string& s) { return s + std::string(w > s.size() ? w - s.size() : 1, ' '); };
+  auto us = [](double v) {
+    if (v < 0) return std::string("?");
+    char b[16];
+    std::snprintf(b, sizeof b, "%.1f", v);
+    return std::string(b);
+  };
+  std::ostringstream os;
+  os << "Functional peer-to-peer check (" << m.method << "; a pattern written and read through each mapping, "
+     << "bound " << int(m.bound_s * 1000 + 0.5) << " ms; row reaches column):\n"
+     << pad("");
+  for (int j = 0; j < m.n; ++j) os << pad(j < int(labels.size()) ? labels[std::size_t(j)] : std::to_string(j));
+  os << "\n";
+  for (int i = 0; i < m.n; ++i) {
+    os << pad(i < int(labels.size()) ? labels[std::size_t(i)] : std::to_string(i));
+    for (int j = 0; j < m.n; ++j) {
+      const PeerLink& l = m.at(i, j);
+      switch (l.path) {
+        case PeerPath::self: os << pad("X"); break;
+        case PeerPath::ok: os << pad("ok " + us(l.write_us) + "/" + us(l.read_us)); break;
+        case PeerPath::broken: os << pad("BROKEN"); break;
+        case PeerPath::no_p2p: os << pad("no P2P"); break;
+      }
+    }
+    os << "\n";
+  }
+  os << "Legend: ok W/R = write (a store and its read-back through the mapping) / read (one load) latency, us; "
+        "BROKEN = reported capable, but the data did not arrive (reported-but-broken); no P2P = not reported, "
+        "not tried\n";
+  for (const auto& [a, b] : m.broken())
+    os << "  " << (a < int(labels.size()) ? labels[std::size_t(a)] : std::to_string(a)) << " -> "
+       << (b < int(labels.size()) ? labels[std::size_t(b)] : std::to_string(b)) << ": " << m.at(a, b).detail << "\n";
+  if (const std::string why = broken_peer_reason(m); !why.empty()) os << why << "\n";
+  return os.str();
+}
+
+nlohmann::json peer_access_to_json(const PeerAccess& m) {
+  nlohmann::json status = nlohmann::json::array(), write = nlohmann::json::array(), read = nlohmann::json::array(),
+                 detail = nlohmann::json::array();
+  for (int i = 0; i < m.n; ++i) {
+    nlohmann::json s = nlohmann::json::array(), wr = nlohmann::json::array(), rd = nlohmann::json::array(),
+                   dt = nlohmann::json::array();
+    for (int j = 0; j < m.n; ++j) {
+      const PeerLink& l = m.at(i, j);
+      s.push_back(peer_path_name(l.path));
+      wr.push_back(l.write_us >= 0 ? nlohmann::json(l.write_us) : nlohmann::json());
+      rd.push_back(l.read_us >= 0 ? nlohmann::json(l.read_us) : nlohmann::json());
+      dt.push_back(l.detail);
+    }
+    status.push_back(s);
+    write.push_back(wr);
+    read.push_back(rd);
+    detail.push_back(dt);
+  }
+  return {{"method", m.method}, {"bound_s", m.bound_s}, {"status", status}, {"write_us", write},
+          {"read_us", read},    {"detail", detail},     {"broken", broken_peer_reason(m)}};
 }
 
 }  // namespace arbench::topo

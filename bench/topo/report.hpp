@@ -1,5 +1,5 @@
 // The host-only part of `arbench topo`: GPU list, PCIe tree, relation matrix, legend and
-// ring order, as text and as JSON. The CUDA part (names, P2P, measurements) is added by
+// ring order, and the functional peer-to-peer check's matrix, as text and as JSON. The CUDA part (names, P2P, measurements) is added by
 // bench/cmd_topo.cpp.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/core/peer_access.hpp"
 #include "topo/topology.hpp"
 
 namespace arbench::topo {
@@ -40,5 +41,14 @@ nlohmann::json topology_to_json(const Topology& topo, const Selection& sel = {})
 // [ranks in topology-aware order]}. Never throws for sysfs trouble (it shows as warnings).
 nlohmann::json topology_provenance(const std::vector<std::string>& bus_ids,
                                    const std::filesystem::path& sysfs_root = "/");
+
+// The functional peer-to-peer check (arbench/core/peer_access.hpp) as a matrix, row reaching
+// column: "ok" with the write (store + read-back) and read latencies in µs, "BROKEN" (reported
+// but the data did not arrive: what went wrong follows the table), "no P2P" (not reported, not
+// tried); then the legend and, when a pair is broken, what to check.
+std::string render_peer_access(const PeerAccess& m, const std::vector<std::string>& labels);
+// {"method", "bound_s", "status":[[...]], "write_us":[[...]], "read_us":[[...]], "detail":[[...]]},
+// [i][j]: i reaching j; unknown latencies are null.
+nlohmann::json peer_access_to_json(const PeerAccess& m);
 
 }  // namespace arbench::topo

@@ -8,6 +8,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/oracle.hpp"
+#include "workload/alternating.hpp"
 
 namespace arbench {
 namespace {
@@ -20,38 +21,24 @@ class AllReduceWorkload final : public Workload {
  public:
   AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed)
       : Workload(seed), c_(c), world_(f.world()) {
-    in_ = f.alloc(c.bytes, placement);
+    in_ = std::make_unique<AlternatingBuffers>(f.alloc(c.bytes, placement), f.alloc(c.bytes, placement), world_);
     if (!c.in_place) out_ = f.alloc(c.bytes, placement);
     bufs_.in = in_.get();
-    bufs_.out = c.in_place ? in_.get() : out_.get();
+    bufs_.out = c.in_place ? static_cast<RankBuffers*>(in_.get()) : out_.get();
     fill(f);
   }
 
   const OpBuffers& buffers() const override { return bufs_; }
+  void before_op(int rank) override { in_->before_op(rank); }
 
-  // One pass over the ranks writes their inputs and adds them up (exact: small integers), so
-  // the answer comes with the inputs at no extra hashing.
+  // Every set in use, and the outputs poisoned (NaN in bf16, fp16, fp32).
   void fill(Fabric& f) override {
-    const std::size_t n = c_.elements();
-    const bool zero_sum = c_.in_place && kind() == Inputs::zero_sum;
-    std::vector<int> sum(n, 0);
-    std::vector<std::uint8_t> host(c_.bytes);
-    const std::vector<std::uint8_t> poison(c_.in_place ? 0 : c_.bytes, 0xff);  // NaN in bf16, fp16, fp32
-    for (int r = 0; r < world_; ++r) {
-      const bool last = r == world_ - 1;
-      for (std::size_t i = 0; i < n; ++i) {
-        const int v = zero_sum && last ? -sum[i] : oracle_value(seed(), r, i);
-        sum[i] += v;
-        store_from_f32(host.data(), i, c_.dtype, float(v));
-      }
-      // Every process adds up every rank's values (the answer, and the zero-sum last rank's
-      // input, need them all) but writes only the ranks it drives: the others' processes do.
-      if (!f.drives(r)) continue;
-      f.upload(r, bufs_.in->local(r), host.data(), c_.bytes);
-      if (!c_.in_place) f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
-    }
-    want_.resize(c_.bytes);
-    for (std::size_t i = 0; i < n; ++i) store_from_f32(want_.data(), i, c_.dtype, float(sum[i]));
+    in_->alternate(alternating());
+    for (int s = 0; s < (alternating() ? 2 : 1); ++s) fill_set(f, s);
+    if (c_.in_place) return;
+    const std::vector<std::uint8_t> poison(c_.bytes, 0xff);
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
   }
 
   CheckResult check(Fabric& f) override {
@@ -59,17 +46,17 @@ class AllReduceWorkload final : public Workload {
     std::vector<std::uint8_t> got(c_.bytes);
     for (int r = 0; r < world_; ++r) {
       if (!f.drives(r)) continue;  // its own process checks it (gather_check adds the counts up)
+      const std::vector<std::uint8_t>& want = want_[alternating() ? in_->current(r) : 0];
       f.download(r, got.data(), bufs_.out->local(r), c_.bytes);
       const std::size_t n = c_.elements();
       res.checked_elements += n;
-      std::size_t wrong = count_wrong(got.data(), want_.data(), c_.dtype, n);
+      std::size_t wrong = count_wrong(got.data(), want.data(), c_.dtype, n);
       if (wrong && res.first_error.empty()) {
         for (std::size_t i = 0; i < n; ++i) {
-          if (std::memcmp(got.data() + i * dtype_size(c_.dtype), want_.data() + i * dtype_size(c_.dtype),
+          if (std::memcmp(got.data() + i * dtype_size(c_.dtype), want.data() + i * dtype_size(c_.dtype),
                           dtype_size(c_.dtype)) != 0) {
             res.first_error = "rank " + std::to_string(r) + " element " + std::to_string(i) + ": got " +
-                              element_text(got.data(), i, c_.dtype) + ", want " +
-                              element_text(want_.data(), i, c_.dtype);
+                              element_text(got.data(), i, c_.dtype) + ", want " + element_text(want.data(), i, c_.dtype);
             break;
           }
         }
@@ -80,11 +67,36 @@ class AllReduceWorkload final : public Workload {
   }
 
  private:
+  // One pass over the ranks writes set s's inputs and adds them up (exact: small integers), so
+  // the answer comes with the inputs at no extra hashing.
+  void fill_set(Fabric& f, int set) {
+    const std::size_t n = c_.elements();
+    const bool zero_sum = c_.in_place && kind() == Inputs::zero_sum;
+    const std::uint64_t seed = seed_of(set);
+    std::vector<int> sum(n, 0);
+    std::vector<std::uint8_t> host(c_.bytes);
+    for (int r = 0; r < world_; ++r) {
+      const bool last = r == world_ - 1;
+      for (std::size_t i = 0; i < n; ++i) {
+        const int v = zero_sum && last ? -sum[i] : oracle_value(seed, r, i);
+        sum[i] += v;
+        store_from_f32(host.data(), i, c_.dtype, float(v));
+      }
+      // Every process adds up every rank's values (the answer, and the zero-sum last rank's
+      // input, need them all) but writes only the ranks it drives: the others' processes do.
+      if (!f.drives(r)) continue;
+      f.upload(r, in_->buffers(set).local(r), host.data(), c_.bytes);
+    }
+    want_[set].resize(c_.bytes);
+    for (std::size_t i = 0; i < n; ++i) store_from_f32(want_[set].data(), i, c_.dtype, float(sum[i]));
+  }
+
   Case c_;
   int world_;
-  std::unique_ptr<RankBuffers> in_, out_;
+  std::unique_ptr<AlternatingBuffers> in_;
+  std::unique_ptr<RankBuffers> out_;
   OpBuffers bufs_;
-  std::vector<std::uint8_t> want_;
+  std::vector<std::uint8_t> want_[2];  // the answer of set A and of set B
 };
 
 }  // namespace
@@ -110,8 +122,9 @@ CheckResult gather_check(World& w, const CheckResult& mine) {
 
 WorkloadFootprint workload_footprint(const Case& c) {
   if (c.family == Family::allreduce_rmsnorm) return rmsnorm_workload_footprint(c);
-  // in (+ out); the oracle sum, and two staging copies at a time (fill: input + poison; check: got)
-  WorkloadFootprint f{c.bytes * (c.in_place ? 1 : 2), 3 * c.bytes, {c.bytes}};
+  // two input sets (+ out); the two sets' oracle sums, and two staging copies at a time (fill:
+  // input + poison; check: got)
+  WorkloadFootprint f{c.bytes * (c.in_place ? 2 : 3), 4 * c.bytes, {c.bytes, c.bytes}};
   if (!c.in_place) f.buffers.push_back(c.bytes);
   return f;
 }

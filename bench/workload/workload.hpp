@@ -37,32 +37,52 @@ enum class Inputs : std::uint8_t {
 // The buffers of one case, their inputs and the check of the outputs. Inputs come in sets, one
 // per seed: construction writes the set of the run's seed; next_inputs() moves to seed + 1,
 // seed + 2, ... so the harness can give each checked phase inputs no earlier op has read.
+// Every input buffer is held twice (workload/alternating.hpp): a timed phase reads two sets in
+// turn (next_alternating_inputs), so an op that reads a slot an earlier op left behind gets the
+// other set's numbers and a wrong result the check sees.
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual const OpBuffers& buffers() const = 0;
-  // (Re)write the current input set and poison the outputs (NaN bytes), so an element no rank
+  // (Re)write the current input set(s) and poison the outputs (NaN bytes), so an element no rank
   // wrote is caught.
   virtual void fill(Fabric& f) = 0;
-  // Read every rank's outputs back and compare with the current input set's answer (all ranks
-  // must also agree bitwise).
+  // Read every rank's outputs back and compare with the answer of the input set that rank's last
+  // op read (all ranks must also agree bitwise).
   virtual CheckResult check(Fabric& f) = 0;
+  // Before each op of `rank` (the harness's op calls it): when alternating, that op reads the
+  // other input set than its previous one.
+  virtual void before_op(int rank) = 0;
   // Move to the next input set (the seed advances by one), write it and poison the outputs: an
   // output left over from an earlier op, or an op that wrote nothing, is then a wrong result.
+  // Every op reads that one set.
   void next_inputs(Fabric& f, Inputs kind = Inputs::oracle) {
     ++seed_;
     kind_ = kind;
+    alternating_ = false;
+    fill(f);
+  }
+  // Move to the next two input sets (seeds + 1 and + 2), write both and poison the outputs; the
+  // ops then read them in turn, the first op set A.
+  void next_alternating_inputs(Fabric& f, Inputs kind = Inputs::oracle) {
+    seed_ += 2;
+    kind_ = kind;
+    alternating_ = true;
     fill(f);
   }
   std::uint64_t seed() const { return seed_; }
+  bool alternating() const { return alternating_; }
 
  protected:
   explicit Workload(std::uint64_t seed) : seed_(seed) {}
   Inputs kind() const { return kind_; }
+  // The seed of input set `s` (0: A, 1: B; one set: always the current seed).
+  std::uint64_t seed_of(int s) const { return alternating_ ? seed_ - 1 + std::uint64_t(s) : seed_; }
 
  private:
   std::uint64_t seed_;
   Inputs kind_ = Inputs::oracle;
+  bool alternating_ = false;
 };
 
 // Every rank's check of a multi-process run, from each process's own (Fabric::drives): counts

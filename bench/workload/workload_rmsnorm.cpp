@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "workload/alternating.hpp"
 #include "workload/rmsnorm_reference.hpp"
 #include "workload/workload.hpp"
 
@@ -24,9 +25,12 @@ class RmsnormWorkload final : public Workload {
       throw UsageError("case " + c.name() + ": the fused family needs tokens >= 1 and hidden >= 1");
     n_ = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
     bytes_ = n_ * dtype_size(c.dtype);
-    x_ = f.alloc(bytes_, placement);
-    residual_ = f.alloc(bytes_, placement);
-    weight_ = f.alloc(static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype), placement);
+    const std::size_t weight_bytes = static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype);
+    // Every input twice: a timed phase alternates between two sets (workload/alternating.hpp).
+    x_ = std::make_unique<AlternatingBuffers>(f.alloc(bytes_, placement), f.alloc(bytes_, placement), world_);
+    residual_ = std::make_unique<AlternatingBuffers>(f.alloc(bytes_, placement), f.alloc(bytes_, placement), world_);
+    weight_ = std::make_unique<AlternatingBuffers>(f.alloc(weight_bytes, placement), f.alloc(weight_bytes, placement),
+                                                   world_);
     norm_out_ = f.alloc(bytes_, placement);
     residual_out_ = f.alloc(bytes_, placement);
     bufs_.in = x_.get();
@@ -38,27 +42,18 @@ class RmsnormWorkload final : public Workload {
   }
 
   const OpBuffers& buffers() const override { return bufs_; }
+  void before_op(int rank) override {
+    for (AlternatingBuffers* b : {x_.get(), residual_.get(), weight_.get()}) b->before_op(rank);
+  }
 
   // The family has no in-place form, so every input set is the oracle's (Inputs::zero_sum is
-  // not needed). The fp64 reference follows the seed.
+  // not needed). The fp64 reference of each set follows its seed.
   void fill(Fabric& f) override {
-    const DType t = c_.dtype;
-    if (ref_seed_ != seed() || ref_.y.empty()) {
-      ref_ = rmsnorm_reference(t, c_.tokens, c_.hidden, world_, seed(), eps_);
-      ref_seed_ = seed();
-    }
-    std::vector<std::uint8_t> host(bytes_), poison(bytes_, 0xff);  // 0xff..: NaN in every dtype
-    for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_residual(seed(), i));
-    std::vector<std::uint8_t> residual = host;
-    std::vector<std::uint8_t> weight(static_cast<std::size_t>(c_.hidden) * dtype_size(t));
-    for (std::size_t j = 0; j < static_cast<std::size_t>(c_.hidden); ++j)
-      store_from_f32(weight.data(), j, t, rmsnorm_weight(seed(), j));
+    for (AlternatingBuffers* b : {x_.get(), residual_.get(), weight_.get()}) b->alternate(alternating());
+    for (int s = 0; s < (alternating() ? 2 : 1); ++s) fill_set(f, s);
+    const std::vector<std::uint8_t> poison(bytes_, 0xff);  // 0xff..: NaN in every dtype
     for (int r = 0; r < world_; ++r) {
       if (!f.drives(r)) continue;  // its own process fills it
-      for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed(), r, i));
-      f.upload(r, bufs_.in->local(r), host.data(), bytes_);
-      f.upload(r, bufs_.residual->local(r), residual.data(), bytes_);
-      f.upload(r, bufs_.weight->local(r), weight.data(), weight.size());
       f.upload(r, bufs_.norm_out->local(r), poison.data(), bytes_);
       f.upload(r, bufs_.residual_out->local(r), poison.data(), bytes_);
     }
@@ -74,13 +69,37 @@ class RmsnormWorkload final : public Workload {
       auto& rb = rank == 0 ? r0 : r;
       f.download(rank, yb.data(), bufs_.norm_out->local(rank), bytes_);
       f.download(rank, rb.data(), bufs_.residual_out->local(rank), bytes_);
-      compare(res, rank, "norm_out", yb, y0, ref_.y, rmsnorm_tolerance_ulp(c_.dtype));
-      compare(res, rank, "residual_out", rb, r0, ref_.r, 0.0);  // exact for the oracle inputs
+      const RmsnormReference& ref = ref_[alternating() ? x_->current(rank) : 0];
+      compare(res, rank, "norm_out", yb, y0, ref.y, rmsnorm_tolerance_ulp(c_.dtype));
+      compare(res, rank, "residual_out", rb, r0, ref.r, 0.0);  // exact for the oracle inputs
     }
     return res;
   }
 
  private:
+  // Writes input set s (x of every rank, residual, weight) and its fp64 reference.
+  void fill_set(Fabric& f, int set) {
+    const DType t = c_.dtype;
+    const std::uint64_t seed = seed_of(set);
+    if (ref_seed_[set] != seed || ref_[set].y.empty()) {
+      ref_[set] = rmsnorm_reference(t, c_.tokens, c_.hidden, world_, seed, eps_);
+      ref_seed_[set] = seed;
+    }
+    std::vector<std::uint8_t> host(bytes_);
+    for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_residual(seed, i));
+    const std::vector<std::uint8_t> residual = host;
+    std::vector<std::uint8_t> weight(static_cast<std::size_t>(c_.hidden) * dtype_size(t));
+    for (std::size_t j = 0; j < static_cast<std::size_t>(c_.hidden); ++j)
+      store_from_f32(weight.data(), j, t, rmsnorm_weight(seed, j));
+    for (int r = 0; r < world_; ++r) {
+      if (!f.drives(r)) continue;  // its own process fills it
+      for (std::size_t i = 0; i < n_; ++i) store_from_f32(host.data(), i, t, rmsnorm_x(seed, r, i));
+      f.upload(r, x_->buffers(set).local(r), host.data(), bytes_);
+      f.upload(r, residual_->buffers(set).local(r), residual.data(), bytes_);
+      f.upload(r, weight_->buffers(set).local(r), weight.data(), weight.size());
+    }
+  }
+
   // In a multi-process run, the process driving rank 0 sends rank 0's outputs to the others, so
   // every process can hold its rank to rank 0's bits (collective: every process calls check).
   void share_rank0_outputs(Fabric& f, std::vector<std::uint8_t>& y0, std::vector<std::uint8_t>& r0) const {
@@ -124,10 +143,11 @@ class RmsnormWorkload final : public Workload {
   double eps_;
   int world_;
   std::size_t n_ = 0, bytes_ = 0;
-  std::unique_ptr<RankBuffers> x_, residual_, weight_, norm_out_, residual_out_;
+  std::unique_ptr<AlternatingBuffers> x_, residual_, weight_;
+  std::unique_ptr<RankBuffers> norm_out_, residual_out_;
   OpBuffers bufs_;
-  RmsnormReference ref_;
-  std::uint64_t ref_seed_ = 0;
+  RmsnormReference ref_[2];          // of set A and set B
+  std::uint64_t ref_seed_[2] = {0, 0};
 };
 
 }  // namespace
@@ -135,9 +155,10 @@ class RmsnormWorkload final : public Workload {
 WorkloadFootprint rmsnorm_workload_footprint(const Case& c) {
   const std::size_t n = static_cast<std::size_t>(c.tokens) * static_cast<std::size_t>(c.hidden);
   const std::size_t bytes = n * dtype_size(c.dtype), weight = static_cast<std::size_t>(c.hidden) * dtype_size(c.dtype);
-  // x, residual, weight, norm_out, residual_out; the fp64 reference (r and y) and check()'s four
-  // staging copies (rank 0's and this rank's y and r)
-  return {4 * bytes + weight, 2 * n * sizeof(double) + 4 * bytes, {bytes, bytes, weight, bytes, bytes}};
+  // two sets of x, residual and weight, norm_out, residual_out; two fp64 references (r and y)
+  // and check()'s four staging copies (rank 0's and this rank's y and r)
+  return {6 * bytes + 2 * weight, 4 * n * sizeof(double) + 4 * bytes,
+          {bytes, bytes, bytes, bytes, weight, weight, bytes, bytes}};
 }
 
 std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,

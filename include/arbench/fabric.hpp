@@ -24,6 +24,7 @@
 namespace arbench {
 
 class World;           // arbench/world.hpp: the processes of a run
+struct PeerAccess;     // arbench/core/peer_access.hpp: the functional peer-to-peer check
 World& solo_world();   // the one-process World
 
 enum class Backend : std::uint8_t { cuda, single_gpu, host };
@@ -95,6 +96,15 @@ struct IsolatedTimes {
 
 enum class Placement : std::uint8_t { local, symmetric };
 
+// How a fabric puts its ranks' clocks on one time line (docs/method.md, "Start skew"): the start
+// skew and the phase marks of different GPUs are compared through these offsets.
+struct ClockSync {
+  std::string method;         // "one clock", "peer-to-peer ping-pong", "host-mapped ping-pong", "unknown"
+  double error_bound_us = 0;  // the largest offset's error bound (a skew's error is at most twice it)
+  double drift_us = -1;       // the largest offset change at the last re-measurement (< 0: none yet)
+  double age_s = 0;           // seconds since the offsets were measured
+};
+
 class Fabric {
  public:
   virtual ~Fabric() = default;
@@ -112,6 +122,11 @@ class Fabric {
 
   // Empty when symmetric buffers can be allocated; else the reason (shown as a skip).
   virtual std::string symmetric_unsupported_reason() const { return {}; }
+  // What the functional peer-to-peer check found when the fabric was built (every pair that
+  // reports P2P moved a pattern through its mapping: kernels/fabric/host/peer_check.hpp), or
+  // nullptr when the fabric ran none (one GPU, no peer mapping). A broken pair also turns
+  // symmetric memory off (symmetric_unsupported_reason) and the start gate's device barrier.
+  virtual const PeerAccess* peer_access() const { return nullptr; }
   // Zero-filled buffers; throws EnvironmentError when `placement` is unsupported.
   virtual std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) = 0;
   // Makes room in the fabric's symmetric memory for buffers of `bytes` per rank together (the
@@ -150,6 +165,8 @@ class Fabric {
   // line; nullopt when not known (the marks of different ranks are then not comparable exactly).
   // The host fabrics' ranks share one clock.
   virtual std::optional<std::int64_t> phase_clock_offset_ns(int /*rank*/) const { return 0; }
+  // How those offsets were measured, their error bound and drift; nullopt when unknown.
+  virtual std::optional<ClockSync> clock_sync() const { return ClockSync{"one clock (steady_clock)", 0, -1, 0}; }
 
   // Bound for any single wait, in seconds (spin-waits in kernels and twins, stream syncs).
   virtual double timeout_s() const { return 10.0; }
@@ -168,6 +185,11 @@ class Fabric {
   // Empty when the devices can run the next case; else why not (a sticky CUDA error: the context
   // is lost until the process exits, so the run must stop).
   virtual std::string health() const { return {}; }
+  // Empty while this fabric may run the next case; else why it must be discarded and replaced
+  // (a grouped NCCL setup call failed: NCCL keeps the calls of the ranks that went in queued in
+  // their communicators, and the next group would run them on those communicators only, which
+  // hangs). The harness aborts and drops such a fabric after the case, whatever its outcome.
+  virtual std::string unusable_reason() const { return {}; }
 };
 
 }  // namespace arbench

@@ -3,6 +3,7 @@
 // (kernels/register_cuda.cu for GPU fabrics, kernels/register_host.cpp for host twins).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,6 +51,11 @@ struct Tuning {
   int host_threads = 0;
 };
 
+// How a variant's data moves between ranks, recorded per case (docs/method.md, "Data path"):
+// arbench's own kernels load and store through peer mappings; NCCL moves it over the transport
+// NCCL picks per pair (P2P, or host memory: NCCL's default NCCL_P2P_LEVEL is PXB).
+enum class DataMover : std::uint8_t { peer_load_store, nccl };
+
 class Variant {
  public:
   virtual ~Variant() = default;
@@ -60,8 +66,14 @@ class Variant {
     (void)c, (void)f, (void)t;
     return 0;
   }
-  // Allocate scratch, record pointers; called once per case before any launch.
+  // Allocate scratch, record pointers; called once per case before any launch. Runs no ops: in a
+  // run of several processes the harness agrees on prepare()'s errors, and an op is a collective
+  // that a process whose prepare() failed would never join.
   virtual void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) = 0;
+  // Ops the variant runs before the case's own (e.g. the unfused variants timing their two halves
+  // alone), called once every process's prepare() worked. The fabric's ops agree on their own
+  // errors; the harness agrees on the rest.
+  virtual void prepare_ops(Fabric& /*f*/) {}
   // Enqueue one op of `rank` on `stream` (host fabric: run it on the calling thread). On the
   // NCCL fabric this runs inside the op's ncclGroupStart/End: a collective called here is
   // enqueued only when the group ends, after anything else launch() enqueues.
@@ -86,10 +98,12 @@ class Variant {
   // Environment the fabric must be created with (NCCL reads NCCL_ALGO/NCCL_PROTO at
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
-  // Whether the variant runs on NCCL's communicators (the nccl variants, unfused-nccl): on the
-  // cuda backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric
-  // of their symmetric-memory provider (--symm-mem; docs/variants.md).
-  virtual bool needs_nccl() const { return false; }
+  // How this variant's data moves between ranks (the NCCL variants, and unfused-nccl: nccl).
+  virtual DataMover data_mover() const { return DataMover::peer_load_store; }
+  // Whether the variant runs on NCCL's communicators (those whose data NCCL moves): on the cuda
+  // backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric of
+  // their symmetric-memory provider (--symm-mem; docs/variants.md).
+  virtual bool needs_nccl() const { return data_mover() == DataMover::nccl; }
 };
 
 // One op of `v` in both phases, as the fabrics run it.

@@ -84,8 +84,6 @@ class FusedVariant : public Variant {
     return Support::yes();
   }
 
-  bool needs_nccl() const override { return algo_ == FusedAlgo::unfused_nccl; }
-
   std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
     if (is_unfused(algo_))  // the sum buffer, then whatever the all-reduce half allocates
       return c.bytes + make_allreduce()->scratch_bytes_per_rank(allreduce_case(c), f, t);
@@ -117,8 +115,7 @@ class FusedVariant : public Variant {
       ib.out = sum_.get();
       inner_->prepare(allreduce_case(c), f, ib, t);
       blocks_ = norm_blocks(tokens_);
-      if (opt_.time_components) time_components(f);
-      return;
+      return;  // the components are timed in prepare_ops(), once every process's prepare() worked
     }
     const int rows = algo_ == FusedAlgo::fused_oneshot ? tokens_ : (tokens_ + world_ - 1) / world_;
     blocks_ = algo::FusedLaunchPolicy::blocks(rows, sms(f), ranks_per_device(f), t.blocks);
@@ -127,6 +124,12 @@ class FusedVariant : public Variant {
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
     state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
+  }
+
+  // Unfused: t(allreduce alone) and t(norm alone), for the fusion accounting. Ops, so not in
+  // prepare() (variant.hpp).
+  void prepare_ops(Fabric& f) override {
+    if (is_unfused(algo_) && opt_.time_components) time_components(f);
   }
 
   // Unfused: the all-reduce here, the norm that reads its output in launch_after() (on the NCCL
@@ -189,6 +192,9 @@ class FusedVariant : public Variant {
 
   // No peer ever touches the case's buffers (peers meet in the variant's own scratch).
   Placement buffer_placement() const override { return Placement::local; }
+  DataMover data_mover() const override {
+    return algo_ == FusedAlgo::unfused_nccl ? DataMover::nccl : DataMover::peer_load_store;
+  }
 
  protected:
   virtual std::unique_ptr<Variant> make_allreduce() const = 0;  // unfused: the all-reduce half

@@ -5,11 +5,11 @@
 //
 // `nccl-symm`: the same call with input and output in NCCL symmetric windows (ncclMemAlloc +
 // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC), done by the cuda fabric's
-// Fabric::alloc(bytes, Placement::symmetric)). With both buffers registered, NCCL 2.28 may pick
-// its built-in symmetric kernels (which load and store peer memory directly instead of the
-// ring/tree paths); it still decides per call and falls back silently where they do not apply,
-// which is exactly what an engine using symmetric windows would get. Needs symmetric memory
-// support (the fabric probes ncclDevCommCreate and P2P; its reason is shown as the skip).
+// Fabric::alloc(bytes, Placement::symmetric)): NCCL's own load/store symmetric kernels, which
+// NCCL 2.28 picks whenever both buffers are windows (they load and store peer memory directly
+// instead of the ring/tree paths). It is labelled so in `arbench list`, docs/variants.md and the
+// case's settings ("kernels"), and its data path is NCCL's. Needs symmetric memory support (the
+// fabric probes ncclDevCommCreate, its LSA team and every pair's P2P; its reason is the skip).
 //
 // Phase timeline: NCCL's kernels are opaque, so a one-thread marker kernel on the rank's stream
 // records entry just before the collective and exit just after it; the whole collective counts
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/clock_kernels.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
@@ -47,10 +48,14 @@ std::map<std::string, std::string> config_env(const std::string& config) {
   return {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
 }
 
+bool p2p_disabled() {
+  const char* v = std::getenv("NCCL_P2P_DISABLE");
+  return v != nullptr && std::string(v) == "1";
+}
+
 class NcclAllReduce final : public Variant {
  public:
   NcclAllReduce(std::string config, Placement placement) : env_(config_env(config)), placement_(placement) {}
-  bool needs_nccl() const override { return true; }
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
@@ -58,6 +63,11 @@ class NcclAllReduce final : public Variant {
       return Support::no("NCCL needs one real GPU per rank (it forbids two ranks on one GPU); use --backend cuda");
     if (placement_ == Placement::symmetric)
       if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
+    // A pair that reports P2P but whose writes never arrive: NCCL's P2P transport would use it and
+    // hang, unless NCCL is told to go through host memory.
+    if (const PeerAccess* peers = f.peer_access(); peers != nullptr && !p2p_disabled())
+      if (std::string why = broken_peer_reason(*peers, c.world); !why.empty())
+        return Support::no(why + " (NCCL_P2P_DISABLE=1 runs NCCL through host memory instead)");
     return Support::yes();
   }
 
@@ -69,14 +79,12 @@ class NcclAllReduce final : public Variant {
     type_ = nccl_type(c.dtype);
     world_ = f.world();
     comm_.assign(std::size_t(world_), nullptr);
-    in_.assign(std::size_t(world_), nullptr);
-    out_.assign(std::size_t(world_), nullptr);
     for (int r = 0; r < world_; ++r) {
       if (!f.drives(r)) continue;  // its own process launches it
       comm_[std::size_t(r)] = static_cast<ncclComm_t>(f.nccl_comm(r));
-      in_[std::size_t(r)] = b.in->local(r);
-      out_[std::size_t(r)] = b.out->local(r);
     }
+    in_ = b.in;  // read at each launch: the harness may alternate input sets (docs/method.md)
+    out_ = b.out;
   }
 
   // In launch() the marker is enqueued at once, the collective only when the op's NCCL group
@@ -84,7 +92,8 @@ class NcclAllReduce final : public Variant {
   void launch(int rank, Stream stream) override {
     const auto r = std::size_t(rank);
     if (phases_ != nullptr) launch_phase_marker(record(rank), 0, static_cast<cudaStream_t>(stream));
-    ARB_NCCL_CHECK(*api_, AllReduce(in_[r], out_[r], count_, type_, ncclSum, comm_[r], static_cast<cudaStream_t>(stream)));
+    ARB_NCCL_CHECK(*api_, AllReduce(in_->local(rank), out_->local(rank), count_, type_, ncclSum, comm_[r],
+                                    static_cast<cudaStream_t>(stream)));
   }
 
   void launch_after(int rank, Stream stream) override {
@@ -101,6 +110,9 @@ class NcclAllReduce final : public Variant {
     s.push_back({"buffers", placement_ == Placement::symmetric
                                 ? "ncclMemAlloc + ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC)"
                                 : "cudaMalloc"});
+    if (placement_ == Placement::symmetric)
+      s.push_back({"kernels", "NCCL's own load/store symmetric kernels (NCCL 2.28 picks them when both buffers "
+                              "are windows)"});
     for (const char* k : {"NCCL_ALGO", "NCCL_PROTO"}) {
       auto it = env_.find(k);
       const char* process = std::getenv(k);
@@ -110,6 +122,7 @@ class NcclAllReduce final : public Variant {
   }
   Placement buffer_placement() const override { return placement_; }
   std::map<std::string, std::string> fabric_env() const override { return env_; }
+  DataMover data_mover() const override { return DataMover::nccl; }
 
  private:
   std::map<std::string, std::string> env_;
@@ -121,7 +134,8 @@ class NcclAllReduce final : public Variant {
   // Per rank (any world size: NCCL has no 8-rank limit; with one process per GPU only this
   // process's rank is filled).
   std::vector<ncclComm_t> comm_;
-  std::vector<void*> in_, out_;
+  RankBuffers* in_ = nullptr;
+  RankBuffers* out_ = nullptr;
   RankBuffers* phases_ = nullptr;
   std::uint64_t* record(int rank) const { return static_cast<std::uint64_t*>(phases_->local(rank)); }
 };
@@ -144,7 +158,7 @@ VariantEntry nccl_symm_entry() {
   VariantEntry e;
   e.name = "nccl-symm";
   e.family = Family::allreduce;
-  e.summary = "ncclAllReduce on NCCL symmetric windows (NCCL's built-in symmetric kernels)";
+  e.summary = "NCCL's own load/store symmetric kernels: ncclAllReduce with both buffers in NCCL symmetric windows";
   e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::symmetric); };
   e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
   return e;

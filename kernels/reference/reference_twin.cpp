@@ -25,6 +25,7 @@ class ReferenceAllReduce final : public Variant {
   Support supports(const Case& c, const Fabric& f) const override {
     if (f.backend() != Backend::host) return Support::no("reference runs on the host backend only");
     if (c.family != Family::allreduce) return Support::no("reference is an allreduce");
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);  // it reads peers
     return Support::yes();
   }
 

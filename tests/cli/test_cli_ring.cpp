@@ -36,7 +36,7 @@ TEST(CliRing, BadRingOrderIsAUsageErrorNamingIt) {
   CliResult r = run_arbench("run --backend host --variants ring --gpus 4 -b 1K -e 1K --samples 1 --warmup 1 "
                             "--pipelined-ops 0 --ring-order 0,1,1,2");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--ring-order 0,1,1,2: rank 1 appears twice"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--ring-order: 1 is listed twice"), std::string::npos) << r.output;
 }
 
 TEST(CliRing, PlainListNamesTheNcclConfigurations) {
@@ -55,6 +55,6 @@ TEST(CliRing, ListShowsTheNcclConfigurations) {
     CliResult r = run_arbench(std::string("list --backend host --gpus 2 -b 1K -e 1K --variants '") + cfg + "'");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find(std::string("allreduce/") + cfg + "/bf16/gpus:2/bytes:1024"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("skipped: configurations run on GPU fabrics only"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("]: configurations run on GPU fabrics only"), std::string::npos) << r.output;
   }
 }

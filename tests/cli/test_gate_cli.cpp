@@ -104,13 +104,13 @@ TEST(GateCli, SamplingOptionsAreValidatedBeforeAnyWork) {
   // Each message names the value as typed.
   const std::vector<std::pair<const char*, const char*>> cases = {
       {"--samples 5 --max-noise 1", "--samples 5 takes exactly that many samples"},
-      {"--max-noise 0", "--max-noise 0: a percentage in (0, 1000]"},
-      {"--max-noise -3%", "--max-noise -3: a percentage in (0, 1000]"},
-      {"--min-samples 0", "--min-samples must be >= 1, got 0"},
+      {"--max-noise 0", "--max-noise: 0 is out of range: 0 < PCT <= 1000"},
+      {"--max-noise -3%", "--max-noise: -3 is out of range: 0 < PCT <= 1000"},
+      {"--min-samples 0", "--min-samples: 0 is out of range: 1 <= N <= 10000000"},
       {"--min-samples 20 --max-samples 10", "--max-samples 10 is below --min-samples 20"},
-      {"--max-time 0", "--max-time 0: must be > 0 seconds"},
+      {"--max-time 0", "--max-time: 0 is out of range: 0 < S <= 86400"},
       {"--min-time 5 --max-time 1", "--min-time 5 s is longer than --max-time 1 s"},
-      {"--cache warm", "--cache: warm not in {hot,cold}"},
+      {"--cache warm", "--cache: 'warm' is not one of hot or cold"},
   };
   for (const auto& [bad, message] : cases) {
     const CliResult r = run_arbench(kHostCase + " " + bad);

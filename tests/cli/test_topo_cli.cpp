@@ -83,19 +83,19 @@ TEST(TopoCli, WritesJsonAtomically) {
 TEST(TopoCli, BadInputIsUsageError) {
   Result r = run_arbench("topo --sysfs-root /nonexistent/arbench");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "/nonexistent/arbench is not a folder")) << r.output;
+  EXPECT_TRUE(has(r.output, "--sysfs-root: '/nonexistent/arbench' is not a folder (no such folder)")) << r.output;
   r = run_arbench("topo --sysfs-root " + fixture("broken") + " --out /nonexistent/dir/x.json");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "cannot write --out /nonexistent/dir/x.json")) << r.output;
+  EXPECT_TRUE(has(r.output, "--out /nonexistent/dir/x.json: the folder /nonexistent/dir does not exist")) << r.output;
   r = run_arbench("topo --bytes 12Q");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "--bytes '12Q' is not a size")) << r.output;
+  EXPECT_TRUE(has(r.output, "--bytes: '12Q' is not a size")) << r.output;
   r = run_arbench("topo --bytes 8");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "--bytes 8 is out of range")) << r.output;
+  EXPECT_TRUE(has(r.output, "--bytes: 8 is out of range: 16 <= SIZE <= 4G")) << r.output;
   r = run_arbench("topo --bytes 64MiB --reps 0");
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_TRUE(has(r.output, "--reps 0 must be at least 1")) << r.output;
+  EXPECT_TRUE(has(r.output, "--reps: 0 is out of range: 1 <= N <= 1000000")) << r.output;
   r = run_arbench("topo --wait-timeout -1");
   EXPECT_EQ(r.code, 2) << r.output;
 }

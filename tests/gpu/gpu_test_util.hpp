@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
@@ -96,6 +97,32 @@ inline GateVerdict gpu_gate(int needed, bool needs_nccl = false, const std::stri
     in.nccl_reason = NcclApi::version_or_reason();
   }
   return gate_verdict(in);
+}
+
+// Whether a GPU test may skip one case the harness did not plan (`reason`): only when CUDA itself
+// says a pair among the case's first `world` GPUs has no peer access (can_access[a][b] == 0,
+// cudaDeviceCanAccessPeer): the custom kernels need P2P, and such a box cannot run them. Returns
+// that pair ("GPU a cannot reach GPU b") as the skip's evidence, or "" when the skip is not
+// verified: every pair reports P2P, so the case should have run and the test must fail with
+// `reason` (a broken peer check, NCCL refusing its windows, a bug) instead of hiding it.
+inline std::string verified_p2p_skip(const std::vector<std::vector<int>>& can_access, int world) {
+  for (int a = 0; a < world && a < int(can_access.size()); ++a)
+    for (int b = 0; b < world && b < int(can_access[std::size_t(a)].size()); ++b)
+      if (a != b && can_access[std::size_t(a)][std::size_t(b)] == 0)
+        return "GPU " + std::to_string(a) + " cannot reach GPU " + std::to_string(b) + " (cudaDeviceCanAccessPeer)";
+  return {};
+}
+
+// cudaDeviceCanAccessPeer of the first `n` GPUs.
+inline std::vector<std::vector<int>> peer_access_matrix(int n) {
+  std::vector<std::vector<int>> m(static_cast<std::size_t>(n), std::vector<int>(static_cast<std::size_t>(n), 1));
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (a != b && cudaDeviceCanAccessPeer(&m[std::size_t(a)][std::size_t(b)], a, b) != cudaSuccess) {
+        (void)cudaGetLastError();
+        m[std::size_t(a)][std::size_t(b)] = 1;  // unknown: never evidence for a skip
+      }
+  return m;
 }
 
 }  // namespace arbench::testing

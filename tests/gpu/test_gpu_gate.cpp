@@ -81,5 +81,17 @@ TEST(GpuGate, ThisMachineWithAPlantedGpuNodeFailsUnlessCudaWorks) {
   }
 }
 
+// A GPU test skips a case only for a verified missing-P2P reason (verified_p2p_skip); any other
+// reason the harness gives for not running a case fails the test. Before, the first unplanned case
+// skipped the whole test, whatever the reason (a broken window registration looked like a skip).
+TEST(GpuCaseSkip, OnlyAPairCudaReportsWithoutP2pIsAReasonToSkip) {
+  const std::vector<std::vector<int>> all = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+  EXPECT_EQ(verified_p2p_skip(all, 3), "") << "every pair reports P2P: a case that did not run is a failure";
+  std::vector<std::vector<int>> missing = all;
+  missing[2][0] = 0;
+  EXPECT_EQ(verified_p2p_skip(missing, 3), "GPU 2 cannot reach GPU 0 (cudaDeviceCanAccessPeer)");
+  EXPECT_EQ(verified_p2p_skip(missing, 2), "") << "GPUs 0 and 1 reach each other: world 2 must run";
+}
+
 }  // namespace
 }  // namespace arbench::testing

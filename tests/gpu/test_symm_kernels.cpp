@@ -38,7 +38,8 @@ std::string describe(const GpuCase& g, int world) {
 
 // Prepares the variant on `f`, then: `eager` ops with fresh inputs each, checked after each;
 // then (out-of-place only) one CUDA graph of 6 ops replayed 3 times, checked after; then one more
-// eager op, so epochs advanced inside graphs are seen to carry on.
+// eager op on fresh inputs, outputs poisoned before each, so epochs advanced inside graphs are seen
+// to carry on and an op that writes nothing cannot pass on an earlier op's answer.
 void run_and_check(Fabric& f, const GpuCase& g, int eager) {
   const int world = f.world();
   Case c;
@@ -79,11 +80,22 @@ void run_and_check(Fabric& f, const GpuCase& g, int eager) {
     check(7 + i, "eager");
   }
   if (g.in_place) return;  // replays would add the output to itself
+  // Outputs poisoned (NaN bytes) before each checked group: an op that writes nothing must not
+  // pass on what an earlier op left there.
+  const std::vector<std::uint8_t> poison(c.bytes, 0xff);
+  auto poison_outputs = [&] {
+    for (int r = 0; r < world; ++r) f.upload(r, b.out->local(r), poison.data(), c.bytes);
+  };
   upload(99);
+  poison_outputs();
   f.time_pipelined(op, 6, 3);
   check(99, "after CUDA-graph replays");
+  // The eager op after the graphs: fresh inputs and poisoned outputs, so an op that wrote nothing
+  // (or returned the graphs' answer) fails, and epochs advanced inside the graphs must carry on.
+  upload(100);
+  poison_outputs();
   f.run(op);
-  check(99, "eager after graphs");
+  check(100, "eager after graphs");
 }
 
 TEST(SymmKernels, EveryVariantOnVirtualRanks) {

@@ -41,20 +41,26 @@ class FakeWorld final : public World {
   const WorldLayout& layout() const override { return layout_; }
   double wait_bound_s() const override { return bound_; }
   void set_wait_bound_s(double s) override { bound_ = s; }
-  void barrier(const char*) override { ++collectives; }
-  void max(std::vector<double>& v, const char*) override {
+  void barrier(const char* what) override {
     ++collectives;
+    log.push_back(what);
+  }
+  void max(std::vector<double>& v, const char* what) override {
+    ++collectives;
+    log.push_back(what);
     for (std::size_t i = 0; i < v.size() && i < peer_values.size(); ++i) v[i] = std::max(v[i], peer_values[i]);
   }
-  std::vector<std::string> all_gather(const std::string& mine, const char*) override {
+  std::vector<std::string> all_gather(const std::string& mine, const char* what) override {
     ++collectives;
+    log.push_back(what);
     last_mine = mine;
     std::vector<std::string> all = peers;
     all[static_cast<std::size_t>(rank_)] = mine;
     return all;
   }
-  void broadcast(std::string& bytes, int root, const char*) override {
+  void broadcast(std::string& bytes, int root, const char* what) override {
     ++collectives;
+    log.push_back(what);
     if (root != rank_) bytes = peer_bytes;
   }
   [[noreturn]] void abort(int, const std::string& why) override { throw std::logic_error("abort: " + why); }
@@ -64,6 +70,7 @@ class FakeWorld final : public World {
   std::string peer_bytes;           // the root's bytes, for broadcast() on another process
   std::string last_mine;            // what this process contributed to the last all_gather
   int collectives = 0;
+  std::vector<std::string> log;     // every collective's `what`, in order
 
  private:
   int rank_, size_;

@@ -9,6 +9,8 @@
 #   changed sweep (--dtype fp32): a new baseline, said loudly                   -> exit 0
 #   bad argument (--dtype fp64): exit 2 and no night folder, no baseline left
 #   default results folder: outside the source tree; nothing new in git status
+#   first night: no table of the baseline against itself
+#   results folder that cannot be written: exit 2 before any run
 # GPU timing (synthetic results through --from-result, as a GPU box's would be):
 #   night A, B  baseline, then an unchanged night                              -> exit 0
 #   night C     one case 30% slower (a regression), one 40% slower on a x8 link
@@ -16,6 +18,10 @@
 #   night D     night C again with --update-baseline: still compared with the old
 #               baseline (exit 1), then the baseline is tonight's result, byte for byte
 #   night E     night C again: unchanged against the new baseline              -> exit 0
+#   incomplete  a result marked arbench.incomplete never becomes the baseline     -> exit 2
+#   garbage     --from-result of a binary or non-arbench file: a clean message   -> exit 2
+# Build: without ARBENCH_EXE the nightly builds through scripts/build.sh release (reusing an
+#   up-to-date build/release), not a second copy of its own.
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -50,6 +56,8 @@ count() { find "$@" 2>/dev/null | wc -l; }
 
 # ---- host backend ------------------------------------------------------------------------
 night 0 night1
+grep -q "nothing to compare yet" "$tmp/night1.log" || fail "night1 did not say there is nothing to compare"
+grep -Eq '^case +base us' "$tmp/night1.log" && fail "night1 printed a table of the baseline against itself"
 baselines=("$tmp"/results/baselines/*.json)
 if ! ((${#baselines[@]} == 1)) || [[ ! -s ${baselines[0]} ]]; then fail "night1 created no baseline"; fi
 [[ $(basename "${baselines[0]}") =~ ^[0-9a-f]{16}-[0-9a-f]{16}\.json$ ]] ||
@@ -179,4 +187,50 @@ night 0 gpu_e ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/c.json"
 "$py" -c 'import json, sys
 sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cases"]))' \
   "$(latest "$gpu/results")/compare.json" || fail "gpu_e still compared with the old baseline"
+
+# ---- results that must not become a baseline, inputs that are not results ------------------
+"$py" - "$gpu/c.json" "$gpu/partial.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["arbench"]["incomplete"] = {"reason": "interrupted (Ctrl-C)", "cases_planned": 99,
+                                "cases_run": len(doc["arbench"]["cases"]), "not_run": []}
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+night 2 incomplete_first ARBENCH_RESULTS_DIR="$gpu/fresh" -- --from-result "$gpu/partial.json"
+grep -q "tonight's result is incomplete (interrupted (Ctrl-C)" "$tmp/incomplete_first.log" ||
+  fail "an incomplete first night did not say why it is refused"
+(($(count "$gpu"/fresh/baselines/*.json) == 0)) || fail "an incomplete result became the baseline"
+before=$(md5sum "${gpu_baselines[0]}")
+night 2 incomplete_update ARBENCH_RESULTS_DIR="$gpu/results" -- --update-baseline --from-result "$gpu/partial.json"
+[[ $(md5sum "${gpu_baselines[0]}") == "$before" ]] || fail "--update-baseline replaced the baseline with an incomplete result"
+night 0 incomplete_compared ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/partial.json"
+grep -q "INCOMPLETE: tonight's result stopped early" "$tmp/incomplete_compared.log" || fail "an incomplete night is not marked"
+printf '\x7fELF\x00\x01binary' >"$gpu/binary.json"
+printf '{"weights": [1, 2]}\n' >"$gpu/other.json"
+cp "$repo/tests/fixtures/topo/loaded_4gpu.json" "$gpu/topo.json"  # another command's output
+for f in binary other topo; do
+  night 2 "garbage_$f" ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/$f.json"
+  grep -q "not an arbench result" "$tmp/garbage_$f.log" || fail "garbage_$f: no clean message"
+  grep -q "Traceback" "$tmp/garbage_$f.log" && fail "garbage_$f: a Python traceback"
+done
+night 2 folder_not_result ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu"
+grep -q "not a file" "$tmp/folder_not_result.log" || fail "a folder as --from-result: no clean message"
+
+# The results folder is checked before any work.
+night 2 unwritable ARBENCH_RESULTS_DIR=/proc/arbench-nightly
+grep -q "cannot create or write this folder" "$tmp/unwritable.log" || fail "an unwritable results folder: no message"
+grep -q "^nightly: .* run " "$tmp/unwritable.log" && fail "the sweep ran although its results could not be written"
+
+# Without ARBENCH_EXE: scripts/build.sh release (an up-to-date build/release is reused), never a
+# build of its own (was: build/nightly, a second full build beside scripts/run.sh's).
+tree=$tmp/tree
+mkdir -p "$tree/scripts" "$tree/build/release"
+cp "$repo"/scripts/*.sh "$repo"/scripts/*.py "$tree/scripts/"
+printf '#!/usr/bin/env bash\necho "build.sh $*" >>"%s"\nln -sf "%s" "%s"\n' "$tmp/build-calls.log" "$exe" \
+  "$tree/build/release/arbench" >"$tree/scripts/build.sh"
+chmod +x "$tree/scripts/build.sh"
+env ARBENCH_EXE= ARBENCH_RESULTS_DIR="$tmp/tree-results" bash "$tree/scripts/nightly.sh" --no-plots \
+  --from-result "$gpu/a.json" >"$tmp/build_reuse.log" 2>&1 || { cat "$tmp/build_reuse.log"; fail "the nightly could not build"; }
+grep -qx "build.sh release --target arbench" "$tmp/build-calls.log" || fail "the nightly did not build with scripts/build.sh release"
+[[ -e $tree/build/nightly ]] && fail "the nightly made a build of its own (build/nightly)"
 echo "PASS"

@@ -15,6 +15,19 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 [[ -s $github && -s $gitlab ]] || fail "missing $github or $gitlab"
 
+# Both run the GPU tests (ctest -L gpu) before the nightly's timing, as a step of their own that
+# fails the job: checked without a validator, and a copy without it must fail the check.
+gpu_tests_first() {  # gpu_tests_first FILE: a `ctest ... -L gpu` line comes before scripts/nightly.sh
+  awk '/ctest .*-L gpu/ && !seen_nightly { found = 1 } /scripts\/nightly\.sh/ { seen_nightly = 1 }
+       END { exit found ? 0 : 1 }' "$1"
+}
+for f in "$github" "$gitlab"; do
+  gpu_tests_first "$f" || fail "$f does not run the GPU tests (ctest -L gpu) before scripts/nightly.sh"
+  grep -v 'ctest .*-L gpu' "$f" >"$tmp/no-gpu-tests.yml"
+  gpu_tests_first "$tmp/no-gpu-tests.yml" && fail "the GPU-tests check accepted a copy of $f without them"
+done
+echo "both nightly files run ctest -L gpu before the timing; a copy without it is caught"
+
 npm_root=$(npm root -g 2>/dev/null || true)
 export NODE_PATH=${npm_root}${NODE_PATH:+:$NODE_PATH}
 export ARBENCH_RUNNER_LABELS=gpu  # the self-hosted runner's label (docs/regression.md)

@@ -121,7 +121,7 @@ CudaFabric::~CudaFabric() {
 
 void CudaFabric::build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only) {
   gate_ = std::make_unique<StartGate>(devices_, streams_, first_rank_, world_, timeout_s_, std::move(flags),
-                                      std::move(why_host_only));
+                                      std::move(why_host_only), processes_);
 }
 
 void CudaFabric::release_gate() {
@@ -201,6 +201,11 @@ std::optional<std::int64_t> CudaFabric::phase_clock_offset_ns(int rank) const {
   return gate_->clock_offset_ns(local(rank));
 }
 
+std::optional<ClockSync> CudaFabric::clock_sync() const {
+  if (!gate_) return std::nullopt;
+  return gate_->clock_sync();
+}
+
 void CudaFabric::launch_all(const RankOp& op) {
   enqueue_two_phase(
       op, first_rank_, local_ranks(),
@@ -208,7 +213,7 @@ void CudaFabric::launch_all(const RankOp& op) {
         ARB_CUDA_CHECK(cudaSetDevice(devices_[local(r)]));
         return static_cast<Stream>(streams_[local(r)]);
       },
-      [this] { begin_op_group(); }, [this] { end_op_group(); });
+      [this] { begin_op_group(); }, [this] { end_op_group(); }, [this] { abandon_op_group(); });
 }
 
 void CudaFabric::sync_all() {

@@ -49,9 +49,11 @@ class CudaFabric : public Fabric {
   void hold(int rank, Stream stream, double seconds) override;
   std::string phase_clock() const override { return "globaltimer"; }
   double phase_clock_resolution_ns() override;
-  // The start gate's measured offsets between the GPUs' clocks (one process); unknown across
-  // processes.
+  // The start gate's measured offsets between the GPUs' clocks (one process; the phase marks of
+  // other processes' ranks are not compared).
   std::optional<std::int64_t> phase_clock_offset_ns(int rank) const override;
+  // The start gate's offsets: how they were measured, their error bound, their drift.
+  std::optional<ClockSync> clock_sync() const override;
   std::string health() const override;
   // --cache cold: writes twice the L2 size on every device this process drives.
   void flush_caches() override;
@@ -80,6 +82,8 @@ class CudaFabric : public Fabric {
   // Brackets around the per-rank launches of one op (the nccl fabric groups NCCL calls).
   virtual void begin_op_group() {}
   virtual void end_op_group() {}
+  // Ends the group of an op whose launch threw (op_phases.hpp): none of its calls may run.
+  virtual void abandon_op_group() {}
   // Both phases of `op` on every rank (op_phases.hpp).
   void launch_all(const RankOp& op);
   // Waits for every rank's stream; throws HangError naming the rank after 2 x timeout_s().

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/cuda/capture_scope.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/host/host_op.hpp"
 
@@ -34,10 +35,13 @@ void CudaFabric::open_gate_together(std::uint32_t token, std::exception_ptr fail
 
 IsolatedTimes CudaFabric::time_isolated(const RankOp& op, int samples) {
   if (!gate_) build_gate(nullptr, "the fabric built no device barrier");
+  gate_->refresh_clocks();  // GPU clocks drift apart: offsets older than a minute are measured again
   // Per sample: this process's time (max over its ranks), whether its gate gave up, its skew
-  // (-1: unknown); reduced over the processes (max) once the batch is done.
+  // (-1: unknown; one process), and across processes its ranks' latest release and minus its
+  // earliest (on rank 0's clock) with a flag for unknown; reduced over the processes (max) once
+  // the batch is done.
   const std::size_t n = static_cast<std::size_t>(samples);
-  std::vector<double> v(3 * n, 0.0);
+  std::vector<double> v(6 * n, 0.0);
   std::exception_ptr failed;  // this process's first error: told to the others at the next gate
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint32_t token = gate_->next_token();
@@ -63,6 +67,10 @@ IsolatedTimes CudaFabric::time_isolated(const RankOp& op, int samples) {
       v[n + s] = gate_->timed_out(token) ? 1.0 : 0.0;  // a rank was released alone, after the timeout
       const std::optional<double> skew = gate_->skew_s(token);
       v[2 * n + s] = skew && !processes_.multi_process() ? *skew : -1.0;
+      const std::optional<ReleaseExtremes> e = gate_->extremes(token);
+      v[3 * n + s] = e ? e->latest : 0.0;
+      v[4 * n + s] = e ? e->minus_earliest : 0.0;
+      v[5 * n + s] = e ? 0.0 : 1.0;
     } catch (...) {
       failed = std::current_exception();
     }
@@ -76,7 +84,11 @@ IsolatedTimes CudaFabric::time_isolated(const RankOp& op, int samples) {
       continue;
     }
     out.samples.push_back(v[s]);
-    if (v[2 * n + s] >= 0) out.start_skew.push_back(v[2 * n + s]);
+    if (!processes_.multi_process()) {
+      if (v[2 * n + s] >= 0) out.start_skew.push_back(v[2 * n + s]);
+    } else if (v[5 * n + s] == 0) {  // every process knew its ranks' releases on rank 0's clock
+      out.start_skew.push_back(std::max(0.0, v[3 * n + s] + v[4 * n + s]) * 1e-9);
+    }
   }
   return out;
 }
@@ -89,14 +101,24 @@ double CudaFabric::time_pipelined(const RankOp& op, int ops, int reps) {
   std::vector<cudaGraphExec_t> execs(n_local, nullptr);
   std::exception_ptr failed;
   try {
+    // A launch that throws mid-capture must not leave the streams capturing (capture_scope.hpp).
+    CaptureScope scope([this](std::size_t i) {
+      cudaSetDevice(devices_[i]);
+      cudaGraph_t partial = nullptr;
+      if (cudaStreamEndCapture(streams_[i], &partial) == cudaSuccess && partial != nullptr) cudaGraphDestroy(partial);
+      (void)cudaGetLastError();  // an invalidated capture's error belongs to the failed launch
+    });
     for (std::size_t i = 0; i < n_local; ++i) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
       ARB_CUDA_CHECK(cudaStreamBeginCapture(streams_[i], cudaStreamCaptureModeRelaxed));
+      scope.begun(i);
     }
     for (int k = 0; k < ops; ++k) launch_all(op);
     for (std::size_t i = 0; i < n_local; ++i) {
       ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
-      ARB_CUDA_CHECK(cudaStreamEndCapture(streams_[i], &graphs[i]));
+      const cudaError_t ended = cudaStreamEndCapture(streams_[i], &graphs[i]);
+      scope.ended(i);  // ended whatever it returned (an invalidated capture ends too)
+      ARB_CUDA_CHECK(ended);
       ARB_CUDA_CHECK(cudaGraphInstantiate(&execs[i], graphs[i], 0));
     }
   } catch (...) {

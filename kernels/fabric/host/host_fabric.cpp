@@ -10,6 +10,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/host/host_op.hpp"
+#include "kernels/fabric/host/peer_check.hpp"
 
 namespace arbench {
 namespace {
@@ -20,28 +21,38 @@ using Clock = std::chrono::steady_clock;
 // memory every thread can address, so peer(r, p) is simply rank p's buffer.
 class HostBuffers final : public RankBuffers {
  public:
-  HostBuffers(int world, std::size_t bytes, bool symmetric) : bytes_(bytes), symmetric_(symmetric) {
+  HostBuffers(int world, std::size_t bytes, bool symmetric, BrokenPair broken)
+      : bytes_(bytes), symmetric_(symmetric), broken_(broken) {
+    const bool sinks = symmetric && broken.a >= 0 && broken.a < world && broken.b < world;
     for (int r = 0; r < world; ++r) {
-      void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{256});
-      std::memset(p, 0, std::max<std::size_t>(bytes, 1));
-      ptrs_.push_back(p);
+      ptrs_.push_back(zeroed(bytes));
+      sinks_.push_back(sinks ? zeroed(bytes) : nullptr);  // where the broken pair's traffic goes
     }
   }
   ~HostBuffers() override {
     for (void* p : ptrs_) ::operator delete(p, std::align_val_t{256});
+    for (void* p : sinks_)
+      if (p) ::operator delete(p, std::align_val_t{256});
   }
   std::size_t bytes() const override { return bytes_; }
   bool symmetric() const override { return symmetric_; }
   void* local(int rank) const override { return ptrs_.at(rank); }
-  void* peer(int /*rank*/, int peer) const override {
+  void* peer(int rank, int peer) const override {
     if (!symmetric_) throw CaseError("peer() asked of a local (non-symmetric) host buffer");
+    if (sinks_.at(peer) != nullptr && broken_.covers(rank, peer)) return sinks_.at(peer);
     return ptrs_.at(peer);
   }
 
  private:
+  static void* zeroed(std::size_t bytes) {
+    void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{256});
+    std::memset(p, 0, std::max<std::size_t>(bytes, 1));
+    return p;
+  }
   std::size_t bytes_;
   bool symmetric_;
-  std::vector<void*> ptrs_;
+  BrokenPair broken_;
+  std::vector<void*> ptrs_, sinks_;
 };
 
 int checked_world(int world) {
@@ -53,17 +64,29 @@ int checked_world(int world) {
 
 }  // namespace
 
-HostFabric::HostFabric(int world, double timeout_s)
-    : world_(checked_world(world)), timeout_s_(timeout_s), start_line_(world_), ranks_(world_) {}
+// The functional peer check's bound on the host: the writes are plain stores, so any bound
+// works; a short one keeps a planted broken pair cheap.
+constexpr double kHostPeerCheckBound_s = 0.05;
+
+HostFabric::HostFabric(int world, double timeout_s, BrokenPair broken)
+    : world_(checked_world(world)), timeout_s_(timeout_s), broken_(broken), start_line_(world_), ranks_(world_) {
+  const auto probe_memory = alloc(kPeerProbeBytes, Placement::symmetric);
+  HostPeerProbe probe(*probe_memory);
+  peer_access_ = check_peer_access(probe, world_, [](int) { return true; }, {}, solo_world(), kHostPeerCheckBound_s,
+                                   1, "host memory, one CPU thread per rank", "rank");
+}
 
 HostFabric::~HostFabric() = default;
 
 std::string HostFabric::describe() const {
-  return std::to_string(world_) + " CPU threads (host backend: CPU timings)";
+  const auto broken = peer_access_.broken();
+  return std::to_string(world_) + " CPU threads (host backend: CPU timings)" +
+         (broken.empty() ? std::string()
+                         : "; peer check: " + std::to_string(broken.size()) + " rank pairs reported but broken");
 }
 
 std::unique_ptr<RankBuffers> HostFabric::alloc(std::size_t bytes, Placement placement) {
-  return std::make_unique<HostBuffers>(world_, bytes, placement == Placement::symmetric);
+  return std::make_unique<HostBuffers>(world_, bytes, placement == Placement::symmetric, broken_);
 }
 
 void HostFabric::upload(int, void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "arbench/core/peer_access.hpp"
 #include "arbench/fabric.hpp"
 #include "kernels/fabric/host/cpu_cache_flush.hpp"
 #include "kernels/thread_team.hpp"
@@ -15,7 +16,11 @@ namespace arbench {
 
 class HostFabric final : public Fabric {
  public:
-  explicit HostFabric(int world, double timeout_s = 10.0);
+  // The functional peer check (peer_check.hpp) runs at construction: a broken pair turns
+  // symmetric memory off, with the reason, so every twin that needs it is skipped. `broken`: a
+  // planted broken pair (the test seam): peer(a, b) and peer(b, a) point at a sink instead of
+  // the peer's memory, so writes land there and loads read it, as through a redirected mapping.
+  explicit HostFabric(int world, double timeout_s = 10.0, BrokenPair broken = {});
   ~HostFabric() override;
   HostFabric(const HostFabric&) = delete;
   HostFabric& operator=(const HostFabric&) = delete;
@@ -32,6 +37,8 @@ class HostFabric final : public Fabric {
   // --cache cold: every rank's thread writes its share of twice the last-level cache.
   void flush_caches() override;
   double timeout_s() const override { return timeout_s_; }
+  std::string symmetric_unsupported_reason() const override { return broken_peer_reason(peer_access_); }
+  const PeerAccess* peer_access() const override { return &peer_access_; }
 
  private:
   // Runs job(rank) on every rank's thread and waits (bounded) for all; rethrows the first exception.
@@ -41,6 +48,8 @@ class HostFabric final : public Fabric {
 
   int world_;
   double timeout_s_;
+  BrokenPair broken_;
+  PeerAccess peer_access_;
   std::barrier<> start_line_;  // lines the ranks up before each timed sample
   CpuCacheFlush flush_;        // --cache cold
   ThreadTeam ranks_;           // one thread per rank, last: made after everything it uses

@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include "arbench/core/errors.hpp"
+
 namespace arbench {
 
 struct NcclApi {
@@ -59,6 +61,13 @@ struct NcclApi {
   } while (0)
 
 namespace arbench {
+// A grouped NCCL setup call (ncclCommWindowRegister, ncclDevCommCreate) failed on some rank: the
+// ranks whose call went in keep it queued in their communicators, so the fabric that owns them
+// must be replaced (Fabric::unusable_reason), never used for another group.
+struct NcclGroupError : CaseError {
+  explicit NcclGroupError(const std::string& w) : CaseError(w) {}
+};
+
 [[noreturn]] void throw_nccl(const NcclApi& api, ncclResult_t r, const char* call, const char* file, int line);
 
 // Call inside ncclGroupStart when one rank's call of a grouped setup collective

@@ -1,6 +1,8 @@
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/nccl/lsa_team.hpp"
 #include "kernels/fabric/nccl/nccl_group.hpp"
 #include "kernels/fabric/nccl/nccl_setup.hpp"
 #include "kernels/fabric/nccl/nccl_version.hpp"
@@ -15,27 +17,69 @@ std::vector<int> first_devices(int world) {
   return d;
 }
 
+std::string nccl_error_text(const NcclApi& api, ncclResult_t r) {
+  const char* last = api.GetLastError(nullptr);
+  return std::string(api.GetErrorString(r)) + (last && *last ? std::string(" (") + last + ")" : std::string());
+}
+
 }  // namespace
 
-NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env)
-    : CudaFabric(first_devices(world), timeout_s), api_(NcclApi::get()), env_(std::move(env)) {
-  comms_.assign(world, nullptr);
-  const std::vector<int> devs = first_devices(world);
-  {
-    ScopedEnv scoped(env_);
-    ARB_NCCL_CHECK(api_, CommInitAll(comms_.data(), world, devs.data()));
-  }
+NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env, BrokenPair planted)
+    : CudaFabric(first_devices(world), timeout_s), api_(NcclApi::get()), env_(std::move(env)), planted_(planted) {
+  // The watchdog aborts whatever communicators exist when a blocking NCCL call overruns.
+  dog_ = std::make_unique<Watchdog>([this] {
+    for (auto c : comms_)
+      if (c) api_.CommAbort(c);
+  });
+  create_communicators();
   probe_symmetric();
+  if (symmetric_reason_.empty()) check_peers();
   std::unique_ptr<RankBuffers> flags;
   std::string why = symmetric_reason_;
   if (why.empty()) {
     try {
-      flags = alloc(StartGate::kGateFlagWords * sizeof(std::uint32_t), Placement::symmetric);
+      flags = alloc(StartGate::kGateFlagBytes, Placement::symmetric);
+    } catch (const NcclGroupError& e) {  // the registration failed in the group: fresh communicators
+      symmetric_reason_ = why = e.what();
+      recreate_communicators();
+      unusable_.clear();
     } catch (const CaseError& e) {  // e.g. a window without peer pointers
       symmetric_reason_ = why = e.what();
     }
   }
   build_gate(std::move(flags), why);
+}
+
+void NcclFabric::create_communicators() {
+  const int n = world();
+  comms_.assign(std::size_t(n), nullptr);
+  ncclUniqueId id{};
+  ARB_NCCL_CHECK(api_, GetUniqueId(&id));
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 1;
+  ScopedEnv scoped(env_);  // NCCL reads NCCL_ALGO / NCCL_PROTO while it creates them
+  // What ncclCommInitAll does, with the communicators' handles known while NCCL creates them (at
+  // ncclGroupEnd), so the watchdog can abort them.
+  ncclResult_t failed = api_.GroupStart();
+  for (int i = 0; i < n && failed == ncclSuccess; ++i) {
+    ARB_CUDA_CHECK(cudaSetDevice(device_of(i)));
+    failed = api_.CommInitRankConfig(&comms_[std::size_t(i)], n, id, i, &config);
+  }
+  if (failed != ncclSuccess) abandon_group(api_);
+  const ncclResult_t ended = dog_->guard(
+      "creating the NCCL communicators of " + std::to_string(n) + " GPUs (ncclCommInitRankConfig, at ncclGroupEnd)",
+      nccl_setup_bound_s(timeout_s()), [&] { return api_.GroupEnd(); });
+  const ncclResult_t r = failed != ncclSuccess ? failed : ended;
+  if (r != ncclSuccess) {
+    comms_.assign(std::size_t(n), nullptr);
+    throw CaseError("creating the NCCL communicators failed: " + nccl_error_text(api_, r));
+  }
+}
+
+void NcclFabric::recreate_communicators() {
+  for (auto c : comms_)
+    if (c) api_.CommAbort(c);  // abort: a queued group call must not run
+  create_communicators();
 }
 
 NcclFabric::~NcclFabric() {
@@ -78,23 +122,66 @@ void NcclFabric::probe_symmetric() {
   const ncclResult_t r = grouped_setup(
       world(), ncclSuccess, [&] { return api_.GroupStart(); },
       [&](int i) { return api_.DevCommCreate(comms_[i], &reqs, &dev[i]); }, [&] { abandon_group(api_); },
-      [&] { return api_.GroupEnd(); });
+      [&] {
+        return dog_->guard("creating the NCCL device communicators (ncclDevCommCreate, at ncclGroupEnd)",
+                           nccl_setup_bound_s(timeout_s()), [&] { return api_.GroupEnd(); });
+      });
   if (r != ncclSuccess) {
-    const char* last = api_.GetLastError(nullptr);
-    symmetric_reason_ = std::string("ncclDevCommCreate failed: ") + api_.GetErrorString(r) +
-                        (last && *last ? std::string(" (") + last + ")" : std::string());
-    return;  // symmetric memory stays off: some communicators may hold a queued creation
+    symmetric_reason_ = "ncclDevCommCreate failed: " + nccl_error_text(api_, r);
+    // Symmetric memory stays off, and the communicators are replaced: those whose creation went
+    // into the group keep it queued, and the next group (the first all-reduce) would run it on
+    // those communicators only.
+    recreate_communicators();
+    return;
   }
+  // ncclGetLsaPointer indexes the LSA team: it must be the world, at the world's ranks.
+  for (int i = 0; i < world() && symmetric_reason_.empty(); ++i)
+    symmetric_reason_ = lsa_team_problem(world(), i, dev[i].lsaSize, dev[i].lsaRank);
   for (int i = 0; i < world(); ++i) api_.DevCommDestroy(comms_[i], &dev[i]);
+}
+
+void NcclFabric::check_peers() {
+  std::unique_ptr<RankBuffers> probe_memory;
+  try {
+    probe_memory = alloc(kPeerProbeBytes, Placement::symmetric);
+  } catch (const NcclGroupError& e) {
+    symmetric_reason_ = e.what();
+    recreate_communicators();
+    unusable_.clear();
+    return;
+  } catch (const CaseError& e) {
+    symmetric_reason_ = e.what();
+    return;
+  }
+  std::vector<cudaStream_t> streams;
+  for (int r = 0; r < world(); ++r) streams.push_back(stream(r));
+  CudaPeerProbe probe(first_devices(world()), streams, 0, *probe_memory, planted_);
+  peer_access_ = check_peer_access(probe, world(), [](int) { return true; }, {}, solo_world(),
+                                   kPeerCheckBound_s, 1, "NCCL symmetric windows (ncclGetLsaPointer)");
+  if (std::string why = broken_peer_reason(peer_access_); !why.empty()) symmetric_reason_ = why;
 }
 
 std::unique_ptr<RankBuffers> NcclFabric::alloc(std::size_t bytes, Placement placement) {
   if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
   if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
-  return std::make_unique<NcclWindows>(*this, api_, comms_, bytes);
+  try {
+    return std::make_unique<NcclWindows>(*this, api_, comms_, bytes, *dog_);
+  } catch (const NcclGroupError& e) {
+    unusable_ = e.what();  // the harness replaces this fabric after the case
+    throw;
+  }
 }
 
 void NcclFabric::begin_op_group() { ARB_NCCL_CHECK(api_, GroupStart()); }
-void NcclFabric::end_op_group() { ARB_NCCL_CHECK(api_, GroupEnd()); }
+void NcclFabric::end_op_group() {
+  // NCCL connects the peers of an algorithm at its first collective, here: bounded.
+  const ncclResult_t r = dog_->guard("an NCCL group of ops (NCCL connects its peers at the first collective)",
+                                     nccl_setup_bound_s(timeout_s()), [&] { return api_.GroupEnd(); });
+  if (r != ncclSuccess) throw_nccl(api_, r, "ncclGroupEnd", __FILE__, __LINE__);
+}
+void NcclFabric::abandon_op_group() {
+  abandon_group(api_);     // the group fails: the calls that went in run on no rank
+  (void)api_.GroupEnd();  // and is closed (its error is the abandoned group's)
+}
 
 }  // namespace arbench

@@ -1,7 +1,17 @@
 // NcclFabric: one rank per GPU, driven by one host thread, with one NCCL communicator per
-// rank (ncclCommInitAll). Symmetric memory comes from NCCL 2.28's own API (nccl_windows.hpp);
-// ncclDevCommCreate is the capability probe (it fails when the GPUs lack P2P), run only when the
-// loaded library has the major.minor of the headers arbench was built with (nccl_version.hpp).
+// rank (ncclCommInitRankConfig of every rank in one group, as ncclCommInitAll does). Symmetric
+// memory comes from NCCL 2.28's own API (nccl_windows.hpp); ncclDevCommCreate is the capability
+// probe (it fails when the GPUs lack P2P), run only when the loaded library has the major.minor of
+// the headers arbench was built with (nccl_version.hpp), and its LSA team must be the world
+// (lsa_team.hpp). Then the functional peer check (kernels/fabric/host/peer_check.hpp) moves a
+// pattern through every pair's window mapping: a pair that reports P2P but whose data does not
+// arrive turns symmetric memory off (the custom kernels skip, naming the pair) and the start gate
+// falls back to the host word.
+//
+// Every NCCL call that blocks without a bound of its own (creating the communicators, the grouped
+// setup inside ncclGroupEnd, NCCL's connection setup at an op's ncclGroupEnd) runs under the
+// fabric's watchdog (watchdog.hpp). A failed grouped setup call leaves the fabric unusable
+// (Fabric::unusable_reason): the harness replaces it.
 //
 // NCCL reads NCCL_ALGO / NCCL_PROTO when a communicator is created, so each NCCL
 // configuration (`nccl[ring/ll]`) gets its own fabric, created with those variables set.
@@ -15,36 +25,52 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/watchdog.hpp"
 
 namespace arbench {
 
 class NcclFabric final : public CudaFabric {
  public:
   // `env`: NCCL_* variables set while the communicators are created (then restored).
-  NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env = {});
+  // `planted`: the test seam's broken pair (the peer check sees its data go elsewhere).
+  NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env = {}, BrokenPair planted = {});
   ~NcclFabric() override;
   Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;
   std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
+  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void* nccl_comm(int rank) const override { return comms_.at(rank); }
   // ncclCommAbort on every communicator: NCCL kernels waiting for a lost peer end.
   void abort() override;
+  std::string unusable_reason() const override { return unusable_; }
   const std::map<std::string, std::string>& env() const { return env_; }
 
  protected:
   void begin_op_group() override;
   void end_op_group() override;
+  void abandon_op_group() override;
 
  private:
+  void create_communicators();
+  // After a failed grouped setup call: aborts the communicators (their queued calls go with
+  // them) and creates fresh ones.
+  void recreate_communicators();
   void probe_symmetric();
+  // The functional peer check through a probe window; a broken pair turns symmetric memory off.
+  void check_peers();
 
   const NcclApi& api_;
   std::vector<ncclComm_t> comms_;
   std::map<std::string, std::string> env_;
+  BrokenPair planted_;
   std::string symmetric_reason_;
+  std::string unusable_;  // why this fabric must be replaced (Fabric::unusable_reason)
+  PeerAccess peer_access_;
+  std::unique_ptr<Watchdog> dog_;  // bounds the blocking NCCL calls
 };
 
 }  // namespace arbench

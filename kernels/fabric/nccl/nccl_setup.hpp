@@ -1,6 +1,6 @@
 // What the nccl fabrics share when they set up communicators: NCCL_* variables set only while a
-// communicator is created (NCCL reads NCCL_ALGO / NCCL_PROTO then), and the requirements of the
-// symmetric-memory probe's device communicators.
+// communicator is created (NCCL reads NCCL_ALGO / NCCL_PROTO then: scoped_env.hpp), and the
+// requirements of the symmetric-memory probe's device communicators.
 #pragma once
 
 #include <cstdlib>
@@ -11,31 +11,9 @@
 #include <vector>
 
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/scoped_env.hpp"
 
 namespace arbench {
-
-// Sets environment variables for its lifetime, then restores the previous values.
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
-    for (const auto& [k, v] : vars) {
-      const char* old = std::getenv(k.c_str());
-      saved_.push_back({k, old ? std::optional<std::string>(old) : std::nullopt});
-      setenv(k.c_str(), v.c_str(), 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (const auto& [k, v] : saved_) {
-      if (v) setenv(k.c_str(), v->c_str(), 1);
-      else unsetenv(k.c_str());
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
 
 // The requirements of the probe's device communicators: none. From NCCL 2.29 the struct must
 // come from the header's initializer (size, magic, version; a zeroed one is rejected).

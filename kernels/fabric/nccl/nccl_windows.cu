@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "arbench/core/cuda_check.hpp"
@@ -12,7 +13,7 @@ namespace arbench {
 namespace {
 
 // Every peer's address of a symmetric window as `rank` sees it, with NCCL's own
-// ncclGetLsaPointer (on a single node the LSA team is the world, so LSA rank = world rank).
+// ncclGetLsaPointer (the fabric checked that the LSA team is the world: lsa_team.hpp).
 __global__ void resolve_peer_pointers(ncclWindow_t win, int world, void** out) {
   const int p = int(threadIdx.x);
   if (p < world) out[p] = ncclGetLsaPointer(win, 0, p);
@@ -21,26 +22,47 @@ __global__ void resolve_peer_pointers(ncclWindow_t win, int world, void** out) {
 }  // namespace
 
 NcclWindows::NcclWindows(const CudaFabric& owner, const NcclApi& api, const std::vector<ncclComm_t>& comms,
-                         std::size_t bytes)
-    : owner_(owner), api_(api), comms_(comms), bytes_(bytes) {
+                         std::size_t bytes, Watchdog& dog)
+    : owner_(owner), api_(api), dog_(dog), comms_(comms), bytes_(bytes) {
   const int local = int(comms.size()), first = owner.first_rank();
   const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
   ptrs_.assign(local, nullptr);
   wins_.assign(local, nullptr);
   peers_.assign(local, std::vector<void*>(std::size_t(owner.world()), nullptr));
   try {
-    for (int i = 0; i < local; ++i) {
-      ARB_CUDA_CHECK(cudaSetDevice(owner.device_of(first + i)));
-      ARB_NCCL_CHECK(api_, MemAlloc(&ptrs_[i], alloc_bytes));
-      ARB_CUDA_CHECK(cudaMemsetAsync(ptrs_[i], 0, alloc_bytes, owner.stream(first + i)));
+    std::exception_ptr not_ready;
+    try {
+      for (int i = 0; i < local; ++i) {
+        ARB_CUDA_CHECK(cudaSetDevice(owner.device_of(first + i)));
+        ARB_NCCL_CHECK(api_, MemAlloc(&ptrs_[i], alloc_bytes));
+        ARB_CUDA_CHECK(cudaMemsetAsync(ptrs_[i], 0, alloc_bytes, owner.stream(first + i)));
+      }
+    } catch (...) {
+      not_ready = std::current_exception();
+    }
+    // Readiness, agreed before the collective registration (one process: its own error).
+    World& w = owner.processes();
+    const std::string agreed = first_failure(w, error_token(not_ready), "getting ready to register a symmetric window");
+    if (!agreed.empty()) {
+      if (!w.multi_process()) std::rethrow_exception(not_ready);
+      throw_agreed(agreed);
     }
     const ncclResult_t registered = grouped_setup(
         local, ncclSuccess, [&] { return api_.GroupStart(); },
         [&](int i) {
           return api_.CommWindowRegister(comms_[i], ptrs_[i], alloc_bytes, &wins_[i], NCCL_WIN_COLL_SYMMETRIC);
         },
-        [&] { abandon_group(api_); }, [&] { return api_.GroupEnd(); });
-    if (registered != ncclSuccess) throw_nccl(api_, registered, "ncclCommWindowRegister (grouped)", __FILE__, __LINE__);
+        [&] { abandon_group(api_); },
+        [&] {
+          return dog_.guard("registering a symmetric window (ncclCommWindowRegister, at ncclGroupEnd)",
+                            nccl_setup_bound_s(owner_.timeout_s()), [&] { return api_.GroupEnd(); });
+        });
+    if (registered != ncclSuccess) {
+      const char* last = api_.GetLastError(nullptr);
+      throw NcclGroupError(std::string("ncclCommWindowRegister (grouped) failed: ") + api_.GetErrorString(registered) +
+                           (last && *last ? std::string(" (") + last + ")" : std::string()) +
+                           "; the communicators that registered keep the call queued, so they are replaced");
+    }
     for (int i = 0; i < local; ++i) resolve_peers(first + i);
   } catch (...) {
     release();
@@ -79,7 +101,8 @@ void NcclWindows::release() {
   api_.GroupStart();
   for (std::size_t r = 0; r < comms_.size(); ++r)
     if (wins_[r]) api_.CommWindowDeregister(comms_[r], wins_[r]);
-  api_.GroupEnd();
+  dog_.guard("deregistering a symmetric window (ncclCommWindowDeregister, at ncclGroupEnd)",
+             nccl_setup_bound_s(owner_.timeout_s()), [&] { return api_.GroupEnd(); });
   for (std::size_t i = 0; i < ptrs_.size(); ++i) {
     cudaSetDevice(owner_.device_of(owner_.first_rank() + int(i)));
     if (ptrs_[i]) api_.MemFree(ptrs_[i]);

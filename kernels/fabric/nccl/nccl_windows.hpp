@@ -12,6 +12,7 @@
 
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
+#include "kernels/fabric/nccl/watchdog.hpp"
 
 namespace arbench {
 
@@ -19,7 +20,12 @@ class NcclWindows final : public RankBuffers {
  public:
   // Throws CaseError when NCCL registers a window without peer pointers (a communicator whose
   // symmetric memory support is off).
-  NcclWindows(const CudaFabric& owner, const NcclApi& api, const std::vector<ncclComm_t>& comms, std::size_t bytes);
+  // With several processes every process allocates first, then they agree (bounded, over the
+  // owner's World) that all are ready before any enters the collective registration: a process
+  // that failed to allocate would otherwise leave the others inside NCCL. `dog` bounds the
+  // registration and the deregistration (watchdog.hpp).
+  NcclWindows(const CudaFabric& owner, const NcclApi& api, const std::vector<ncclComm_t>& comms, std::size_t bytes,
+              Watchdog& dog);
   ~NcclWindows() override;
   std::size_t bytes() const override { return bytes_; }
   bool symmetric() const override { return true; }
@@ -33,6 +39,7 @@ class NcclWindows final : public RankBuffers {
 
   const CudaFabric& owner_;
   const NcclApi& api_;
+  Watchdog& dog_;
   std::vector<ncclComm_t> comms_;
   std::size_t bytes_;
   std::vector<void*> ptrs_;

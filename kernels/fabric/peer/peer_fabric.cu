@@ -1,7 +1,9 @@
 #include "kernels/fabric/peer/peer_fabric.hpp"
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
+#include "kernels/fabric/host/peer_check.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 
@@ -29,6 +31,34 @@ ArenaHooks cuda_arena_hooks(const CudaFabric& f) {
   return h;
 }
 
+PeerAccess check_arena_peers(CudaFabric& f, SymmArena& arena, BrokenPair planted, std::string& why) {
+  World& w = f.processes();
+  const bool several = w.multi_process();
+  std::unique_ptr<RankBuffers> probe_memory;
+  std::string failure;
+  try {
+    probe_memory = arena.alloc(kPeerProbeBytes);  // collective across processes
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  why = several ? first_failure(w, failure, "mapping the peer check's memory") : failure;
+  if (!why.empty()) return {};
+  const int first = several ? w.rank() : 0, local = several ? 1 : f.world();
+  std::vector<int> devices;
+  std::vector<cudaStream_t> streams;
+  for (int r = first; r < first + local; ++r) {
+    devices.push_back(f.device_of(r));
+    streams.push_back(f.stream(r));
+  }
+  CudaPeerProbe probe(devices, streams, first, *probe_memory, planted);
+  PeerAccess found = check_peer_access(
+      probe, f.world(), [&](int r) { return r >= first && r < first + local; }, {}, w, kPeerCheckBound_s, 1,
+      several ? "arbench's CUDA peer mappings (cuMemMap of imported fds), one process per GPU"
+              : "arbench's CUDA peer mappings (cuMemMap)");
+  why = broken_peer_reason(found);
+  return found;
+}
+
 std::unique_ptr<RankBuffers> gate_flags_from(SymmArena* arena, std::string& why) {
   if (arena == nullptr) return nullptr;
   try {
@@ -39,7 +69,7 @@ std::unique_ptr<RankBuffers> gate_flags_from(SymmArena* arena, std::string& why)
   return nullptr;
 }
 
-PeerFabric::PeerFabric(int world, double timeout_s) : CudaFabric(first_devices(world), timeout_s) {
+PeerFabric::PeerFabric(int world, double timeout_s, BrokenPair planted) : CudaFabric(first_devices(world), timeout_s) {
   try {
     auto provider = std::make_unique<CudaPeerProvider>(cuda_driver(), first_devices(world), 0, world, solo_world(),
                                                        timeout_s);
@@ -48,6 +78,8 @@ PeerFabric::PeerFabric(int world, double timeout_s) : CudaFabric(first_devices(w
   } catch (const EnvironmentError& e) {  // a driver or GPU without what the provider needs
     symmetric_reason_ = e.what();
   }
+  if (arena_) peer_access_ = check_arena_peers(*this, *arena_, planted, symmetric_reason_);
+  if (!symmetric_reason_.empty()) arena_.reset();  // nothing may use the mappings (and the gate: the host word)
   std::unique_ptr<RankBuffers> flags = gate_flags_from(arena_.get(), symmetric_reason_);
   build_gate(std::move(flags), symmetric_reason_);
 }

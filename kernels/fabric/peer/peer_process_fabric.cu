@@ -7,7 +7,7 @@
 
 namespace arbench {
 
-PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s)
+PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s, BrokenPair planted)
     : CudaFabric(agree_process_device(processes), processes.rank(), processes.size(), processes, timeout_s) {
   World& w = processes;
   symmetric_reason_ = custom_kernels_across_processes_problem(w, device_of(w.rank()));
@@ -33,6 +33,9 @@ PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s)
     if (symmetric_reason_.empty())
       arena_ = std::make_unique<SymmArena>(std::move(provider), cuda_arena_hooks(*this),
                                            ArenaRanks{w.rank(), 1, w.size()}, w);
+    // Collective; every process gets the same matrix and the same reason.
+    if (arena_) peer_access_ = check_arena_peers(*this, *arena_, planted, symmetric_reason_);
+    if (!symmetric_reason_.empty()) arena_.reset();
   }
   std::string why;
   std::unique_ptr<RankBuffers> flags = gate_flags_from(arena_.get(), why);  // collective: a map and an agreement

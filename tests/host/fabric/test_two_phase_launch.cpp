@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/errors.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fabric/cuda/op_phases.hpp"
 #include "kernels/fused/fused_variant.hpp"
@@ -109,6 +110,63 @@ TEST(TwoPhaseLaunch, OneProcessOfSeveralEnqueuesItsOwnRanksOnly) {
                   [&](int r, Stream) { order.push_back("after " + std::to_string(r)); });
   enqueue_two_phase(op, 3, 1, [](int) { return Stream{}; }, [] {}, [] {});
   EXPECT_EQ(order, (std::vector<std::string>{"launch 3", "after 3"}));
+}
+
+// A fake NCCL API with NCCL's group bookkeeping: the depth of ncclGroupStart per thread, calls
+// made inside a group held until the outermost ncclGroupEnd, a group marked failed (abandon_group
+// in nccl_api.hpp: a call NCCL rejects) running none of them. NcclFabric's begin/end/abandon are
+// GroupStart, GroupEnd and abandon_group + GroupEnd.
+struct FakeNcclApi {
+  int depth = 0;
+  bool failed = false;
+  std::vector<std::string> held, ran;
+  void GroupStart() { ++depth; }
+  void GroupEnd() {
+    if (depth == 0) return;
+    if (--depth > 0) return;
+    if (!failed) ran.insert(ran.end(), held.begin(), held.end());
+    held.clear();
+    failed = false;
+  }
+  void AllReduce(const std::string& what) { (depth > 0 ? held : ran).push_back(what); }
+  void abandon() { failed = true; }
+};
+
+void enqueue_on(FakeNcclApi& api, const RankOp& op, int world) {
+  enqueue_two_phase(
+      op, 0, world, [](int) { return Stream{}; }, [&] { api.GroupStart(); }, [&] { api.GroupEnd(); },
+      [&] {
+        api.abandon();
+        api.GroupEnd();
+      });
+}
+
+// A launch that throws inside the group: the group is closed (depth back to 0) without running
+// the calls of the ranks that went in, and the next op's collectives run at its own group end.
+// Before the guard, the group stayed open: every later NCCL call went into it and "finished" at
+// once without running (floor-level latencies).
+TEST(TwoPhaseLaunch, AThrowingLaunchClosesTheNcclGroup) {
+  FakeNcclApi api;
+  const RankOp failing([&](int r, Stream) {
+    if (r == 2) throw CaseError("rank 2's launch failed");
+    api.AllReduce("op1 rank " + std::to_string(r));
+  });
+  EXPECT_THROW(enqueue_on(api, failing, 4), CaseError);
+  EXPECT_EQ(api.depth, 0) << "the group of the failed op is still open";
+  EXPECT_TRUE(api.ran.empty()) << "ranks 0 and 1 ran their half of a collective: " << api.ran.front();
+  const RankOp next([&](int r, Stream) { api.AllReduce("op2 rank " + std::to_string(r)); });
+  enqueue_on(api, next, 2);
+  EXPECT_EQ(api.depth, 0);
+  EXPECT_EQ(api.ran, (std::vector<std::string>{"op2 rank 0", "op2 rank 1"})) << "the next op did not run";
+}
+
+TEST(TwoPhaseLaunch, AThrowingAfterPhaseLeavesNoGroupOpen) {
+  FakeNcclApi api;
+  const RankOp op([&](int r, Stream) { api.AllReduce("rank " + std::to_string(r)); },
+                  [&](int, Stream) { throw CaseError("the norm kernel failed to launch"); });
+  EXPECT_THROW(enqueue_on(api, op, 2), CaseError);
+  EXPECT_EQ(api.depth, 0);
+  EXPECT_EQ(api.ran.size(), 2u) << "the collectives had every rank: they run";
 }
 
 TEST(TwoPhaseLaunch, HostFabricRunsBothPhasesOfEveryRank) {

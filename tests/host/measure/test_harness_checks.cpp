@@ -6,12 +6,14 @@
 // replays never run the op. Each must fail its case, naming the ops that went wrong.
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "arbench/core/oracle.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
 #include "kernels/symm/symm_twins.hpp"
@@ -73,6 +75,50 @@ class Planted final : public Variant {
   std::size_t bytes_ = 0;
   std::vector<int> ops_;  // per rank: each rank's thread touches only its own entry
   std::vector<std::vector<std::uint8_t>> previous_;
+};
+
+// A one-shot all-reduce over double-buffered symmetric slots, the way the custom kernels stage
+// their data: op k copies the rank's input into its own slot k % 2, all ranks meet, each sums every
+// peer's slot, all ranks meet again. The planted bug reads the peers' slot of the op before
+// ((k - 1) % 2, from the second op on): a block that did not wait for this op's flag and read what
+// the previous op left. While every op of a timed phase read the same inputs, that slot held the
+// same numbers: the right answer, and a time too good.
+class StaleSlot final : public Variant {
+ public:
+  explicit StaleSlot(bool stale) : stale_(stale) {}
+  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
+    c_ = c;
+    in_ = b.in;
+    out_ = b.out;
+    slots_ = f.alloc(2 * c.bytes, Placement::symmetric);
+    ops_.assign(static_cast<std::size_t>(f.world()), 0);
+    meet_ = std::make_unique<std::barrier<>>(f.world());
+  }
+  void launch(int rank, Stream) override {
+    const int k = ops_[static_cast<std::size_t>(rank)]++;
+    const std::size_t n = c_.elements(), bytes = c_.bytes;
+    auto* mine = static_cast<std::uint8_t*>(slots_->local(rank));
+    std::memcpy(mine + std::size_t(k % 2) * bytes, in_->local(rank), bytes);
+    meet_->arrive_and_wait();
+    const int read = stale_ && k > 0 ? (k - 1) % 2 : k % 2;
+    for (std::size_t i = 0; i < n; ++i) {
+      float s = 0;
+      for (int p = 0; p < c_.world; ++p)
+        s += load_as_f32(static_cast<std::uint8_t*>(slots_->peer(rank, p)) + std::size_t(read) * bytes, i, c_.dtype);
+      store_from_f32(out_->local(rank), i, c_.dtype, s);
+    }
+    meet_->arrive_and_wait();  // nobody overwrites a slot before every peer has read it
+  }
+
+ private:
+  bool stale_;
+  Case c_;
+  RankBuffers* in_ = nullptr;
+  RankBuffers* out_ = nullptr;
+  std::unique_ptr<RankBuffers> slots_;
+  std::vector<int> ops_;  // per rank: each rank's thread touches only its own entry
+  std::unique_ptr<std::barrier<>> meet_;
 };
 
 enum class Skips { nothing, timed_ops, graph_replays };
@@ -147,9 +193,10 @@ TEST(HarnessChecks, CorrectVariantPassesEveryCheck) {
 }
 
 TEST(HarnessChecks, AnOpThatReturnsThePreviousOpsAnswerFails) {
-  // Within a timed phase every op reads the same inputs, so the lag shows only on an op whose
-  // predecessor read other inputs: the eager op after timing.
-  expect_caught(run_planted(Bug::lags_one_op, Skips::nothing, false), "on one eager op after timing");
+  // The lag shows on an op whose predecessor read other inputs: within a timed phase the ops
+  // alternate between two input sets, so the check after the timed ops already sees it (when
+  // every timed op read the same inputs, only the eager op after timing could).
+  expect_caught(run_planted(Bug::lags_one_op, Skips::nothing, false), "after the timed isolated ops");
 }
 
 TEST(HarnessChecks, TimedOpsThatWriteNothingFail) {
@@ -181,6 +228,29 @@ TEST(HarnessChecks, PhaseTimelineOpsThatWriteWrongFail) {
   // Without --phases nothing records, so the same variant passes.
   const CaseResult quiet = run_planted(Bug::wrong_when_recording, Skips::nothing, false);
   EXPECT_TRUE(quiet.ok) << quiet.reason;
+}
+
+CaseResult run_stale(bool stale, int pipelined_ops) {
+  Registry reg;
+  VariantEntry e;
+  e.name = "stale-slot";
+  e.host = [stale] { return std::make_unique<StaleSlot>(stale); };
+  reg.add(e);
+  RunConfig cfg;
+  cfg.warmup = kWarmup;
+  cfg.samples = 4;
+  cfg.pipelined_ops = pipelined_ops;
+  FabricCache fabrics([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world); });
+  Harness h(cfg, Backend::host, reg, fabrics);
+  return h.run(Case{"stale-slot", Family::allreduce, DType::bf16, 3, 2 * 1000, 0, 0, false});
+}
+
+// The timed ops alternate between two input sets, so the stale read gives a wrong output that the
+// check right after the timed ops sees, not only the eager op after everything.
+TEST(HarnessChecks, ATwinThatReadsThePreviousOpsSlotFailsAfterTheTimedOps) {
+  const CaseResult good = run_stale(false, 2);
+  EXPECT_TRUE(good.ok) << good.reason;
+  expect_caught(run_stale(true, 0), "after the timed isolated ops");
 }
 
 TEST(HarnessChecks, NoCheckMeansUnchecked) {

@@ -10,6 +10,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
+#include "kernels/reference/reference_twin.hpp"
 #include "measure/harness.hpp"
 #include "measure/nccl_protocol_policy.hpp"
 #include "tests/host/measure/harness_test_util.hpp"
@@ -48,7 +49,10 @@ class CountedBuffers final : public RankBuffers {
 // health() reports what it is told, and it may pretend to hold NCCL communicators.
 class FakeFabric final : public Fabric {
  public:
-  enum class Fault { none, hang, sticky };
+  // group_failed: the first symmetric allocation fails the way a failed grouped
+  // ncclCommWindowRegister does (NcclGroupError), leaving the fabric unusable; poisoned: the fabric
+  // becomes unusable without the case failing.
+  enum class Fault { none, hang, sticky, group_failed, poisoned };
   FakeFabric(int world, FabricLog& log, Fault fault, bool has_comm) : inner_(world, 0.2), log_(log), fault_(fault), has_comm_(has_comm) {
     ++log_.alive;
     ++log_.created;
@@ -58,8 +62,13 @@ class FakeFabric final : public Fabric {
   int world() const override { return inner_.world(); }
   std::string describe() const override { return "fake " + std::to_string(world()); }
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement p) override {
+    if (p == Placement::symmetric && unusable_.empty() && (fault_ == Fault::group_failed || fault_ == Fault::poisoned)) {
+      unusable_ = "ncclCommWindowRegister (grouped) failed: some communicators keep the call queued";
+      if (fault_ == Fault::group_failed) throw CaseError(unusable_);
+    }
     return std::make_unique<CountedBuffers>(inner_.alloc(bytes, p), log_);
   }
+  std::string unusable_reason() const override { return unusable_; }
   void upload(int r, void* d, const void* s, std::size_t n) override { inner_.upload(r, d, s, n); }
   void download(int r, void* d, const void* s, std::size_t n) override { inner_.download(r, d, s, n); }
   void run(const RankOp& op) override {
@@ -84,6 +93,7 @@ class FakeFabric final : public Fabric {
   FabricLog& log_;
   Fault fault_;
   bool has_comm_;
+  std::string unusable_;
 };
 
 using arbench::testing::host_registry;
@@ -120,6 +130,32 @@ TEST(HarnessFailures, AHangFailsTheCaseAbortsItsFabricAndTheRunGoesOn) {
   const CaseResult next = run.h.run(c);
   EXPECT_TRUE(next.ok) << next.reason;
   EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+}
+
+// A failed grouped NCCL registration leaves queued calls in some communicators: the next case's
+// group would run them on those only (a hang). The fabric is replaced, never reused; the run goes
+// on. Before, only a hang or a sick device replaced a fabric, so the next case reused it.
+TEST(HarnessFailures, AFailedGroupedRegistrationReplacesTheFabric) {
+  FaultyRun run(FakeFabric::Fault::group_failed);
+  const Case c = reference_case(2);
+  const CaseResult r = run.h.run(c);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.reason.find("ncclCommWindowRegister"), std::string::npos) << r.reason;
+  EXPECT_EQ(run.log.aborted, 1) << "the fabric's communicators are aborted, not reused";
+  EXPECT_EQ(run.log.alive, 0) << "the fabric must be dropped";
+  EXPECT_EQ(run.h.stop_reason(), "") << "the devices are fine: the run goes on";
+  const CaseResult next = run.h.run(c);
+  EXPECT_TRUE(next.ok) << next.reason;
+  EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+}
+
+TEST(HarnessFailures, AFabricLeftUnusableIsReplacedEvenAfterACaseThatPassed) {
+  FaultyRun run(FakeFabric::Fault::poisoned);
+  const Case c = reference_case(2);
+  EXPECT_TRUE(run.h.run(c).ok);
+  EXPECT_EQ(run.log.alive, 0);
+  EXPECT_TRUE(run.h.run(c).ok);
+  EXPECT_EQ(run.log.created, 2);
 }
 
 TEST(HarnessFailures, AnUnusableDeviceStopsTheRun) {
@@ -178,6 +214,58 @@ TEST(NcclProtocolPolicy, Ll128OverPcieOnlyWhenAskedFor) {
   EXPECT_EQ(nccl_protocol_refusal(ll128, false, true), "") << "the user asked for it";
   EXPECT_EQ(nccl_protocol_refusal({{"NCCL_PROTO", "LL"}}, false, false), "");
   EXPECT_EQ(nccl_protocol_refusal({}, false, false), "");
+}
+
+// NCCL_PROTO's own grammar: "^LL" means every protocol but LL, so it enables LL128 (before, only
+// a value naming "ll128" was refused).
+TEST(NcclProtocolPolicy, TheGrammarOfNcclProto) {
+  EXPECT_TRUE(nccl_proto_enables_ll128("LL128"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("^LL"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("simple,ll128"));
+  EXPECT_TRUE(nccl_proto_enables_ll128("^LL128;allreduce:LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("^LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("LL,Simple"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("LL128;allreduce:^LL128"));
+  EXPECT_FALSE(nccl_proto_enables_ll128("broadcast:LL128")) << "no entry for all-reduces: NCCL's own choice";
+  const std::string why = nccl_protocol_refusal({{"NCCL_PROTO", "^LL"}}, false, false, /*inherited=*/true);
+  EXPECT_NE(why.find("NCCL_PROTO=^LL (inherited from the environment)"), std::string::npos) << why;
+  EXPECT_NE(why.find("unset NCCL_PROTO"), std::string::npos) << why;
+}
+
+// An inherited NCCL_PROTO that enables LL128 over PCIe is refused for every NCCL case, like a
+// forced configuration; a forced NCCL_PROTO overrides the inherited one.
+TEST(NcclProtocolPolicy, PlanRefusesAnInheritedProtoThatEnablesLl128) {
+  class NcclLike final : public Variant {
+   public:
+    explicit NcclLike(std::map<std::string, std::string> env) : env_(std::move(env)) {}
+    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+    void launch(int, Stream) override {}
+    DataMover data_mover() const override { return DataMover::nccl; }
+    std::map<std::string, std::string> fabric_env() const override { return env_; }
+
+   private:
+    std::map<std::string, std::string> env_;
+  };
+  Registry reg;
+  reg.add(reference_entry());
+  for (auto [name, env] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
+           {"nccl-like", {}}, {"forced-ll", {{"NCCL_PROTO", "LL"}}}}) {
+    VariantEntry e;
+    e.name = name;
+    e.host = [env] { return std::make_unique<NcclLike>(env); };
+    reg.add(e);
+  }
+  RunConfig cfg = quick_config();
+  cfg.inherited_nccl_env = {{"NCCL_PROTO", "^LL"}};
+  FabricCache fabrics([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world); });
+  Harness h(cfg, Backend::host, reg, fabrics);
+  const Support inherited = h.plan(Case{"nccl-like", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false});
+  EXPECT_FALSE(inherited.ok);
+  EXPECT_NE(inherited.reason.find("inherited"), std::string::npos) << inherited.reason;
+  EXPECT_TRUE(h.plan(Case{"forced-ll", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false}).ok)
+      << "a forced NCCL_PROTO=LL replaces the inherited value";
+  EXPECT_TRUE(h.plan(reference_case(2)).ok) << "not an NCCL variant: NCCL_PROTO does not concern it";
 }
 
 TEST(NcclProtocolPolicy, PlanSkipsAForcedLl128Configuration) {

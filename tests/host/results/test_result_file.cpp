@@ -137,7 +137,7 @@ TEST(ResultFile, MissingFile) {
     load_result_file("/nonexistent/arbench/result.json");
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/arbench/result.json: cannot open"),
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/arbench/result.json: no such file; expected a result JSON"),
               std::string::npos)
         << e.what();
   }

@@ -1,0 +1,53 @@
+#include "cli/files.hpp"
+
+#include <filesystem>
+
+#include "arbench/core/errors.hpp"
+#include "io/output_paths.hpp"
+
+namespace arbench::cli {
+
+CLI::Option* input_file(CLI::App& app, const std::string& name, std::string& target, const std::string& description,
+                        FileCheck check) {
+  auto* opt = app.add_option(name, target, description);
+  opt->check(CLI::Validator(
+      [check](std::string& path) -> std::string {
+        try {
+          check(path);
+        } catch (const Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "", ""));
+  if (name.rfind("-", 0) == 0) opt->option_text("FILE");
+  return opt;
+}
+
+CLI::Option* output_file(CLI::App& app, const std::string& name, std::string& target, const std::string& description) {
+  return app.add_option(name, target, description)
+      ->check(CLI::Validator(
+          [](std::string& path) -> std::string {
+            const std::string why = output_path_problem(path);
+            return why.empty() ? why : "'" + path + "': " + why;
+          },
+          "", ""))
+      ->option_text("OUTFILE");
+}
+
+CLI::Option* input_dir(CLI::App& app, const std::string& name, std::string& target, const std::string& description) {
+  return app.add_option(name, target, description)
+      ->check(CLI::Validator(
+          [](std::string& path) -> std::string {
+            std::error_code ec;
+            if (path.empty()) return "an empty folder name; give a folder";
+            if (!std::filesystem::is_directory(path, ec))
+              return "'" + path + "' is not a folder" +
+                     (std::filesystem::exists(path, ec) ? std::string(" (it is a file)") : std::string(" (no such folder)"));
+            return {};
+          },
+          "", ""))
+      ->option_text("DIR");
+}
+
+}  // namespace arbench::cli

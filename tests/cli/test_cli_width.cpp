@@ -1,0 +1,79 @@
+// What arbench prints for people fits in 120 columns (bench/text): every subcommand's --help, and
+// each text report on fixtures: the run's table, fusion summary, --phases and --skew block and
+// footer, `list`, `compare`, `tune`, `step` (and its refusal) and `topo` of every saved tree. Was:
+// 35 help lines up to 258 columns, CLI11 leftovers such as "--no-check{false}", the phase block at
+// 137-144, step's lines at 160, tune's ignored line at 133. JSON and markdown are for programs
+// and renderers, and are not checked.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "help_options.hpp"
+#include "probe_bases.hpp"
+
+namespace {
+
+// Columns of a UTF-8 line ("·" is one column, two bytes).
+std::size_t columns(const std::string& line) {
+  std::size_t n = 0;
+  for (unsigned char c : line) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+void expect_fits(const std::string& what, const CliResult& r) {
+  std::istringstream in(r.output);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    EXPECT_LE(columns(line), 120u) << what << ", line " << n << " (" << columns(line) << " columns):\n" << line;
+  }
+  EXPECT_GT(n, 0) << what;
+}
+
+const std::string kSample = sample_result();
+
+}  // namespace
+
+TEST(CliWidth, EveryHelp) {
+  std::vector<std::string> subs = help_subcommands();
+  ASSERT_GE(subs.size(), 6u);
+  subs.insert(subs.begin(), "");
+  for (const std::string& sub : subs) {
+    const CliResult r = run_arbench(sub + " --help");
+    ASSERT_EQ(r.exit_code, 0) << sub << "\n" << r.output;
+    expect_fits("arbench " + sub + " --help", r);
+    for (const char* leftover : {"{false}", "{true}", "Excludes:", "Needs:", "REQUIRED"})
+      EXPECT_EQ(r.output.find(leftover), std::string::npos) << "arbench " << sub << " --help shows CLI11's '" << leftover
+                                                            << "':\n" << r.output;
+  }
+}
+
+TEST(CliWidth, RunWithPhasesSkewAndFusion) {
+  const CliResult r = run_arbench(
+      "run --backend host --gpus 4 -b 1K -e 4K -f 4 --variants 'oneshot-*,twoshot,ring,unfused-oneshot,fused-*' "
+      "--tokens 1 --phases --skew 0,20 --warmup 0 --samples 2 --pipelined-ops 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_NE(r.output.find("phases: median of recorded ops"), std::string::npos) << r.output;
+  ASSERT_NE(r.output.find("fusion summary"), std::string::npos) << r.output;
+  ASSERT_NE(r.output.find("/skew:20"), std::string::npos) << r.output;
+  expect_fits("run --phases --skew", r);
+}
+
+TEST(CliWidth, List) { expect_fits("list", run_arbench("list --backend host")); }
+
+TEST(CliWidth, CompareTuneStep) {
+  expect_fits("compare", run_arbench("compare " + kSample + " " + kSample));
+  expect_fits("tune", run_arbench("tune " + kSample));
+  expect_fits("step", run_arbench("step " + kSample + " --model llama3-70b,qwen3-32b --batch 1 --draft 0,3 --gpus 8"));
+  expect_fits("step --step-ms", run_arbench("step " + kSample + " --model llama3-70b --batch 1 --draft 3 --gpus 8 "
+                                            "--step-ms 11.2"));
+  const CliResult missing = run_arbench("step " + kSample + " --model llama3-70b --batch 16 --draft 7 --gpus 8");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  expect_fits("step, sizes missing", missing);
+}
+
+TEST(CliWidth, TopoOfEverySavedTree) {
+  for (const char* tree : {"one_switch_four_gpus", "four_switches_two_sockets", "direct_two_root_complexes", "broken"})
+    expect_fits(std::string("topo ") + tree,
+                run_arbench(std::string("topo --sysfs-root ") + ARBENCH_SOURCE_DIR + "/tests/fixtures/sysfs/" + tree));
+}
