@@ -26,9 +26,10 @@ void ring_cases(std::vector<ModelCase>& out) {
   out.push_back(random_case<RingTest<M, 2, 1, 2>>(missing, it));
   // Credits only matter once a sender can lap its receiver: N - 1 > kSlots = 4 transfers ahead.
   out.push_back(random_case<RingTest<M, 6, 1, 1>>(ops2, 5000));
+  // Bounded search fits one channel of one thread at 2 ranks only: every transfer adds three
+  // block barriers and two flag waits, and W3 C1 T1 at bound 1 already takes 1.4 M iterations
+  // (93 s on an idle 2-core box), W2 C2 T1 at bound 1 over 60 s; those run under random search.
   out.push_back(bound_case<RingTest<M, 2, 1, 1>>(ops2, 2));
-  out.push_back(bound_case<RingTest<M, 3, 1, 1>>(ops2, 1));
-  out.push_back(bound_case<RingTest<M, 2, 2, 1>>(ops2, 1));
 }
 
 }  // namespace arbench::model

@@ -16,6 +16,8 @@
 // Options: --filter TEXT (only cases whose line contains TEXT), --scale X (random searches run X
 // times their iterations; default $ARBENCH_MODEL_SCALE or 1), --history FILE (every failure's
 // trace, expected ones too). Exit 2: bad usage; 3: a harness error (e.g. an unmodelled access).
+#include <sys/time.h>
+
 #include <cmath>
 #include <optional>
 #include <set>
@@ -98,6 +100,27 @@ bool chosen_by(const Options& o, const ModelCase& c) {
   return o.filter.empty() || (line_of(c) + " " + sched_name(c)).find(o.filter) != std::string::npos;
 }
 
+// Full and context-bounded searches ignore the iteration count: they run until the schedule tree
+// is exhausted. A protocol change that blows the tree up must fail with the case's name, not as
+// ctest's anonymous timeout: each such search gets kSearchLimitS of CPU time (ITIMER_VIRTUAL:
+// the machine's load does not count; 7x the slowest bounded case, 11.8 s on an idle 2-core box;
+// tests/model/README.md).
+constexpr unsigned kSearchLimitS = 90;
+char g_running[160] = "";  // the case being searched, for the alarm handler (no allocation there)
+void install_search_guard() {
+  struct sigaction sa {};
+  sa.sa_handler = [](int) {
+    static const char head[] = "\narbench_model: the exhaustive/bounded search of ";
+    static const char tail[] = " exceeded its limit (90 s of CPU time): the protocol's schedule tree grew; "
+                               "shrink the configuration or move it to random search (tests/model/cases_*.cpp)\n";
+    (void)!write(2, head, sizeof head - 1);
+    (void)!write(2, g_running, std::strlen(g_running));
+    (void)!write(2, tail, sizeof tail - 1);
+    _exit(1);
+  };
+  sigaction(SIGVTALRM, &sa, nullptr);
+}
+
 struct Outcome {
   rl::test_result_e result = rl::test_result_success;
   unsigned long long iterations = 0;
@@ -118,7 +141,12 @@ Outcome run(RunFn fn, const ModelConfig& cfg, rl::scheduler_type_e sched, unsign
   p.output_stream = &trace;
   p.progress_stream = &null_out;
   const auto t0 = std::chrono::steady_clock::now();
+  itimerval limit{};
+  limit.it_value.tv_sec = sched != rl::sched_random ? kSearchLimitS : 0;  // 0: no limit
+  setitimer(ITIMER_VIRTUAL, &limit, nullptr);
   fn(p);
+  limit.it_value.tv_sec = 0;
+  setitimer(ITIMER_VIRTUAL, &limit, nullptr);
   Outcome o;
   o.result = p.test_result;
   o.iterations = p.stop_iteration;
@@ -136,6 +164,7 @@ int run_kernel(const Options& o, TwinKernel k, std::ostream* history) {
   double total = 0;
   for (const ModelCase& c : all_cases()) {
     if (c.kernel != k || !c.mutant.empty() || !chosen_by(o, c)) continue;
+    std::snprintf(g_running, sizeof g_running, "%s (%s)", line_of(c).c_str(), sched_name(c));
     const Outcome r = run(c.run, c.cfg, c.sched, scaled(c, o.scale), c.bound, history ? *history : std::cout);
     const bool ok = r.result == rl::test_result_success;
     bad += ok ? 0 : 1;
@@ -313,6 +342,7 @@ int main(int argc, char** argv) {
   if (modes != 1) usage("give exactly one of --kernel, --mutants, --trace, --list");
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   install_bypass_guard();
+  install_search_guard();
   std::ofstream history_file;
   std::ostream* history = nullptr;
   if (!o.history.empty()) {

@@ -74,7 +74,10 @@ enum class Weak : int {
   none = 0,
   counter_stale,  // counter_load may return the counter's previous value (a stale, non-coherent read)
   ll_split,       // an LL half as two separate relaxed 4-byte words, data then flag
+  ll_split_sc,    // the same split with sequentially consistent stores and loads: what a strong
+                  // machine shows (on x86, TSO, these two stores and two loads keep program order)
 };
+constexpr bool splits_ll(Weak w) { return w == Weak::ll_split || w == Weak::ll_split_sc; }
 
 // The real bytes of every rank's symmetric scratch are mapped PROT_NONE: the protocol only does
 // pointer arithmetic on them and must access them through Mem::. A plain access behind the

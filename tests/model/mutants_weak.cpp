@@ -5,7 +5,9 @@
 //                        is never stale in the C++ model (coherence): the mutant stands for a
 //                        counter read served by a stale or non-coherent cache. W2 B1 T1 ops3.
 //   LL flag split        each LL half as two separate relaxed 4-byte stores, data then flag: a
-//                        reader may see the new flag with the old data. W2 B1 T1 ops2.
+//                        reader may see the new flag with the old data. W2 B1 T1 ops2. Run also
+//                        with seq_cst stores and loads, where it must survive (the strong-machine
+//                        view: what TSan on x86 would see).
 //   credit wait skipped  the ring sends without waiting for the slot's credit: killed at 6 ranks,
 //                        equivalent below (a sender runs at most N - 1 <= kSlots transfers ahead).
 #include "tests/model/fused_model.hpp"
@@ -31,6 +33,15 @@ void weak_mutant_cases(std::vector<ModelCase>& out) {
 
   using Split = RelacyMem<algo::Fault::none, Weak::ll_split>;
   out.push_back(mutant_case<SymmTest<Split, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data"));
+  // The same split under sequential consistency survives: only a weak model shows the fault, as
+  // a TSO machine (x86: TSan's twins) keeps the data store before the flag store and the flag
+  // load before the data load.
+  using SplitSc = RelacyMem<algo::Fault::none, Weak::ll_split_sc>;
+  ModelCase strong = mutant_case<SymmTest<SplitSc, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data");
+  strong.point += " seq_cst";
+  strong.expect_pass = true;
+  strong.note = "survives with seq_cst stores and loads: only a weak memory model shows it";
+  out.push_back(strong);
 
   ModelConfig skip;
   skip.skip_credit_wait = true;

@@ -27,6 +27,7 @@ struct RelacyMem {
   static constexpr algo::Fault kFault = F;
   static constexpr Weak kWeak = W;
   using K = ShadowIndex;
+  static constexpr rl::memory_order kSplitOrder = W == Weak::ll_split_sc ? rl::mo_seq_cst : rl::mo_relaxed;
 
   static void store_release(std::uint32_t* p, std::uint32_t v, Loc loc = Loc::current()) {
     FlagCell& c = g_env->at<FlagCell>(p, K::kFlag, loc);
@@ -46,11 +47,11 @@ struct RelacyMem {
   static void ll_store(LlLine* dst, const LlLine& l, Loc loc = Loc::current()) {
     const rl::debug_info dbg = at_caller(loc);
     for (int h = 0; h < 2; ++h) {
-      if constexpr (W == Weak::ll_split) {  // data word, then flag word: separate stores
+      if constexpr (splits_ll(W)) {  // data word, then flag word: separate stores
         auto& s = g_env->at<LlHalf>(&dst->h[h], K::kLlHalf, loc);
-        s.data(dbg).store(s.latest_data = algo::ll_data(l, h), rl::mo_relaxed);
+        s.data(dbg).store(s.latest_data = algo::ll_data(l, h), kSplitOrder);
         g_env->waits.stored(&s);
-        s.flag(dbg).store(s.latest_flag = algo::ll_flag(l, h), rl::mo_relaxed);
+        s.flag(dbg).store(s.latest_flag = algo::ll_flag(l, h), kSplitOrder);
         g_env->waits.stored(&s);
       } else {
         auto& w = g_env->at<WordCell>(&dst->h[h], K::kLlWord, loc);
@@ -71,10 +72,10 @@ struct RelacyMem {
     const rl::debug_info dbg = at_caller(loc);
     LlLine l{};
     for (int h = 0; h < 2; ++h) {
-      if constexpr (W == Weak::ll_split) {  // flag word, then data word
+      if constexpr (splits_ll(W)) {  // flag word, then data word
         auto& s = g_env->at<LlHalf>(&src->h[h], K::kLlHalf, loc);
-        const std::uint32_t f = s.flag(dbg).load(rl::mo_relaxed);
-        const std::uint32_t d = s.data(dbg).load(rl::mo_relaxed);
+        const std::uint32_t f = s.flag(dbg).load(kSplitOrder);
+        const std::uint32_t d = s.data(dbg).load(kSplitOrder);
         g_env->waits.loaded(&s, f == s.latest_flag && d == s.latest_data);
         l.h[h] = (std::uint64_t{f} << 32) | d;
       } else {

@@ -154,7 +154,7 @@ struct SymmTest : rl::test_suite<SymmTest<M, Kern, World, Blocks, Threads>, Worl
   using With = SymmTest<M2, Kern, World, Blocks, Threads>;  // the same point with another policy
   static constexpr TwinKernel kKernel = Kern;
   static constexpr int kWorld = World, kBlocks = Blocks, kThreads = Threads;
-  SymmWorld<Kern, World, Blocks, Threads, M::kWeak == Weak::ll_split> w;
+  SymmWorld<Kern, World, Blocks, Threads, splits_ll(M::kWeak)> w;
   void thread(unsigned tid) { w.template run_thread<M>(static_cast<int>(tid)); }
   void after() { w.check(); }
 };

@@ -35,8 +35,10 @@ template <class Mem, DType D>
 ARB_HD void stage_rows(const SymmArgs& s, Pack* own, int hidden, Range rows, const BlockCtx& c) {
   const std::size_t rp = row_packs(hidden, D);
   for (std::size_t row = rows.begin; row < rows.end; ++row)
-    for (std::size_t k = static_cast<std::size_t>(c.thread); k < rp; k += static_cast<std::size_t>(c.threads))
-      Mem::store_data(own + row * rp + k, load_row_pack<D>(s.in, hidden, row, k));
+    for (std::size_t k = static_cast<std::size_t>(c.thread); k < rp; k += static_cast<std::size_t>(c.threads)) {
+      const Pack x = load_row_pack<D>(s.in, hidden, row, k);  // value first, as `own[..] = ..` did: same PTX
+      Mem::store_data(own + row * rp + k, x);
+    }
 }
 
 // Phase marks (arbench/core/phases.hpp). Reduce and norm interleave row by row: `normed` is the

@@ -33,7 +33,10 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
-  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) Mem::store_data(own + k, load_pack<D>(a.in, k, a.n));
+  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
+    const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
+    Mem::store_data(own + k, x);
+  }
 
   const bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {

@@ -39,7 +39,10 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
 
   for (int p = 0; p < a.world; ++p) {
     const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
-    for (std::size_t k = r.begin + t0; k < r.end; k += nt) Mem::store_data(own + k, load_pack<D>(a.in, k, a.n));
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
+      const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
+      Mem::store_data(own + k, x);
+    }
   }
 
   bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
