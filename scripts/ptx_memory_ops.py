@@ -16,14 +16,23 @@ intrinsic's header), and checks:
      cache), no .release/.acquire below .sys scope, and no .release/.acquire/.volatile outside a
      policy operation (a protocol that bypassed the policy);
   3. each kernel has its protocol's operations (REQUIRED), so a dropped flag or a data path that
-     no longer goes through the policy fails.
+     no longer goes through the policy fails;
+  4. with --expect: per (source, arch, kernel entry, policy op, opcode) the instruction count
+     equals the checked-in expectation (scripts/ptx_memory_ops.expected), so one dropped fence or
+     flag among several fails too. Counts differ between architectures (sm_120 unrolls some
+     loops) and may move with the nvcc version: after checking the change, regenerate the file
+     with `table --build-dir build/ci --write scripts/ptx_memory_ops.expected`.
 
-  ptx_memory_ops.py check --build-dir build/ci [--keep DIR]
+  ptx_memory_ops.py check --build-dir build/ci [--expect FILE] [--keep DIR]
                                                    compile and check every protocol kernel
                                                    (--keep: leave the PTX files in DIR)
-  ptx_memory_ops.py check --ptx FILE.ptx --policy kernels/mem_device.cuh --kernel NAME
-                                                   the same rules on a saved PTX file (tests)
-  ptx_memory_ops.py table --build-dir build/ci     per kernel entry and arch: policy op, opcode, count
+  ptx_memory_ops.py check --ptx FILE.ptx... --policy kernels/mem_device.cuh [--kernel NAME] [--expect FILE]
+                                                   the same rules on saved PTX files (tests); a file
+                                                   named NAME.cu.sm_XX.ptx (as --keep writes them)
+                                                   names its kernel and architecture
+  ptx_memory_ops.py table --build-dir build/ci [--write FILE]
+                                                   per source, arch, kernel entry: policy op, opcode,
+                                                   count (--write: as the expectation file)
 
 Exit 0: clean; 1: violations (one line each); 2: bad usage; 77: no nvcc (skipped).
 """
@@ -149,6 +158,36 @@ def violations(table, kernel, where):
     return out
 
 
+def count_rows(results):
+    """{(where, entry, op, opcode): n} of the policy operations; where = 'file sm_XX'."""
+    return {(where, entry, op, opcode): n for _, where, table in results
+            for (entry, op, opcode), n in table.items() if op != "-"}
+
+
+def read_expected(path):
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                file, arch, entry, op, opcode, n = line.split()
+                rows[(f"{file} {arch}", entry, op, opcode)] = int(n)
+    return rows
+
+
+def count_violations(results, expected):
+    got = count_rows(results)
+    wheres = {where for _, where, _ in results}
+    out = []
+    for key in sorted(set(got) | {k for k in expected if k[0] in wheres}):
+        want, have = expected.get(key), got.get(key, 0)
+        if want != have:
+            where, entry, op, opcode = key
+            out.append(f"{where}: {entry}: DeviceMem::{op} emitted {have}x {opcode}, expected {want or 0}x "
+                       "(scripts/ptx_memory_ops.expected; regenerate with `table --write` once the change is "
+                       "understood)")
+    return out
+
+
 def protocol_sources(build_dir):
     with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
         entries = json.load(f)
@@ -194,17 +233,27 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=("check", "table"))
     ap.add_argument("--build-dir")
-    ap.add_argument("--ptx")
+    ap.add_argument("--ptx", nargs="+")
     ap.add_argument("--policy")
     ap.add_argument("--kernel", choices=sorted(REQUIRED))
     ap.add_argument("--keep")
+    ap.add_argument("--expect")
+    ap.add_argument("--write")
     a = ap.parse_args(argv)
     source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if a.ptx:
-        if not (a.policy and a.kernel):
-            ap.error("--ptx needs --policy and --kernel")
-        with open(a.ptx, encoding="utf-8") as f:
-            results = [(a.kernel, os.path.basename(a.ptx), scan(f.read(), policy_lines(a.policy)))]
+        if not a.policy:
+            ap.error("--ptx needs --policy")
+        results = []
+        for path in a.ptx:
+            # NAME.cu.sm_XX.ptx (what --keep writes) names its source and arch
+            m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
+            kernel = a.kernel or (m.group(2) if m else None)
+            if kernel not in REQUIRED:
+                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted(REQUIRED))})")
+            with open(path, encoding="utf-8") as f:
+                where = f"{m.group(1)} {m.group(3)}" if m else os.path.basename(path)
+                results.append((kernel, where, scan(f.read(), policy_lines(a.policy))))
     elif a.build_dir:
         if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
             print("no nvcc: skipped")
@@ -213,12 +262,18 @@ def main(argv):
     else:
         ap.error("give --build-dir or --ptx")
     if a.mode == "table":
-        for kernel, where, table in results:
-            for (entry, op, opcode), n in sorted(table.items()):
-                if op != "-":
-                    print(f"{where:28s} {entry:32s} {op:14s} {opcode:28s} {n:4d}")
+        lines = [f"{where} {entry} {op} {opcode} {n}" for (where, entry, op, opcode), n in sorted(count_rows(results).items())]
+        if a.write:
+            with open(a.write, "w", encoding="utf-8") as f:
+                f.write("# scripts/ptx_memory_ops.py's expectation: source arch kernel-entry policy-op opcode count\n"
+                        "# (generated by `ptx_memory_ops.py table --build-dir build/ci --write FILE`; do not edit)\n")
+                f.write("\n".join(lines) + "\n")
+        else:
+            print("\n".join(lines))
         return 0
     bad = [v for kernel, where, table in results for v in violations(table, kernel, where)]
+    if a.expect:
+        bad += count_violations(results, read_expected(a.expect))
     for v in bad:
         print(v)
     print(f"ptx-memory-ops: {len(results)} PTX files, {len(bad)} violation(s)")
