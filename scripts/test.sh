@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up, build (with -Werror under CI=true) and run every test: host, tsan, model and gpu labels
+# Set up, build (with -Werror under CI=true) and run every test: host, tsan and gpu labels
 # (gpu tests skip with a reason when no device is present). Extra arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
