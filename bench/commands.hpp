@@ -17,6 +17,7 @@ void add_compare_command(CLI::App& app, int& exit_code);
 void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code, World& world);
 void add_step_command(CLI::App& app, int& exit_code);
+void add_settings_command(CLI::App& app, int& exit_code);
 
 // Percentages as users type them: "5", "5%" and "5 %" all mean five percent (a CLI11 transform).
 inline std::string strip_percent(std::string s) {

@@ -43,12 +43,25 @@ struct ResultCase {
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
 };
 
+// One GPU of the run, as the provenance records it.
+struct ResultGpu {
+  std::string name, cc;  // "NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0"
+};
+
 struct ResultFile {
   std::string path;
   bool is_arbench = false;  // false: plain Google Benchmark JSON
   std::string backend, timing, revision;
   std::string fingerprint;  // empty when unknown
   std::map<std::string, std::string> fingerprint_fields;
+  // Machine facts of the provenance (arbench results; empty when not recorded): what
+  // `arbench settings` writes into a tuner table for the plugin to check.
+  std::string cpu_model, cuda_driver, nccl_version;
+  std::vector<ResultGpu> gpus;
+  int nodes = 1;  // provenance.launch.nodes
+  // Per world size: every GPU pair NVLink-connected (provenance.nvlink_all_pairs, cuda backend);
+  // absent: not known to be.
+  std::map<int, bool> all_nvlink;
   std::vector<ResultCase> cases;  // file order, names unique
 };
 

@@ -113,6 +113,13 @@ void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, 
   run.provenance = to_json(prov);
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
+  // Per world size, whether every GPU pair is NVLink-connected: `arbench settings` recommends LL128
+  // only where it is (measure/nccl_protocol_policy.hpp says why).
+  if (b == Backend::cuda) {
+    nlohmann::json nvlink = nlohmann::json::object();
+    for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
+    run.provenance["nvlink_all_pairs"] = nvlink;
+  }
   run.config = config_to_json(cfg);
   run.config["sweep_key"] = sweep_key(cfg);
   write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
