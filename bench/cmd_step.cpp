@@ -11,6 +11,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "arbench/variant.hpp"
 #include "analysis/compare_report.hpp"
 #include "analysis/step.hpp"
 #include "analysis/step_report.hpp"
@@ -63,6 +64,10 @@ std::vector<StepModel> resolve_models(const StepArgs& a) {
 
 int run_step(StepArgs a) {
   const std::vector<StepModel> models = resolve_models(a);
+  // On a GPU result only what runs on GPUs is a choice (the registry says which variants do).
+  a.opt.not_on_gpus = [](const std::string& variant) {
+    return Registry::builtin().unavailable_reason(variant, Backend::cuda);
+  };
   const ReportFormat format = *parse_report_format(a.format);
   const ResultFile result = load_result_file(a.result);
   std::vector<StepReport> reports;

@@ -124,11 +124,31 @@ std::optional<double> interpolate_log_log(const LatencyPoints& p, double x) {
   return std::exp(std::log(lo->second) + f * (std::log(hi->second) - std::log(lo->second)));
 }
 
+std::string engine_setting_of(const std::string& variant) {
+  if (variant == "fused-oneshot" || variant == "fused-twoshot")
+    return "fuse the all-reduce with the norm (vLLM's fuse_allreduce_rms, FlashInfer's allreduce_fusion)";
+  if (variant == "unfused-oneshot")
+    return "a custom one-shot all-reduce, then the norm (vLLM / SGLang custom all-reduce, FlashInfer PCIe IPC)";
+  if (variant == "unfused-nccl") return "";
+  return "see `arbench settings`";
+}
+
 std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, const std::string& dtype, int hidden,
-                                           const std::vector<std::string>& globs, std::vector<std::string>* ignored) {
+                                           const std::vector<std::string>& globs, std::vector<std::string>* ignored,
+                                           const std::function<std::string(const std::string&)>& not_on_gpus) {
   std::map<std::pair<std::string, std::string>, StepCandidate> by_key;  // (family, name)
+  const bool gpu_result = result.backend == "cuda" || result.backend == "single-gpu";
+  std::map<std::string, std::pair<std::string, int>> not_choices;  // variant -> (why, cases)
   for (const auto& c : result.cases) {
     if (c.world != world || c.dtype != dtype) continue;
+    if (gpu_result && not_on_gpus) {
+      if (const std::string why = not_on_gpus(c.variant); !why.empty()) {
+        auto& [reason, n] = not_choices[c.variant];
+        reason = why;
+        ++n;
+        continue;
+      }
+    }
     const bool fused = c.family == "allreduce_rmsnorm";
     if (!fused && c.family != "allreduce") continue;
     if (fused && c.hidden != hidden) continue;
@@ -147,6 +167,10 @@ std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, 
         c.bytes ? c.bytes : std::uint64_t(c.tokens) * std::uint64_t(c.hidden) * dtype_size(*parse_dtype(c.dtype));
     s.points.emplace_back(double(bytes), c.median_us);
   }
+  if (ignored)
+    for (const auto& [variant, why] : not_choices)
+      ignored->push_back(variant + " (" + std::to_string(why.second) + " cases at " + std::to_string(world) +
+                         " GPUs): no choice on GPUs: " + why.first);
   std::set<std::string> fused_present;
   for (const auto& [key, s] : by_key)
     if (s.includes_norm) fused_present.insert(s.variant);
@@ -213,7 +237,8 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
 
   std::map<std::tuple<std::string, bool>, MissingSizes> missing;  // (family, in_place), over all world sizes
   for (int w : worlds) {
-    std::vector<StepCandidate> cands = step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored);
+    std::vector<StepCandidate> cands =
+        step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored, opt.not_on_gpus);
     if (cands.empty())
       throw UsageError(result.path + " has no case at " + std::to_string(w) + " GPUs, " + opt.dtype +
                        (opt.variants.empty() ? "" : " matching --variants " + join(opt.variants, ",")) +
@@ -289,8 +314,16 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
           r.saving_ms = *base_ms - r.ms_per_step;
           r.saving_fraction = 1.0 - r.ms_per_step / *base_ms;
         }
-      std::stable_sort(rows.begin(), rows.end(),
-                       [](const StepRow& a, const StepRow& b) { return a.ms_per_step < b.ms_per_step; });
+      // The complete choices (with the norm) first, then the all-reduces alone: never ranked together.
+      std::stable_sort(rows.begin(), rows.end(), [](const StepRow& a, const StepRow& b) {
+        return std::make_tuple(!a.includes_norm, a.ms_per_step) < std::make_tuple(!b.includes_norm, b.ms_per_step);
+      });
+      const auto def = std::find_if(rows.begin(), rows.end(), [](const StepRow& r) {
+        return r.includes_norm && r.variant == kEngineDefault;
+      });
+      if (!rows.empty() && rows.front().includes_norm && def != rows.end())
+        table.choices.push_back({p.batch, p.draft, def->variant, rows.front().variant, def->tokens_per_s_ceiling,
+                                 rows.front().tokens_per_s_ceiling, engine_setting_of(rows.front().variant)});
       table.rows.insert(table.rows.end(), rows.begin(), rows.end());
     }
     rep.tables.push_back(std::move(table));

@@ -35,7 +35,7 @@ Support Harness::plan(const Case& c) {
   Support s = v->supports(c, f);
   if (!s.ok) return s;
   const auto nv = cfg_.all_nvlink.find(c.world);
-  if (std::string why = nccl_protocol_refusal(v->fabric_env(), nv != cfg_.all_nvlink.end() && nv->second,
+  if (std::string why = nccl_protocol_refusal(v->fabric_env(c, cfg_.tuning), nv != cfg_.all_nvlink.end() && nv->second,
                                               cfg_.allow_ll128_pcie);
       !why.empty())
     return Support::no(why);
@@ -44,7 +44,7 @@ Support Harness::plan(const Case& c) {
 
 std::size_t Harness::memory_bytes(const Case& c) {
   auto v = reg_.make(c.variant, backend_);
-  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+  const Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(c, cfg_.tuning));
   const WorkloadFootprint w = workload_footprint(c);
   return std::size_t(c.world) * (w.per_rank + v->scratch_bytes_per_rank(c, f, cfg_.tuning)) + w.host;
 }
@@ -186,7 +186,7 @@ CaseResult Harness::run(const Case& c) {
   };
   try {
     auto v = reg_.make(c.variant, backend_);
-    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(c, cfg_.tuning));
     used = &f;
     res.floor_us = floor_us(f);
     std::unique_ptr<Workload> work;

@@ -17,6 +17,8 @@
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
+#include "measure/tuner_plugin.hpp"
+#include "run/nccl_tuner_env.hpp"
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
@@ -162,6 +164,12 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     if (lead && !cfg.out_csv.empty()) check_writable(cfg.out_csv, "--csv");
     sweep = expand_sweep(cfg, reg, b);
     counts.filtered = filter_sweep(*sweep, cfg.filter);
+    // Before any NCCL communicator exists (NCCL loads one tuner per process, once).
+    if (!list_only && sweep_needs_tuner(*sweep)) {
+      const TunerPluginPath plugin = find_tuner_plugin();
+      const std::string note = load_tuner_everywhere(plugin.path, plugin.found, plugin.looked);
+      if (lead) std::cerr << "arbench: " << note << "\n";
+    }
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);

@@ -27,9 +27,10 @@ std::string wrapped(const std::string& label, const std::string& text, std::size
   for (std::size_t i = 0; i < text.size();) {
     std::size_t end = text.find(' ', i);
     if (end == std::string::npos) end = text.size();
-    // "(p 0.13, n 12/12)" stays on one line.
-    if (text[i] == '(' && text.find(')', i) != std::string::npos && text.find(')', i) >= end)
-      end = std::min(text.size(), text.find(')', i) + 1);
+    // "(p 0.13, n 12/12)" stays on one line, with what follows its ')' up to the next blank.
+    if (const std::size_t close = text[i] == '(' ? text.find(')', i) : std::string::npos;
+        close != std::string::npos && close >= end)
+      end = std::min(text.size(), text.find(' ', close));
     const std::string word = text.substr(i, end - i);
     i = end + 1;
     if (word.empty()) continue;

@@ -48,6 +48,10 @@ struct Tuning {
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
   int host_threads = 0;
+  // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path),
+  // and per world size the NCCL_MIN_CTAS its rules need (their largest channel count).
+  std::string nccl_tuner_table;
+  std::map<int, int> nccl_tuner_min_ctas;
 };
 
 class Variant {
@@ -86,6 +90,12 @@ class Variant {
   // Environment the fabric must be created with (NCCL reads NCCL_ALGO/NCCL_PROTO at
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
+  // The same for one case with the run's tuning (the harness asks this one): `nccl[tuned]`'s
+  // environment depends on the world size and --tuner-table.
+  virtual std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const {
+    (void)c, (void)t;
+    return fabric_env();
+  }
 };
 
 // One op of `v` in both phases, as the fabrics run it.
@@ -106,6 +116,10 @@ struct VariantEntry {
   // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
   std::vector<std::string> configs;
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;
+  // Further configurations accepted by name without being listed (`nccl[ring/ll/ch:4]`), and a
+  // catalogue line for a listed one (empty: "`name` with algorithm/protocol <config> forced").
+  std::function<bool(const std::string& config)> accepts_config;
+  std::function<std::string(const std::string& config)> config_summary;
 };
 
 // One line of `arbench list`'s variant catalogue.

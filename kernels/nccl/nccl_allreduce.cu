@@ -3,6 +3,14 @@
 // environment are respected and recorded); a configuration forces NCCL_ALGO and NCCL_PROTO
 // on a communicator of its own, created with those variables set.
 //
+// Two configurations use arbench's NCCL tuner plugin (kernels/nccl/tuner/), which the run loads
+// for every NCCL communicator of the process when the sweep has one of them (NCCL loads one tuner
+// per process, once; bench/run/nccl_tuner_env): `nccl[<algo>/<proto>/ch:<N>]` also runs every
+// all-reduce on exactly N channels (NCCL_MIN_CTAS=N so the communicator has them, and the plugin's
+// channel mode, ARBENCH_NCCL_TUNER_CHANNELS=N, to bypass NCCL's per-size reduction), and
+// `nccl[tuned]` applies the table of --tuner-table (ARBENCH_NCCL_TUNER_TABLE, with NCCL_MIN_CTAS
+// at the largest channel count its rules set for the world size): docs/engine-settings.md.
+//
 // `nccl-symm`: the same call with input and output in NCCL symmetric windows (ncclMemAlloc +
 // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC), done by the cuda fabric's
 // Fabric::alloc(bytes, Placement::symmetric)). With both buffers registered, NCCL 2.28 may pick
@@ -35,21 +43,52 @@ ncclDataType_t nccl_type(DType t) {
   }
 }
 
-// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}.
+const char* const kForcedConfigs[] = {"ring/simple", "ring/ll", "ring/ll128", "tree/simple", "tree/ll"};
+constexpr int kMaxNcclChannels = 64;  // NCCL's MAXCHANNELS (2.28.9)
+
+// "ring/ll/ch:4" → "ring/ll" and 4; channels 0 without "/ch:"; -1 for a bad count.
+std::string split_channels(const std::string& config, int& channels) {
+  channels = 0;
+  const auto ch = config.find("/ch:");
+  if (ch == std::string::npos) return config;
+  const std::string n = config.substr(ch + 4);
+  channels = n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos || n[0] == '0'
+                 ? -1
+                 : std::stoi(n);
+  if (channels > kMaxNcclChannels) channels = -1;
+  return config.substr(0, ch);
+}
+
+bool is_forced(const std::string& config) {
+  for (const char* c : kForcedConfigs)
+    if (config == c) return true;
+  return false;
+}
+
+// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}; "ring/ll/ch:4" adds NCCL_MIN_CTAS and
+// the plugin's channel mode; "tuned": none here (fabric_env adds the table's).
 std::map<std::string, std::string> config_env(const std::string& config) {
-  if (config.empty()) return {};
-  const auto slash = config.find('/');
-  const std::string algo = config.substr(0, slash), proto = config.substr(slash + 1);
+  if (config.empty() || config == "tuned") return {};
+  int channels = 0;
+  const std::string forced = split_channels(config, channels);
+  const auto slash = forced.find('/');
+  const std::string algo = forced.substr(0, slash), proto = forced.substr(slash + 1);
   const std::map<std::string, std::string> algos = {{"ring", "Ring"}, {"tree", "Tree"}};
   const std::map<std::string, std::string> protos = {{"simple", "Simple"}, {"ll", "LL"}, {"ll128", "LL128"}};
-  if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto))
+  if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto) || channels < 0)
     throw UsageError("unknown nccl configuration '" + config + "'; `arbench list` shows them");
-  return {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
+  std::map<std::string, std::string> env = {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
+  if (channels > 0) {
+    env["NCCL_MIN_CTAS"] = std::to_string(channels);
+    env["ARBENCH_NCCL_TUNER_CHANNELS"] = std::to_string(channels);
+  }
+  return env;
 }
 
 class NcclAllReduce final : public Variant {
  public:
-  NcclAllReduce(std::string config, Placement placement) : env_(config_env(config)), placement_(placement) {}
+  NcclAllReduce(std::string config, Placement placement)
+      : env_(config_env(config)), tuned_(config == "tuned"), placement_(placement) {}
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
@@ -60,7 +99,8 @@ class NcclAllReduce final : public Variant {
     return Support::yes();
   }
 
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    case_env_ = fabric_env(c, t);
     if (placement_ == Placement::symmetric && !(b.in->symmetric() && b.out->symmetric()))
       throw CaseError("nccl-symm: the harness gave it non-symmetric buffers; it needs NCCL windows");
     api_ = &NcclApi::get();
@@ -105,13 +145,33 @@ class NcclAllReduce final : public Variant {
       const char* process = std::getenv(k);
       s.push_back({k, it != env_.end() ? it->second : process ? process : "(NCCL's choice)"});
     }
+    // The tuner plugin, when the run loads it (every NCCL case of such a run), and what it was told.
+    for (const char* k : {"NCCL_TUNER_PLUGIN", "ARBENCH_NCCL_TUNER_TABLE", "ARBENCH_NCCL_TUNER_CHANNELS", "NCCL_MIN_CTAS"}) {
+      auto it = case_env_.find(k);
+      const char* process = std::getenv(k);
+      if (it != case_env_.end())
+        s.push_back({k, it->second});
+      else if (process != nullptr)
+        s.push_back({k, process});
+    }
     return s;
   }
   Placement buffer_placement() const override { return placement_; }
   std::map<std::string, std::string> fabric_env() const override { return env_; }
+  std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const override {
+    std::map<std::string, std::string> env = env_;
+    if (tuned_) {
+      env["ARBENCH_NCCL_TUNER_TABLE"] = t.nccl_tuner_table;
+      if (const auto it = t.nccl_tuner_min_ctas.find(c.world); it != t.nccl_tuner_min_ctas.end() && it->second > 0)
+        env["NCCL_MIN_CTAS"] = std::to_string(it->second);
+    }
+    return env;
+  }
 
  private:
   std::map<std::string, std::string> env_;
+  std::map<std::string, std::string> case_env_;  // the prepared case's, for settings()
+  bool tuned_ = false;
   Placement placement_;
   const NcclApi* api_ = nullptr;
   std::size_t count_ = 0;
@@ -131,11 +191,22 @@ VariantEntry nccl_entry() {
   VariantEntry e;
   e.name = "nccl";
   e.family = Family::allreduce;
-  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>] forces NCCL_ALGO/NCCL_PROTO";
+  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, nccl[tuned] applies a table";
   e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::local); };
   e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
-  e.configs = {"ring/simple", "ring/ll", "ring/ll128", "tree/simple", "tree/ll"};
+  e.configs.assign(std::begin(kForcedConfigs), std::end(kForcedConfigs));
+  e.configs.push_back("tuned");
   e.make_configured = [](const std::string& cfg) { return std::make_unique<NcclAllReduce>(cfg, Placement::local); };
+  // `nccl[ring/ll/ch:4]`: a listed forced configuration on exactly N channels (--nccl-channels).
+  e.accepts_config = [](const std::string& cfg) {
+    int channels = 0;
+    return is_forced(split_channels(cfg, channels)) && channels > 0;
+  };
+  e.config_summary = [](const std::string& cfg) -> std::string {
+    if (cfg == "tuned")
+      return "`nccl` with arbench's NCCL tuner plugin applying --tuner-table (written by `arbench settings`)";
+    return {};
+  };
   return e;
 }
 

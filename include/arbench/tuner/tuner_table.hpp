@@ -129,8 +129,8 @@ inline void nccl_major_minor(int code, int& major, int& minor) {
   }
 }
 
-// The first "model name" of /proc/cpuinfo's text, as arbench's provenance records it; "unknown"
-// without one (ARM's cpuinfo has none).
+// The first "model name" of /proc/cpuinfo's text, as arbench's provenance records it (trailing
+// blanks dropped); "unknown" without one (ARM's cpuinfo has none).
 inline std::string cpu_model_from_cpuinfo(std::string_view text) {
   while (!text.empty()) {
     const std::size_t eol = text.find('\n');
@@ -139,8 +139,10 @@ inline std::string cpu_model_from_cpuinfo(std::string_view text) {
     if (line.substr(0, 10) != "model name") continue;
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::size_t start = line.find_first_not_of(' ', colon + 1);
-    return start == std::string_view::npos ? std::string{} : std::string(line.substr(start));
+    std::size_t start = line.find_first_not_of(' ', colon + 1), end = line.size();
+    if (start == std::string_view::npos) return {};
+    while (end > start && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) --end;
+    return std::string(line.substr(start, end - start));
   }
   return "unknown";
 }
@@ -152,8 +154,22 @@ inline const Rule* find_rule(const std::vector<Rule>& rules, int nranks, int nno
   return nullptr;
 }
 
+// `s` without leading and trailing blanks (a table's statements are read trimmed, so facts with a
+// trailing blank, as some CPUs' model names have, must compare trimmed).
+inline std::string trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
 // Why the table must not be used on `here` (empty when it may): the first fact that differs.
-inline std::string machine_mismatch(const Machine& table, const Machine& here) {
+inline std::string machine_mismatch(const Machine& table_facts, const Machine& here_facts) {
+  Machine table = table_facts, here = here_facts;
+  for (Machine* m : {&table, &here}) {
+    m->cpu = trimmed(m->cpu);
+    m->cuda_driver = trimmed(m->cuda_driver);
+    for (std::string& g : m->gpus) g = trimmed(g);
+  }
   if (table.cpu != here.cpu) return "CPU differs: the table was measured on '" + table.cpu + "', this is '" + here.cpu + "'";
   if (table.cuda_driver != here.cuda_driver)
     return "CUDA driver differs: the table was measured with " + table.cuda_driver + ", this is " + here.cuda_driver;
