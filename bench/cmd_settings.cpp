@@ -121,11 +121,10 @@ void add_settings_command(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand(
       "settings", "What to set in NCCL and your engine per GPU count, from measured results, with the evidence");
   sub->add_option("RESULT", args->results,
-                  "result JSONs of one machine written by `arbench run --backend cuda` (later files replace "
-                  "cases of the same name)")
+                  "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
       ->required();
   sub->add_option("--out-dir", args->out_dir,
-                  "folder for the tuner table, NCCL's example-plugin file and settings.json (created if missing)")
+                  "folder for the tuner table, the NCCL example file and settings.json (created if missing)")
       ->capture_default_str();
   sub->add_option("--gpus", args->gpus, "world sizes, comma-separated (default: each in the results)")->delimiter(',');
   sub->add_option("--dtype", args->dtype, "dtype of the cases to use")
@@ -142,7 +141,7 @@ void add_settings_command(CLI::App& app, int& exit_code) {
       ->transform(strip_percent)
       ->capture_default_str();
   sub->add_option("--plugin", args->plugin,
-                  "path of libarbench-nccl-tuner.so for the paste lines (default: next to arbench, or its ../lib)");
+                  "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
   sub->add_option("--format", args->format, "text or json (json: the settings.json document)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
