@@ -88,6 +88,9 @@ void parse_provenance(const json& prov, ResultFile& r, const std::string& label)
       r.gpus.push_back({opt_string(gpus[i], "name", label, at), opt_string(gpus[i], "cc", label, at)});
     }
   }
+  if (prov.contains("nccl_env") && prov.at("nccl_env").is_object())
+    for (const auto& [key, value] : prov.at("nccl_env").items())
+      r.nccl_env[key] = value.is_string() ? value.get<std::string>() : value.dump();
   if (prov.contains("launch") && prov.at("launch").is_object())
     r.nodes = std::max(1, opt_number(prov.at("launch"), "nodes", 1, label, where + ".launch"));
   if (prov.contains("nvlink_all_pairs") && !prov.at("nvlink_all_pairs").is_null()) {

@@ -58,6 +58,7 @@ struct ResultFile {
   // `arbench settings` writes into a tuner table for the plugin to check.
   std::string cpu_model, cuda_driver, nccl_version;
   std::vector<ResultGpu> gpus;
+  std::map<std::string, std::string> nccl_env;  // provenance.nccl_env: the run's NCCL_* variables
   int nodes = 1;  // provenance.launch.nodes
   // Per world size: every GPU pair NVLink-connected (provenance.nvlink_all_pairs, cuda backend);
   // absent: not known to be.

@@ -11,6 +11,7 @@
 //   missing  the result lacks the measurement: `run_line` measures it
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,14 +44,45 @@ struct EngineSection {
 // Where the files are (absolute paths), for the paste lines.
 struct SettingsPaths {
   std::string plugin, table, example_conf;
+  std::string carried_env;  // filled by engine_sections: the measurement's channel-count variables
 };
+
+// The NCCL section's and the commands' environment carries the measurement's NCCL_MIN_CTAS,
+// NCCL_MAX_CTAS, NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS (provenance.nccl_env), where it had them.
+std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
+                                           SettingsPaths paths);
+
+}  // namespace arbench
+
+// ---- internal: what engines.cpp (NCCL, the dispatch) and engines_serving.cpp (vLLM, SGLang,
+// TensorRT-LLM, FlashInfer) share.
+
+namespace arbench::engine_detail {
+
+using S = SettingStatus;
+
+// 524288 -> "0.5": MiB, rounded down to 4 decimals.
+std::string mib_value(std::uint64_t bytes);
+// The measurement's channel-count variables (NCCL_MIN_CTAS, ...) from provenance.nccl_env.
+std::string carried_env(const Measured& m);
+// The NCCL variables that load arbench's plugin with the table (empty when it has no rule here).
+std::string nccl_env(const NcclPlan& p, const SettingsPaths& paths);
+// A shell command as lines: each environment assignment on its own line, then the program and
+// each flag, joined by line continuations.
+std::vector<std::string> shell_lines(const std::string& env, const std::string& program,
+                                     const std::vector<std::string>& flags);
+EngineSetting missing(const std::string& knob_id, const std::string& why, const std::string& run_line);
+std::string lead_text(const Advantage& a);
 
 struct GpuFacts {
   std::string name, cc;  // of the result's first GPU; empty when not recorded
   int cc_major() const;  // -1 when unknown
 };
 
-std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
-                                           const SettingsPaths& paths);
+EngineSection vllm_section(const Measured& m, const NcclPlan& p, const Findings& f, const SettingsPaths& paths,
+                           const GpuFacts& gpu);
+EngineSection sglang_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths, const GpuFacts& gpu);
+EngineSection trtllm_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths);
+EngineSection flashinfer_section(const Measured& m, const Findings& f, const GpuFacts& gpu);
 
-}  // namespace arbench
+}  // namespace arbench::engine_detail

@@ -26,13 +26,8 @@ std::string join_paths(const std::vector<std::string>& paths) {
 }  // namespace
 
 std::string example_conf(const Measured& m, const std::vector<NcclPlan>& plans) {
-  int min_ctas = 0;
   bool any = false;
-  for (const NcclPlan& p : plans) {
-    if (p.example.empty() || p.rules().empty()) continue;
-    any = true;
-    min_ctas = std::max(min_ctas, p.min_ctas(true));
-  }
+  for (const NcclPlan& p : plans) any = any || (!p.example.empty() && !p.rules().empty());
   if (!any) return {};
   std::string s;
   s += comment("NCCL tuner configuration for NCCL's example tuner plugin, written by `arbench settings`");
@@ -45,9 +40,7 @@ std::string example_conf(const Measured& m, const std::vector<NcclPlan>& plans) 
   s += comment("other GPU counts, sizes above the last row): libarbench-nccl-tuner.so does not; prefer it.");
   s += comment("Every row sets its channel count; the rows cover 0 to the largest measured size per GPU count;");
   s += comment("LL128 only where every GPU pair is NVLink-connected.");
-  if (min_ctas > 0)
-    s += comment("Set NCCL_MIN_CTAS=" + std::to_string(min_ctas) +
-                 " too: NCCL clamps a row's channels to the communicator's channel count.");
+  s += comment("NCCL caps a row's channels at the communicator's channel count, as it did when this was measured.");
   s += comment("collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff");
   for (const NcclPlan& p : plans) {
     if (p.example.empty()) continue;

@@ -1,7 +1,6 @@
 // Best-of-A against best-of-B per size; see findings.hpp.
 #include "settings/findings.hpp"
 
-#include "settings/run_lines.hpp"
 
 namespace arbench {
 namespace {

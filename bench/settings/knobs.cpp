@@ -15,8 +15,11 @@ const std::vector<Knob>& knobs() {
        "NCCL v2.28.9-1 src/plugin/tuner.cc, src/include/plugin/tuner/tuner_v5.h, src/enqueue.cc; "
        "libarbench-nccl-tuner.so (this repository)",
        true, ""},
-      {"nccl.min_ctas", "NCCL", "channels the communicator sets up (NCCL_MIN_CTAS)",
-       "NCCL v2.28.9-1 src/init.cc (minCTAs), src/graph/connect.cc (copyChannels)", true, ""},
+      {"nccl.channels_env", "NCCL",
+       "the communicators' channel counts (NCCL_MIN_CTAS, NCCL_MAX_CTAS, NCCL_MIN/MAX_NCHANNELS), carried from the "
+       "measurement's environment",
+       "NCCL v2.28.9-1 src/init.cc (minCTAs/maxCTAs), src/graph/connect.cc, src/include/param.h (read once per process)",
+       true, ""},
       {"nccl.example_plugin", "NCCL", "NCCL's example tuner plugin with a CSV file (NCCL_TUNER_CONFIG_FILE)",
        "NCCL v2.28.9-1 ext-tuner/example/plugin.c, v2.30.7-1 plugins/tuner/example/plugin.c", true,
        "2.28 and 2.29 crash on the first matching row; every version to 2.30.7 sets one channel for anything no "

@@ -55,4 +55,22 @@ struct Measured {
 std::unique_ptr<Measured> load_measured(const std::vector<std::string>& paths, const std::string& dtype,
                                         std::optional<int> hidden);
 
+// ---- the `arbench run` lines settings print where the results lack a measurement: each measures
+// what is missing at the sizes the results already cover, into a file to give `arbench settings`
+// beside the first.
+
+// The NCCL configurations arbench forces (kernels/nccl: ring and tree with LL and Simple; LL128
+// only where every GPU pair is NVLink-connected) and the channel counts to sweep.
+inline constexpr const char* kNcclConfigVariants = "nccl,nccl[ring/ll],nccl[ring/simple],nccl[tree/ll],nccl[tree/simple]";
+inline constexpr const char* kNcclChannelSweep = "1,2,4,8,16";
+
+// 1024 -> "1K", 64 MiB -> "64M", 1000 -> "1000".
+std::string size_arg(std::uint64_t bytes);
+
+// `arbench run --backend cuda --gpus W --family allreduce --variants 'V' -b MIN -e MAX [extra] --out OUT`.
+std::string allreduce_run_line(const Measured& m, int world, const std::string& variants, const std::string& extra,
+                               const std::string& out);
+// The fused family at the result's hidden size (8192 when none), 1..2048 tokens.
+std::string fused_run_line(const Measured& m, int world, const std::string& out);
+
 }  // namespace arbench

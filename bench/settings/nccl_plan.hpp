@@ -17,6 +17,7 @@
 // count: the winner where it has one, else the fastest `/ch:N` configuration at those sizes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,23 @@
 #include "settings/measured.hpp"
 
 namespace arbench {
+
+// What an NCCL variant name says: `nccl` (NCCL's own choice), `nccl[<algo>/<proto>]` (forced
+// algorithm and protocol), `nccl[<algo>/<proto>/ch:<N>]` (and exactly N channels: the channel
+// sweep, `arbench run --nccl-channels`), `nccl[tuned]` (NCCL with arbench's tuner plugin: the
+// verification), `nccl-symm` (NCCL on symmetric windows). Names as kernels/nccl/nccl_allreduce.cu
+// runs them; tests/host/settings/ checks both agree.
+struct NcclVariant {
+  enum Kind { plain, forced, tuned, symm } kind = plain;
+  int algo = -1, proto = -1;  // NCCL indices (arbench/tuner/tuner_table.hpp), forced only
+  int channels = 0;           // forced with /ch:N; 0: NCCL's channel count
+};
+
+// nullopt for anything that is not one of the names above.
+std::optional<NcclVariant> parse_nccl_variant(const std::string& variant);
+
+// "nccl[ring/ll/ch:4]" from its parts (channels 0: no /ch).
+std::string nccl_forced_name(int algo, int proto, int channels);
 
 struct NcclRange {
   std::uint64_t min_bytes = 0, max_bytes = 0;  // inclusive
@@ -47,8 +65,8 @@ struct NcclPlan {
 
   // The plugin table's rules: the forced ranges.
   std::vector<tuner::Rule> rules() const;
-  // The largest channel count the plugin rules (or the example rows) set: NCCL_MIN_CTAS.
-  int min_ctas(bool example_format) const;
+  // The largest channel count the plugin rules (or the example rows) set (0: none).
+  int max_channels(bool example_format) const;
 };
 
 NcclPlan plan_nccl(const Measured& m, int world, const VerdictOptions& opt);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "settings/example_conf.hpp"
 
 namespace arbench {

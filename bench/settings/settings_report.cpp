@@ -174,7 +174,7 @@ json settings_json(const SettingsReport& rep) {
     if (!w.nccl.missing.empty()) nccl["missing"] = {{"why", w.nccl.missing}, {"run_line", w.nccl.run_line}};
     if (!w.nccl.example_missing.empty())
       nccl["example_missing"] = {{"why", w.nccl.example_missing}, {"run_line", w.nccl.example_run_line}};
-    nccl["min_ctas"] = w.nccl.min_ctas(false);
+    nccl["max_channels"] = w.nccl.max_channels(false);
     nccl["tuned"] = json::array();
     for (const Evidence& e : w.nccl.tuned) nccl["tuned"].push_back(evidence_json(e));
     jw["nccl"] = std::move(nccl);

@@ -16,7 +16,7 @@
 #include "arbench/algo/ring/ring_order.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "results/provenance.hpp"
 
 namespace arbench {
@@ -44,8 +44,7 @@ void reject_duplicates(const RunConfig& cfg) {
   reject_duplicate("--nccl-channels", cfg.nccl_channels, num);
 }
 
-// --tuner-table: the file must be a tuner table the plugin will accept (the same parser); the
-// largest channel count of each world size's rules becomes that world's NCCL_MIN_CTAS.
+// --tuner-table: the file must be a tuner table the plugin will accept (the same parser).
 void resolve_tuner_table(RunConfig& cfg) {
   if (cfg.tuner_table.empty()) return;
   const std::string what = "--tuner-table " + cfg.tuner_table;
@@ -60,8 +59,6 @@ void resolve_tuner_table(RunConfig& cfg) {
   if (const std::string why = tuner::parse_table(text.str(), t); !why.empty())
     throw UsageError(what + ": not a tuner table: " + why + " (write one with `arbench settings RESULT.json`)");
   cfg.tuning.nccl_tuner_table = std::filesystem::absolute(cfg.tuner_table, ec).string();
-  for (const tuner::Rule& r : t.rules)
-    cfg.tuning.nccl_tuner_min_ctas[r.nranks] = std::max(cfg.tuning.nccl_tuner_min_ctas[r.nranks], r.channels);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ BackendDefaults backend_defaults(Backend b, int gpus_present);
 // Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values:
 // out-of-range numbers, a value listed twice in a list option (--gpus 2,2), a --ring-order
 // that is not a permutation of every world size swept, a --tuner-table that is not a readable
-// tuner table (its rules' channel counts go into cfg.tuning).
+// tuner table (its absolute path goes into cfg.tuning).
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
 
 // Why --host-threads `threads` cannot run on backend `b` with `families` (empty when it can): the

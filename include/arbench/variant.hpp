@@ -48,10 +48,8 @@ struct Tuning {
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
   int host_threads = 0;
-  // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path),
-  // and per world size the NCCL_MIN_CTAS its rules need (their largest channel count).
+  // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path).
   std::string nccl_tuner_table;
-  std::map<int, int> nccl_tuner_min_ctas;
 };
 
 class Variant {
@@ -91,7 +89,7 @@ class Variant {
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
   // The same for one case with the run's tuning (the harness asks this one): `nccl[tuned]`'s
-  // environment depends on the world size and --tuner-table.
+  // environment names --tuner-table.
   virtual std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const {
     (void)c, (void)t;
     return fabric_env();

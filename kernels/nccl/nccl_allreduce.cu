@@ -6,10 +6,12 @@
 // Two configurations use arbench's NCCL tuner plugin (kernels/nccl/tuner/), which the run loads
 // for every NCCL communicator of the process when the sweep has one of them (NCCL loads one tuner
 // per process, once; bench/run/nccl_tuner_env): `nccl[<algo>/<proto>/ch:<N>]` also runs every
-// all-reduce on exactly N channels (NCCL_MIN_CTAS=N so the communicator has them, and the plugin's
-// channel mode, ARBENCH_NCCL_TUNER_CHANNELS=N, to bypass NCCL's per-size reduction), and
-// `nccl[tuned]` applies the table of --tuner-table (ARBENCH_NCCL_TUNER_TABLE, with NCCL_MIN_CTAS
-// at the largest channel count its rules set for the world size): docs/engine-settings.md.
+// all-reduce on N channels (the plugin's channel mode, ARBENCH_NCCL_TUNER_CHANNELS=N, which bypasses
+// NCCL's per-size reduction; NCCL still caps it at the communicator's channel count), and
+// `nccl[tuned]` applies the table of --tuner-table (ARBENCH_NCCL_TUNER_TABLE): docs/engine-settings.md.
+// Neither sets NCCL_MIN_CTAS: NCCL reads it once per process (an NCCL_PARAM, cached at the first
+// communicator: NCCL 2.28.9 src/include/param.h), so a per-communicator value would leak into every
+// later case; NCCL_ALGO / NCCL_PROTO and the plugin's variables are read at each creation.
 //
 // `nccl-symm`: the same call with input and output in NCCL symmetric windows (ncclMemAlloc +
 // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC), done by the cuda fabric's
@@ -65,8 +67,8 @@ bool is_forced(const std::string& config) {
   return false;
 }
 
-// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}; "ring/ll/ch:4" adds NCCL_MIN_CTAS and
-// the plugin's channel mode; "tuned": none here (fabric_env adds the table's).
+// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}; "ring/ll/ch:4" adds the plugin's
+// channel mode; "tuned": none here (fabric_env adds the table).
 std::map<std::string, std::string> config_env(const std::string& config) {
   if (config.empty() || config == "tuned") return {};
   int channels = 0;
@@ -78,10 +80,7 @@ std::map<std::string, std::string> config_env(const std::string& config) {
   if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto) || channels < 0)
     throw UsageError("unknown nccl configuration '" + config + "'; `arbench list` shows them");
   std::map<std::string, std::string> env = {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
-  if (channels > 0) {
-    env["NCCL_MIN_CTAS"] = std::to_string(channels);
-    env["ARBENCH_NCCL_TUNER_CHANNELS"] = std::to_string(channels);
-  }
+  if (channels > 0) env["ARBENCH_NCCL_TUNER_CHANNELS"] = std::to_string(channels);
   return env;
 }
 
@@ -160,11 +159,8 @@ class NcclAllReduce final : public Variant {
   std::map<std::string, std::string> fabric_env() const override { return env_; }
   std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const override {
     std::map<std::string, std::string> env = env_;
-    if (tuned_) {
-      env["ARBENCH_NCCL_TUNER_TABLE"] = t.nccl_tuner_table;
-      if (const auto it = t.nccl_tuner_min_ctas.find(c.world); it != t.nccl_tuner_min_ctas.end() && it->second > 0)
-        env["NCCL_MIN_CTAS"] = std::to_string(it->second);
-    }
+    (void)c;
+    if (tuned_) env["ARBENCH_NCCL_TUNER_TABLE"] = t.nccl_tuner_table;
     return env;
   }
 

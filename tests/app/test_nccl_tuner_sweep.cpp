@@ -58,21 +58,20 @@ TEST(NcclChannelSweep, EachForcedConfigurationGetsOneCasePerChannelCount) {
   EXPECT_FALSE(sweep_needs_tuner(expand_sweep(config({"nccl", "nccl[ring/ll]"}), Registry::builtin(), Backend::cuda)));
 }
 
-TEST(NcclChannelSweep, TheCommunicatorRunsExactlyThatManyChannels) {
+TEST(NcclChannelSweep, ThePluginSetsTheChannelsOfEveryAllReduce) {
   const Case c{"nccl[ring/ll/ch:4]", Family::allreduce, DType::bf16, 8, 4096, 0, 0, false};
   const auto v = Registry::builtin().make(c.variant, Backend::cuda);
   const auto env = v->fabric_env(c, Tuning{});
-  EXPECT_EQ(env, (std::map<std::string, std::string>{{"NCCL_ALGO", "Ring"},
-                                                      {"NCCL_PROTO", "LL"},
-                                                      {"NCCL_MIN_CTAS", "4"},
-                                                      {"ARBENCH_NCCL_TUNER_CHANNELS", "4"}}));
+  // No NCCL_MIN_CTAS: NCCL reads it once per process, so it would leak into every later case.
+  EXPECT_EQ(env, (std::map<std::string, std::string>{
+                     {"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL"}, {"ARBENCH_NCCL_TUNER_CHANNELS", "4"}}));
   // Without /ch: the configuration is what it was.
   const auto plain = Registry::builtin().make("nccl[ring/ll]", Backend::cuda);
   EXPECT_EQ(plain->fabric_env(c, Tuning{}),
             (std::map<std::string, std::string>{{"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL"}}));
 }
 
-TEST(NcclTuned, AppliesTheTableWithTheChannelsItsRulesNeed) {
+TEST(NcclTuned, AppliesTheTable) {
   RunConfig c = config({"nccl", "nccl[tuned]"});
   c.tuner_table = write_table(
       "allreduce nranks=2 nnodes=1 min_bytes=0 max_bytes=4096 algo=ring proto=ll channels=2\n"
@@ -80,18 +79,12 @@ TEST(NcclTuned, AppliesTheTableWithTheChannelsItsRulesNeed) {
       "allreduce nranks=4 nnodes=1 min_bytes=0 max_bytes=4096 algo=tree proto=ll channels=0\n");
   resolve_defaults(c, Backend::host, 0);
   EXPECT_EQ(c.tuning.nccl_tuner_table[0], '/');  // absolute: the plugin reads it in another directory too
-  EXPECT_EQ(c.tuning.nccl_tuner_min_ctas, (std::map<int, int>{{2, 6}, {4, 0}}));
   const Sweep s = expand_sweep(c, Registry::builtin(), Backend::cuda);
   EXPECT_EQ(variants_of(s), (std::vector<std::string>{"nccl", "nccl[tuned]"}));
   EXPECT_TRUE(sweep_needs_tuner(s));
   const auto v = Registry::builtin().make("nccl[tuned]", Backend::cuda);
   const Case two{"nccl[tuned]", Family::allreduce, DType::bf16, 2, 4096, 0, 0, false};
-  EXPECT_EQ(v->fabric_env(two, c.tuning), (std::map<std::string, std::string>{
-                                              {"ARBENCH_NCCL_TUNER_TABLE", c.tuning.nccl_tuner_table},
-                                              {"NCCL_MIN_CTAS", "6"}}));
-  Case four = two;
-  four.world = 4;  // no rule sets channels: NCCL keeps its own count
-  EXPECT_EQ(v->fabric_env(four, c.tuning),
+  EXPECT_EQ(v->fabric_env(two, c.tuning),
             (std::map<std::string, std::string>{{"ARBENCH_NCCL_TUNER_TABLE", c.tuning.nccl_tuner_table}}));
   // Plain nccl's communicator is created as before.
   EXPECT_TRUE(Registry::builtin().make("nccl", Backend::cuda)->fabric_env(two, c.tuning).empty());

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "cli_util.hpp"
 
 namespace {

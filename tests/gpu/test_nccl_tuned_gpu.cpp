@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "gpu_test_util.hpp"
 
 namespace {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "kernels/nccl/tuner/machine_probe.hpp"
 #include "kernels/nccl/tuner/nccl_tuner_v5.hpp"
 
@@ -133,9 +133,8 @@ void setup_table(Context& c, const void* caller) {
     const char* min_ctas = std::getenv("NCCL_MIN_CTAS");
     const std::optional<std::uint64_t> have = min_ctas ? parse_u64(min_ctas) : std::nullopt;
     if (!have || *have < std::uint64_t(need))
-      say(c.log, kLogInfo, "rules ask for up to " + std::to_string(need) + " channels and NCCL clamps to the "
-                               "communicator's count: NCCL_MIN_CTAS=" + std::to_string(need) +
-                               " makes sure it has them (arbench settings prints it)");
+      say(c.log, kLogInfo, "rules ask for up to " + std::to_string(need) + " channels; NCCL uses at most the "
+                               "communicator's channel count, fixed at its creation (NCCL_MIN_CTAS raises it)");
   }
 }
 

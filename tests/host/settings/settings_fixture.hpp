@@ -56,8 +56,9 @@ struct FixtureSettings {
 
 inline SettingsOptions fixed_paths() {
   SettingsOptions opt;
-  opt.paths = {"/opt/arbench/lib/libarbench-nccl-tuner.so", "/settings/arbench-nccl-tuner.table",
-               "/settings/nccl_tuner.conf"};
+  opt.paths.plugin = "/opt/arbench/lib/libarbench-nccl-tuner.so";
+  opt.paths.table = "/settings/arbench-nccl-tuner.table";
+  opt.paths.example_conf = "/settings/nccl_tuner.conf";
   return opt;
 }
 

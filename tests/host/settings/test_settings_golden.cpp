@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "tests/host/settings/settings_fixture.hpp"
 
 namespace arbench {
@@ -151,13 +151,13 @@ TEST(SettingsFixtures, Pcie8CrossoversGiveTheEngineSettings) {
   EXPECT_EQ(f.setting(2, "vllm.nccl_symm")->status, SettingStatus::gated);  // from 4 GPUs
   // FlashInfer: one-shot up to 4 tokens.
   EXPECT_EQ(f.setting(8, "flashinfer.use_oneshot")->paste, "use_oneshot=(token_num <= 4)");
-  // The commands carry the plugin's variables and NCCL_MIN_CTAS, never a "try" setting.
+  // The commands carry the plugin's variables and the "set" ones, never a "try" setting.
   const std::vector<std::string>& vllm = f.engine(8, "vLLM").command;
-  ASSERT_EQ(vllm.size(), 6u);
+  ASSERT_EQ(vllm.size(), 5u);
   EXPECT_EQ(vllm[0], "NCCL_TUNER_PLUGIN=/opt/arbench/lib/libarbench-nccl-tuner.so \\");
   EXPECT_EQ(vllm[1], "ARBENCH_NCCL_TUNER_TABLE=/settings/arbench-nccl-tuner.table \\");
-  EXPECT_EQ(vllm[2], "NCCL_MIN_CTAS=8 \\");
-  EXPECT_EQ(vllm[5], "  vllm serve MODEL --tensor-parallel-size 8");
+  EXPECT_EQ(vllm[2], "VLLM_USE_NCCL_SYMM_MEM=1 \\");
+  EXPECT_EQ(vllm[4], "  vllm serve MODEL --tensor-parallel-size 8");
   for (const std::string& line : vllm) EXPECT_EQ(line.find("compilation-config"), std::string::npos);
 }
 
@@ -188,8 +188,7 @@ TEST(SettingsFixtures, WithoutTheFusedFamilyOrChannelCountsTheMissingRunIsNamed)
     ASSERT_EQ(p.rules().size(), 1u);
     EXPECT_EQ(p.rules()[0].max_bytes, 32768u);
     EXPECT_EQ(p.rules()[0].channels, 0);  // nccl[ring/ll]: NCCL keeps its channel count
-    EXPECT_EQ(p.min_ctas(false), 0);
-    EXPECT_EQ(f.setting(w, "nccl.tuner_plugin")->paste.find("NCCL_MIN_CTAS"), std::string::npos);
+    EXPECT_EQ(p.max_channels(false), 0);
     const EngineSetting* ex = f.setting(w, "nccl.example_plugin");
     EXPECT_EQ(ex->status, SettingStatus::missing);
     EXPECT_NE(ex->run_line.find("--nccl-channels 1,2,4,8,16"), std::string::npos) << ex->run_line;
@@ -215,6 +214,28 @@ TEST(SettingsFixtures, LL128IsChosenOnlyWhereEveryPairIsNvlinkConnected) {
   std::remove(path.c_str());
 }
 
+TEST(SettingsFixtures, TheMeasurementsChannelVariablesGoWithTheTable) {
+  // A run with NCCL_MIN_CTAS=16 in its environment (provenance.nccl_env): NCCL read it once for
+  // every communicator, so the rules' channel counts were capped at 16-channel communicators; the
+  // engine must get the same. Other NCCL variables (NCCL_DEBUG, ...) are not carried.
+  nlohmann::json j = nlohmann::json::parse(read_text(fixture_path("pcie8-crossovers.json")));
+  j["arbench"]["provenance"]["nccl_env"] = {{"NCCL_MIN_CTAS", "16"}, {"NCCL_DEBUG", "INFO"}};
+  const std::string path = ::testing::TempDir() + "/ctas-" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << j.dump();
+  const FixtureSettings f = settings_of(path);
+  EXPECT_EQ(f.setting(8, "nccl.tuner_plugin")->paste,
+            "NCCL_TUNER_PLUGIN=/opt/arbench/lib/libarbench-nccl-tuner.so "
+            "ARBENCH_NCCL_TUNER_TABLE=/settings/arbench-nccl-tuner.table NCCL_MIN_CTAS=16");
+  EXPECT_EQ(f.engine(8, "vLLM").command[2], "NCCL_MIN_CTAS=16 \\");
+  EXPECT_NE(f.setting(8, "nccl.example_plugin")->paste.find(" NCCL_MIN_CTAS=16"), std::string::npos);
+  for (const EngineSection& e : f.world(8).engines)
+    for (const std::string& line : e.command) EXPECT_EQ(line.find("NCCL_DEBUG"), std::string::npos);
+  // Without it, no channel variable is added.
+  EXPECT_EQ(settings_of(fixture_path("pcie8-crossovers.json")).setting(8, "nccl.tuner_plugin")->paste.find("CTAS"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
 TEST(SettingsFixtures, TheJsonCarriesEveryWorldAndItsEvidence) {
   const FixtureSettings f = settings_of(fixture_path("pcie8-crossovers.json"));
   const nlohmann::json j = settings_json(f.report);
@@ -224,7 +245,7 @@ TEST(SettingsFixtures, TheJsonCarriesEveryWorldAndItsEvidence) {
   const nlohmann::json& w8 = j["worlds"][2];
   EXPECT_EQ(w8["world"], 8);
   EXPECT_EQ(w8["nvlink"], false);
-  EXPECT_EQ(w8["nccl"]["min_ctas"], 8);
+  EXPECT_EQ(w8["nccl"]["max_channels"], 8);
   EXPECT_EQ(w8["nccl"]["ranges"][0]["variant"], "nccl[ring/ll/ch:4]");
   EXPECT_EQ(w8["nccl"]["ranges"][0]["evidence"].size(), 7u);  // 1 KiB .. 64 KiB
   EXPECT_EQ(w8["findings"]["fusion"]["lead"], 64);

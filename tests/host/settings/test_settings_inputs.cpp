@@ -7,8 +7,7 @@
 #include "settings/evidence.hpp"
 #include "settings/knobs.hpp"
 #include "settings/measured.hpp"
-#include "settings/nccl_variant.hpp"
-#include "settings/run_lines.hpp"
+#include "settings/nccl_plan.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 #include "tests/host/settings/settings_fixture.hpp"
 

@@ -3,7 +3,7 @@
 // the way arbench's provenance records them.
 #include <gtest/gtest.h>
 
-#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 
 namespace arbench::tuner {
 namespace {
