@@ -1,8 +1,8 @@
 // `arbench step RESULT.json --model NAME[,NAME] --batch 1,8 --draft 0,3,7`: what the all-reduces
 // of one tensor-parallel decode / speculative verify step cost, per variant, projected from a
-// measured result. The arithmetic lives in analysis/step.cpp (host-tested); this file is only
-// the command line. Exit 2 when a size would need extrapolation (the missing sizes and the
-// `arbench run` line that measures them go to stderr).
+// measured result. The arithmetic lives in analysis/step.cpp and step_candidates.cpp
+// (host-tested); this file is only the command line. Exit 2 when a size would need extrapolation
+// (the missing sizes and the `arbench run` line that measures them go to stderr).
 #include <iostream>
 #include <memory>
 #include <optional>
