@@ -111,10 +111,10 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
       ->check(CLI::ExistingFile);
   cmd.add_flag("!--no-link-probe", cfg.link_probe, "no link probe at start (no efficiency counter without --links)");
   cmd.add_option("--nccl-channels", cfg.nccl_channels,
-                 "forced NCCL configurations in --variants also run on N channels: nccl[<algo>/<proto>/ch:N]")
+                 "forced NCCL configurations also on N channels: nccl[<algo>/<proto>/ch:N] (default: none)")
       ->delimiter(',');
   cmd.add_option("--tuner-table", cfg.tuner_table,
-                 "the table nccl[tuned] applies with arbench's NCCL tuner plugin (from `arbench settings`)");
+                 "the table nccl[tuned] applies, from `arbench settings` (default: none)");
   cmd.add_flag("--allow-ll128-pcie", cfg.allow_ll128_pcie,
                "run nccl[*/ll128] although the GPUs are not all NVLink-connected (NCCL then runs LL128 over PCIe, "
                "where 128-byte stores may tear: unsafe)");

@@ -1,7 +1,6 @@
 // Best-of-A against best-of-B per size; see findings.hpp.
 #include "settings/findings.hpp"
 
-
 namespace arbench {
 namespace {
 

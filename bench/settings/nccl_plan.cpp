@@ -1,8 +1,7 @@
-// NCCL configuration per size for one world size; see nccl_plan.hpp.
+// NCCL variant names, and the NCCL configuration per size for one world size; see nccl_plan.hpp.
 #include "settings/nccl_plan.hpp"
 
 #include <algorithm>
-
 
 namespace arbench {
 
