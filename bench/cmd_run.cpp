@@ -17,6 +17,7 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
+#include "arbench/tuner/tuner_table.hpp"
 #include "io/input_file.hpp"
 #include "run/run_command.hpp"
 #include "topo/links.hpp"
@@ -118,6 +119,11 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                   [](const std::string& path) { topo::read_links_file(path); });
   cli::off_flag(cmd, "--no-link-probe", cfg.link_probe,
                 "no link probe at start (no efficiency counter without --links)");
+  cli::int_list(cmd, "--nccl-channels", cfg.nccl_channels, "N", cli::ints(1, tuner::kMaxChannels),
+                "forced NCCL configurations also on N channels: nccl[<algo>/<proto>/ch:N] (default: none)");
+  cli::input_file(cmd, "--tuner-table", cfg.tuner_table,
+                  "the table nccl[tuned] applies, from `arbench settings` (default: none)",
+                  [](const std::string&) {});  // its content is checked with the plugin's parser (run_config)
   cmd.add_flag("--allow-ll128-pcie", cfg.allow_ll128_pcie,
                "run nccl[*/ll128] although the GPUs are not all NVLink-connected (NCCL then runs LL128 over PCIe, "
                "where 128-byte stores may tear: unsafe)");

@@ -35,7 +35,7 @@ Support Harness::plan(const Case& c) {
   Fabric& f = fabrics_.get(backend_, c.world);
   Support s = v->supports(c, f);
   if (!s.ok) return s;
-  const FabricEnv forced = v->fabric_env();
+  const FabricEnv forced = v->fabric_env(c, cfg_.tuning);
   if (!forced.empty() && f.processes().multi_process())
     return Support::no("a forced NCCL configuration runs in a child process of its own environment (no setenv beside "
                        "NCCL's and MPI's threads), which a process of an MPI run cannot start: run `nccl` with the "
@@ -204,7 +204,7 @@ CaseResult Harness::run(const Case& c) {
   };
   try {
     auto v = reg_.make(c.variant, backend_);
-    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env());
+    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(c, cfg_.tuning));
     used = &f;
     res.floor_us = floor_us(f);
     std::unique_ptr<Workload> work;

@@ -22,6 +22,8 @@
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
+#include "measure/tuner_plugin.hpp"
+#include "run/nccl_tuner_env.hpp"
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
@@ -123,6 +125,13 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
   run.provenance = to_json(prov);
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
+  // Per world size, whether every GPU pair is NVLink-connected: `arbench settings` recommends LL128
+  // only where it is (measure/nccl_protocol_policy.hpp says why).
+  if (b == Backend::cuda) {
+    nlohmann::json nvlink = nlohmann::json::object();
+    for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
+    run.provenance["nvlink_all_pairs"] = nvlink;
+  }
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
@@ -189,6 +198,13 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     scope = sweep_scope(*sweep);
     check_options_apply(cfg, b, scope);
     counts.filtered = filter_sweep(*sweep, cfg.filter);
+    // Before any NCCL communicator exists (NCCL loads one tuner per process, once).
+    // A child of one environment (env_child.hpp) inherits the plugin and keeps its own variables.
+    if (!list_only && !role && sweep_needs_tuner(*sweep)) {
+      const TunerPluginPath plugin = find_tuner_plugin();
+      const std::string note = load_tuner_everywhere(plugin.path, plugin.found, plugin.looked);
+      if (lead) std::cerr << "arbench: " << note << "\n";
+    }
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
@@ -234,7 +250,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   std::vector<std::pair<Case, ChildEnv>> child_cases;
   if (!role && b == Backend::cuda && !world.multi_process())
     for (const auto& c : runnable)
-      if (ChildEnv env = reg.make(c.variant, b)->fabric_env(); !env.empty()) {
+      if (ChildEnv env = reg.make(c.variant, b)->fabric_env(c, cfg.tuning); !env.empty()) {
         child_env[c.name()] = env;
         child_cases.emplace_back(c, env);
       }

@@ -49,6 +49,8 @@ struct Tuning {
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
   int host_threads = 0;
+  // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path).
+  std::string nccl_tuner_table;
 };
 
 // How a variant's data moves between ranks, recorded per case (docs/method.md, "Data path"):
@@ -100,6 +102,12 @@ class Variant {
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
   // How this variant's data moves between ranks (the NCCL variants, and unfused-nccl: nccl).
   virtual DataMover data_mover() const { return DataMover::peer_load_store; }
+  // The same for one case with the run's tuning (the harness asks this one): `nccl[tuned]`'s
+  // environment names --tuner-table.
+  virtual std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const {
+    (void)c, (void)t;
+    return fabric_env();
+  }
 };
 
 // One op of `v` in both phases, as the fabrics run it.
@@ -120,6 +128,10 @@ struct VariantEntry {
   // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
   std::vector<std::string> configs;
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;
+  // Further configurations accepted by name without being listed (`nccl[ring/ll/ch:4]`), and a
+  // catalogue line for a listed one (empty: "`name` with algorithm/protocol <config> forced").
+  std::function<bool(const std::string& config)> accepts_config;
+  std::function<std::string(const std::string& config)> config_summary;
 };
 
 // One line of `arbench list`'s variant catalogue.
