@@ -110,6 +110,9 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                  "(default: a short copy-engine probe at start on the cuda backend)")
       ->check(CLI::ExistingFile);
   cmd.add_flag("!--no-link-probe", cfg.link_probe, "no link probe at start (no efficiency counter without --links)");
+  cmd.add_option("--islands", cfg.islands,
+                 "island variants: the islands of the ranks, e.g. 0-3,4-7 (two switches of four) or 0-2,3-7; every "
+                 "rank once (default: the PCIe tree's on the cuda backend, else two halves)");
   cmd.add_flag("--allow-ll128-pcie", cfg.allow_ll128_pcie,
                "run nccl[*/ll128] although the GPUs are not all NVLink-connected (NCCL then runs LL128 over PCIe, "
                "where 128-byte stores may tear: unsafe)");

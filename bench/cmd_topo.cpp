@@ -5,12 +5,16 @@
 // `arbench run --links` reads) atomically.
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "islands/derive.hpp"
+#include "islands/link_costs.hpp"
 #include "topo/links.hpp"
 #include "topo/nodes.hpp"
 #include "topo/report.hpp"
@@ -94,9 +98,17 @@ json topo_from_sysfs(const TopoArgs& args, std::ostream& os) {
                      "(/ for this machine, or a fixture such as tests/fixtures/sysfs/one_switch_four_gpus)");
   topo::Topology t = topo::read_sysfs_topology(args.sysfs_root);
   os << topo::render_topology(t);
+  std::vector<std::string> bus_ids, labels;
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+    bus_ids.push_back(t.gpus[i].bus_id);
+    labels.push_back("GPU" + std::to_string(i));
+  }
+  const islands::Derived isl = islands::derive_islands(t, bus_ids);
+  if (!t.gpus.empty()) os << "\n" << islands::render_islands(isl, labels);
   os << "\nNo CUDA query and no measurement with --sysfs-root (it may describe another machine).\n";
   json j = base_json("sysfs");
   j["topology"] = topo::topology_to_json(t);
+  j["islands"] = islands::islands_to_json(isl);
   return j;
 }
 
@@ -170,6 +182,8 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const int n = static_cast<int>(gpus.size());
   topo::P2pMatrix p2p = topo::query_p2p(n);
   os << topo::render_p2p(p2p, labels) << "\n";
+  const islands::Derived isl = islands::derive_islands(t, bus_ids, p2p.access);
+  os << islands::render_islands(isl, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
   for (int r : ring) os << " " << gpus[r].ordinal;
@@ -182,6 +196,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["topology"] = topo::topology_to_json(t, sel);
   j["p2p"] = topo::p2p_to_json(p2p);
   j["ring_order"] = ring;
+  j["islands"] = islands::islands_to_json(isl);
   if (args.no_measure) {
     os << "Link measurements skipped (--no-measure).\n";
   } else {
@@ -190,6 +205,24 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
     os << "Measured links:\n";
     for (const auto& [name, m] : links.matrices) os << "\n" << topo::render_link_matrix(name, m, labels);
     j["links"] = topo::links_to_json(links);
+    if (isl.unknown.empty()) {
+      std::vector<int> index;
+      for (int g = 0; g < n; ++g) index.push_back(g);
+      std::string why;
+      if (const auto c = islands::link_costs(links, index, isl.island_of, &why)) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "\nIsland links (medians; the island model's inputs): inside %.2f us, %.1f GB/s; across %.2f us, "
+                      "%.1f GB/s\n",
+                      c->intra_latency_s * 1e6, c->intra_gbps, c->cross_latency_s * 1e6, c->cross_gbps);
+        os << line;
+        j["islands"]["link_costs"] = {{"intra_latency_us", c->intra_latency_s * 1e6}, {"intra_gbps", c->intra_gbps},
+                                      {"cross_latency_us", c->cross_latency_s * 1e6}, {"cross_gbps", c->cross_gbps}};
+      } else {
+        os << "\nIsland links: not known (" << why << ")\n";
+        j["islands"]["link_costs"] = nullptr;
+      }
+    }
     if (args.loaded) {
       topo::LoadedLinks loaded = topo::run_loaded_probes(gpus, opt);
       os << "\n" << topo::render_loaded(loaded, links, labels);

@@ -59,6 +59,10 @@ struct DeviceMem {
     std::abort();
 #endif
   }
+  // Data packs of peer-visible memory: plain 16-byte accesses (ld/st.global.v4), ordered by the
+  // flags around them, as the symmetric-memory protocols' own plain pack accesses.
+  ARB_HD static algo::Pack load_data(const algo::Pack* p) { return *p; }
+  ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) { *p = v; }
   ARB_HD static std::uint64_t now_ns() {
 #if defined(__CUDA_ARCH__)
     std::uint64_t t;

@@ -35,6 +35,10 @@ struct HostMem {
     return algo::LlLine{{std::atomic_ref<std::uint64_t>(s->h[0]).load(std::memory_order_relaxed),
                          std::atomic_ref<std::uint64_t>(s->h[1]).load(std::memory_order_relaxed)}};
   }
+  // Data packs: plain accesses, ordered by the flags (ThreadSanitizer checks that they are).
+  // Forced inline (ARB_HD) like the protocols, so TSan instruments the access where it happens.
+  ARB_HD static algo::Pack load_data(const algo::Pack* p) { return *p; }
+  ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) { *p = v; }
   static std::uint64_t now_ns() { return steady_now_ns(); }
   static void pause() { std::this_thread::yield(); }
   static bool claim(std::uint32_t* word) {

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbench/algo/island/island_map.hpp"
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
@@ -113,9 +114,20 @@ void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, 
   run.provenance = to_json(prov);
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
+  run.provenance["islands"] = islands_provenance(cfg);
   run.config = config_to_json(cfg);
   run.config["sweep_key"] = sweep_key(cfg);
   write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
+}
+
+// The islands every world size ran its island variants on, and where they came from.
+nlohmann::json islands_provenance(const RunConfig& cfg) {
+  nlohmann::json by_world = nlohmann::json::object();
+  for (int w : cfg.gpus) {
+    const auto it = cfg.tuning.islands.find(w);
+    by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
+  }
+  return {{"source", cfg.islands_source}, {"by_world", by_world}};
 }
 
 // Settings that must be in place before the process creates a CUDA context, and the bound that
@@ -157,6 +169,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     counts.filtered = filter_sweep(*sweep, cfg.filter);
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
+    if (b == Backend::cuda && cfg.islands.empty()) cfg.tuning.islands = links->islands(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
   }, "setting up the run");
   // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
@@ -229,7 +242,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       CaseResult r;
       for (auto _ : state) {
         r = harness.run(c);
-        links->annotate(r);
+        links->annotate(r, cfg.tuning.islands);
         state.SetIterationTime(r.ok ? r.latency_us.median * 1e-6 : 0.0);
       }
       progress.end();

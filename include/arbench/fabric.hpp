@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "arbench/core/errors.hpp"
 #include "arbench/core/steady_clock.hpp"
 
 namespace arbench {
@@ -112,6 +113,20 @@ class Fabric {
 
   // Empty when symmetric buffers can be allocated; else the reason (shown as a skip).
   virtual std::string symmetric_unsupported_reason() const { return {}; }
+
+  // Memory that follows the PCIe tree (the island variants, docs/variants.md): it works where
+  // symmetric memory does not, on a box whose islands lack P2P between them.
+  // Empty when alloc_island and alloc_host_mapped work; else why not (shown as a skip).
+  virtual std::string island_memory_unsupported_reason() const { return "this fabric has no island memory"; }
+  // Whether `rank` can load from and store to `peer`'s island buffers directly (P2P); a rank
+  // always reaches itself.
+  virtual bool peer_access(int rank, int peer) const { return rank == peer; }
+  // Device memory per rank, zero-filled; peer(r, p) is p's buffer as r addresses it where
+  // peer_access(r, p), and throws CaseError for the other pairs.
+  virtual std::unique_ptr<RankBuffers> alloc_island(std::size_t bytes);
+  // Pinned host memory per rank, zero-filled, mapped into every rank's device: peer(r, p) is p's
+  // buffer as r addresses it, for every pair (the cross-island path of pairs without P2P).
+  virtual std::unique_ptr<RankBuffers> alloc_host_mapped(std::size_t bytes);
   // Zero-filled buffers; throws EnvironmentError when `placement` is unsupported.
   virtual std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) = 0;
   virtual void upload(int rank, void* dst, const void* src, std::size_t bytes) = 0;
@@ -164,5 +179,12 @@ class Fabric {
   // is lost until the process exits, so the run must stop).
   virtual std::string health() const { return {}; }
 };
+
+inline std::unique_ptr<RankBuffers> Fabric::alloc_island(std::size_t) {
+  throw EnvironmentError("island memory unavailable: " + island_memory_unsupported_reason());
+}
+inline std::unique_ptr<RankBuffers> Fabric::alloc_host_mapped(std::size_t) {
+  throw EnvironmentError("host-mapped memory unavailable: " + island_memory_unsupported_reason());
+}
 
 }  // namespace arbench

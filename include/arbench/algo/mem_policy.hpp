@@ -16,8 +16,14 @@
 //                                                            LOCAL memory only (error records)
 //   void          block_sync()                               all threads of a block: __syncthreads
 //   bool          block_all(bool ok)                         block_sync + AND over the block
-// Plain loads and stores are used for data (packs) ordered by those flags; peers never use
-// atomic read-modify-write on each other's memory (PCIe peers may lack native atomics).
+//   Pack          load_data(const Pack* p)                   one data pack of memory a peer can see
+//   void          store_data(Pack* p, const Pack& v)         (staging, mailbox): a plain 16-byte
+//                                                            access, ordered by the flags around it
+// The symmetric-memory protocols load and store their data packs plainly, ordered by those
+// flags; the island protocols (algo/island/) route every pack of peer-visible memory through
+// load_data/store_data, plain in both production policies, so a checking policy sees every
+// access. Peers never use atomic read-modify-write on each other's memory (PCIe peers may lack
+// native atomics).
 //
 // BlockCtx says which thread of which block runs the protocol. A host twin runs it in one of two
 // modes (kernels/twin_grid.hpp): sequential, every block of a rank one after another as a single

@@ -7,15 +7,28 @@
 #include <functional>
 #include <vector>
 
+#include <memory>
+#include <string>
+
 #include "arbench/fabric.hpp"
 #include "kernels/fabric/host/cpu_cache_flush.hpp"
+#include "kernels/fabric/host/cross_link.hpp"
 #include "kernels/thread_team.hpp"
 
 namespace arbench {
 
+// For tests: the host fabric as a box whose ranks sit in islands (docs/variants.md, "Island
+// variants"). Production runs use the defaults: one island, every pair reachable, no delay.
+struct HostFabricOptions {
+  std::vector<int> island_of;     // island label per rank; empty: one island
+  bool cross_island_p2p = true;   // false: ranks of different islands cannot reach each other's
+                                  // memory (no symmetric memory; island memory within islands only)
+  CrossLinkModel link;            // injected cross-island delay (cross_link.hpp); off by default
+};
+
 class HostFabric final : public Fabric {
  public:
-  explicit HostFabric(int world, double timeout_s = 10.0);
+  explicit HostFabric(int world, double timeout_s = 10.0, HostFabricOptions opt = {});
   ~HostFabric() override;
   HostFabric(const HostFabric&) = delete;
   HostFabric& operator=(const HostFabric&) = delete;
@@ -24,6 +37,13 @@ class HostFabric final : public Fabric {
   int world() const override { return world_; }
   std::string describe() const override;
   std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
+  std::string symmetric_unsupported_reason() const override;
+  std::string island_memory_unsupported_reason() const override { return {}; }
+  bool peer_access(int rank, int peer) const override;
+  std::unique_ptr<RankBuffers> alloc_island(std::size_t bytes) override;
+  std::unique_ptr<RankBuffers> alloc_host_mapped(std::size_t bytes) override;
+  // The injected cross-island link (null when off).
+  const CrossLink* link() const { return link_.get(); }
   void upload(int rank, void* dst, const void* src, std::size_t bytes) override;
   void download(int rank, void* dst, const void* src, std::size_t bytes) override;
   void run(const RankOp& op) override;
@@ -39,8 +59,12 @@ class HostFabric final : public Fabric {
   // On a worker: `rounds` rounds, all ranks released together at the start of each.
   void keep_in_step(int rounds, const std::function<void(int)>& round);
 
+  bool same_island(int a, int b) const;
+
   int world_;
   double timeout_s_;
+  HostFabricOptions opt_;
+  std::unique_ptr<CrossLink> link_;  // before the rank threads, which use it
   std::barrier<> start_line_;  // lines the ranks up before each timed sample
   CpuCacheFlush flush_;        // --cache cold
   ThreadTeam ranks_;           // one thread per rank, last: made after everything it uses
