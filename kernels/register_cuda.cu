@@ -22,6 +22,7 @@ void register_gpu_variants(Registry& r) {
   r.add(fused_oneshot_gpu_entry());
   r.add(fused_twoshot_gpu_entry());
   r.add(fused_island_oneshot_gpu_entry());
+  r.add(fused_island_twoshot_gpu_entry());
 }
 
 }  // namespace arbench

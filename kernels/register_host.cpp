@@ -21,6 +21,7 @@ void register_host_variants(Registry& r) {
   r.add(fused_oneshot_host_entry());
   r.add(fused_twoshot_host_entry());
   r.add(fused_island_oneshot_host_entry());
+  r.add(fused_island_twoshot_host_entry());
 }
 
 }  // namespace arbench

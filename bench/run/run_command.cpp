@@ -101,6 +101,16 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
   return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
+// The islands every world size ran its island variants on, and where they came from.
+nlohmann::json islands_provenance(const RunConfig& cfg) {
+  nlohmann::json by_world = nlohmann::json::object();
+  for (int w : cfg.gpus) {
+    const auto it = cfg.tuning.islands.find(w);
+    by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
+  }
+  return {{"source", cfg.islands_source}, {"by_world", by_world}};
+}
+
 // --out and --csv from the cases completed so far (the whole sweep, or up to a stop: then marked
 // incomplete). Collective: the provenance gathers every process's GPU; process 0 writes.
 void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, const RunDeviceState& devices,
@@ -118,16 +128,6 @@ void write_result_files(const RunConfig& cfg, Backend b, const RunLinks& links, 
   run.config = config_to_json(cfg);
   run.config["sweep_key"] = sweep_key(cfg);
   write_run_outputs(run, cfg.out_json, cfg.out_csv, std::cout);
-}
-
-// The islands every world size ran its island variants on, and where they came from.
-nlohmann::json islands_provenance(const RunConfig& cfg) {
-  nlohmann::json by_world = nlohmann::json::object();
-  for (int w : cfg.gpus) {
-    const auto it = cfg.tuning.islands.find(w);
-    by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
-  }
-  return {{"source", cfg.islands_source}, {"by_world", by_world}};
 }
 
 // Settings that must be in place before the process creates a CUDA context, and the bound that

@@ -117,7 +117,10 @@ class Fabric {
   // Memory that follows the PCIe tree (the island variants, docs/variants.md): it works where
   // symmetric memory does not, on a box whose islands lack P2P between them.
   // Empty when alloc_island and alloc_host_mapped work; else why not (shown as a skip).
-  virtual std::string island_memory_unsupported_reason() const { return "this fabric has no island memory"; }
+  virtual std::string island_memory_unsupported_reason() const {
+    return "this fabric has no island memory (the island variants need one process driving every rank: run them "
+           "without mpirun)";
+  }
   // Whether `rank` can load from and store to `peer`'s island buffers directly (P2P); a rank
   // always reaches itself.
   virtual bool peer_access(int rank, int peer) const { return rank == peer; }

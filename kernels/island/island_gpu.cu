@@ -1,4 +1,4 @@
-// The GPU variants island-oneshot, island-twoshot and fused-island-oneshot on the cuda and
+// The GPU variants island-oneshot, island-twoshot, fused-island-oneshot and fused-island-twoshot on the cuda and
 // single_gpu fabrics: IslandVariant (support, paths, memory, epochs, error records) plus the grid
 // choice and the launch.
 #include <cuda_runtime.h>
@@ -27,6 +27,7 @@ class IslandGpu final : public IslandVariant {
       case IslandAlgo::oneshot: return launch_island_oneshot(island_args(rank), dtype_, blocks(), stream);
       case IslandAlgo::twoshot: return launch_island_twoshot(island_args(rank), dtype_, blocks(), stream);
       case IslandAlgo::fused_oneshot: return launch_fused_island(fused_args(rank), dtype_, blocks(), stream);
+      case IslandAlgo::fused_twoshot: return launch_fused_island_twoshot(fused_args(rank), dtype_, blocks(), stream);
     }
   }
 
@@ -47,9 +48,15 @@ class IslandGpu final : public IslandVariant {
 VariantEntry gpu_entry(IslandAlgo algo) {
   VariantEntry e;
   e.name = island_algo_name(algo);
-  e.family = algo == IslandAlgo::fused_oneshot ? Family::allreduce_rmsnorm : Family::allreduce;
+  e.family = is_fused(algo) ? Family::allreduce_rmsnorm : Family::allreduce;
   e.summary = island_summary(algo);
   e.gpu = [algo] { return make_island_gpu(algo); };
+  e.configs = {kHostMemoryConfig};
+  e.make_configured = [algo](const std::string&) {
+    IslandOptions o;
+    o.cross_host_memory = true;
+    return std::unique_ptr<Variant>(make_island_gpu(algo, o));
+  };
   return e;
 }
 
@@ -62,5 +69,6 @@ std::unique_ptr<IslandVariant> make_island_gpu(IslandAlgo algo, IslandOptions op
 VariantEntry island_oneshot_gpu_entry() { return gpu_entry(IslandAlgo::oneshot); }
 VariantEntry island_twoshot_gpu_entry() { return gpu_entry(IslandAlgo::twoshot); }
 VariantEntry fused_island_oneshot_gpu_entry() { return gpu_entry(IslandAlgo::fused_oneshot); }
+VariantEntry fused_island_twoshot_gpu_entry() { return gpu_entry(IslandAlgo::fused_twoshot); }
 
 }  // namespace arbench

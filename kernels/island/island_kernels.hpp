@@ -1,4 +1,4 @@
-// CUDA side of island-oneshot, island-twoshot and fused-island-oneshot: one launcher per kernel
+// CUDA side of island-oneshot, island-twoshot, fused-island-oneshot and fused-island-twoshot: one launcher per kernel
 // file (each with its dtype -> template switch), and the GPU variant built on IslandVariant
 // (kernels/island/island_gpu.cu).
 #pragma once
@@ -16,6 +16,7 @@ namespace arbench {
 void launch_island_oneshot(const algo::IslandArgs& a, DType t, int blocks, Stream stream);
 void launch_island_twoshot(const algo::IslandArgs& a, DType t, int blocks, Stream stream);
 void launch_fused_island(const algo::FusedIslandArgs& a, DType t, int blocks, Stream stream);
+void launch_fused_island_twoshot(const algo::FusedIslandArgs& a, DType t, int blocks, Stream stream);
 
 std::unique_ptr<IslandVariant> make_island_gpu(IslandAlgo algo, IslandOptions opt = {});
 
@@ -23,5 +24,6 @@ std::unique_ptr<IslandVariant> make_island_gpu(IslandAlgo algo, IslandOptions op
 VariantEntry island_oneshot_gpu_entry();
 VariantEntry island_twoshot_gpu_entry();
 VariantEntry fused_island_oneshot_gpu_entry();
+VariantEntry fused_island_twoshot_gpu_entry();
 
 }  // namespace arbench

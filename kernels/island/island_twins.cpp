@@ -8,7 +8,7 @@ namespace {
 VariantEntry host_entry(IslandAlgo algo) {
   VariantEntry e;
   e.name = island_algo_name(algo);
-  e.family = algo == IslandAlgo::fused_oneshot ? Family::allreduce_rmsnorm : Family::allreduce;
+  e.family = is_fused(algo) ? Family::allreduce_rmsnorm : Family::allreduce;
   e.summary = island_summary(algo);
   e.host = [algo] { return make_island_twin(algo); };
   return e;
@@ -23,5 +23,6 @@ std::unique_ptr<IslandVariant> make_island_twin(IslandAlgo algo, IslandOptions o
 VariantEntry island_oneshot_host_entry() { return host_entry(IslandAlgo::oneshot); }
 VariantEntry island_twoshot_host_entry() { return host_entry(IslandAlgo::twoshot); }
 VariantEntry fused_island_oneshot_host_entry() { return host_entry(IslandAlgo::fused_oneshot); }
+VariantEntry fused_island_twoshot_host_entry() { return host_entry(IslandAlgo::fused_twoshot); }
 
 }  // namespace arbench

@@ -1,4 +1,4 @@
-// Host twins of island-oneshot, island-twoshot and fused-island-oneshot: the protocols of
+// Host twins of island-oneshot, island-twoshot, fused-island-oneshot and fused-island-twoshot: the protocols of
 // include/arbench/algo/island/ run sequentially or block-faithfully (kernels/twin_grid.hpp,
 // chosen by Tuning::host_threads). IslandTwin<Mem> works with any host memory policy: HostMem in
 // production (make_island_twin), the mutant policies of the mutation score and the cross-link
@@ -60,7 +60,9 @@ class IslandTwin final : public IslandVariant {
     if (fused()) {
       const algo::FusedIslandArgs a = fused_args(rank);
       grids_.launch(rank, blocks(), [&](const algo::BlockCtx& c, void* shared) {
-        return algo::fused_island_block<Mem, D>(a, c, static_cast<float*>(shared));
+        auto* lanes = static_cast<float*>(shared);
+        return algo_ == IslandAlgo::fused_twoshot ? algo::fused_island_twoshot_block<Mem, D>(a, c, lanes)
+                                                  : algo::fused_island_block<Mem, D>(a, c, lanes);
       });
       return;
     }
@@ -86,5 +88,6 @@ std::unique_ptr<IslandVariant> make_island_twin(IslandAlgo algo, IslandOptions o
 VariantEntry island_oneshot_host_entry();
 VariantEntry island_twoshot_host_entry();
 VariantEntry fused_island_oneshot_host_entry();
+VariantEntry fused_island_twoshot_host_entry();
 
 }  // namespace arbench

@@ -25,13 +25,14 @@
 
 namespace arbench {
 
-enum class IslandAlgo { oneshot, twoshot, fused_oneshot };
+enum class IslandAlgo { oneshot, twoshot, fused_oneshot, fused_twoshot };
 
 inline const char* island_algo_name(IslandAlgo a) {
   switch (a) {
     case IslandAlgo::oneshot: return "island-oneshot";
     case IslandAlgo::twoshot: return "island-twoshot";
     case IslandAlgo::fused_oneshot: return "fused-island-oneshot";
+    case IslandAlgo::fused_twoshot: return "fused-island-twoshot";
   }
   return "?";
 }
@@ -44,23 +45,33 @@ inline const char* island_summary(IslandAlgo a) {
       return "follows the PCIe tree: reduce-scatter in each island, 1/k shards across, all-gather in the island";
     case IslandAlgo::fused_oneshot:
       return "one kernel: island-oneshot, then residual add + RMSNorm of each row";
+    case IslandAlgo::fused_twoshot:
+      return "one kernel: island-twoshot on each block's rows, then residual add + RMSNorm of each row";
   }
   return "?";
 }
 
+inline bool is_fused(IslandAlgo a) { return a == IslandAlgo::fused_oneshot || a == IslandAlgo::fused_twoshot; }
+
 enum class CrossPath { p2p, host_memory };
 inline const char* cross_path_name(CrossPath p) { return p == CrossPath::p2p ? "p2p" : "host-memory"; }
 
-// Knobs for tests; production uses the defaults.
+// The named configuration that crosses through host memory even where the islands have P2P
+// (`island-oneshot[host-memory]`): the two paths side by side on one box.
+inline constexpr const char* kHostMemoryConfig = "host-memory";
+
 struct IslandOptions {
   std::uint32_t start_epoch = algo::kEpochStart;  // tests start near the 2^32 wrap-around
+  bool cross_host_memory = false;                 // cross through host memory even with P2P
 };
 
 class IslandVariant : public Variant {
  public:
   IslandVariant(IslandAlgo algo, IslandOptions opt) : algo_(algo), opt_(opt) {}
 
-  bool fused() const { return algo_ == IslandAlgo::fused_oneshot; }
+  bool fused() const { return is_fused(algo_); }
+  // island-twoshot's layout (staging, flags across) rather than island-oneshot's (LL lines).
+  bool twoshot_layout() const { return algo_ == IslandAlgo::twoshot || algo_ == IslandAlgo::fused_twoshot; }
 
   // Without the run's islands: what does not depend on them.
   Support supports(const Case& c, const Fabric& f) const override {
@@ -127,7 +138,7 @@ class IslandVariant : public Variant {
         if (buf != nullptr && f.drives(r) && !algo::is_pack_aligned(buf->local(r)))
           throw CaseError(me + ": rank " + std::to_string(r) +
                           "'s buffers are not 16-byte aligned; allocate them with Fabric::alloc");
-    path_ = CrossPath::p2p;
+    path_ = opt_.cross_host_memory ? CrossPath::host_memory : CrossPath::p2p;
     for (int a = 0; a < world_; ++a)
       for (int p = 0; p < world_; ++p)
         if (!f.peer_access(a, p)) path_ = CrossPath::host_memory;
@@ -165,6 +176,8 @@ class IslandVariant : public Variant {
       case IslandAlgo::oneshot: return {std::begin(algo::kIslandOneshotMarks), std::end(algo::kIslandOneshotMarks)};
       case IslandAlgo::twoshot: return {std::begin(algo::kIslandTwoshotMarks), std::end(algo::kIslandTwoshotMarks)};
       case IslandAlgo::fused_oneshot: return {std::begin(algo::kFusedIslandMarks), std::end(algo::kFusedIslandMarks)};
+      case IslandAlgo::fused_twoshot:
+        return {std::begin(algo::kFusedIslandTwoshotMarks), std::end(algo::kFusedIslandTwoshotMarks)};
     }
     return {};
   }
@@ -232,7 +245,7 @@ class IslandVariant : public Variant {
   }
 
   Sizes sizes(std::size_t packs, int world, int islands) const {
-    if (algo_ == IslandAlgo::twoshot) return {algo::twoshot_island_bytes(packs), algo::twoshot_mailbox_bytes(packs, islands)};
+    if (twoshot_layout()) return {algo::twoshot_island_bytes(packs), algo::twoshot_mailbox_bytes(packs, islands)};
     return {algo::oneshot_island_bytes(packs, world), algo::oneshot_mailbox_bytes(packs, islands)};
   }
 
@@ -245,7 +258,7 @@ class IslandVariant : public Variant {
     for (int r = 0; r < world_; ++r)
       if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
-    const bool ll = algo_ != IslandAlgo::twoshot;
+    const bool ll = !twoshot_layout();
     std::vector<unsigned char> island(sizes_.island, 0), mailbox(sizes_.mailbox, 0);
     fill_words(island.data(), algo::kFlagWords, fill);
     if (ll) {

@@ -64,7 +64,7 @@ TEST(IslandCli, RunRecordsTheIslands) {
     EXPECT_EQ(c.at("status"), "ok") << name;
     EXPECT_EQ(c.at("settings").at("islands"), "0-2,3-7") << name;
   }
-  EXPECT_EQ(island_cases, 2 * 2 + 1);  // two sizes x two all-reduce variants, one fused shape
+  EXPECT_EQ(island_cases, 2 * 2 + 2);  // two sizes x two all-reduce variants, one shape x two fused ones
   std::filesystem::remove(out);
 }
 

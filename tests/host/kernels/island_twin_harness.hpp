@@ -74,7 +74,7 @@ inline Case island_case(const IslandRun& r) {
   c.variant = island_algo_name(r.algo);
   c.dtype = r.dtype;
   c.world = r.world;
-  if (r.algo == IslandAlgo::fused_oneshot) {
+  if (is_fused(r.algo)) {
     c.family = Family::allreduce_rmsnorm;
     c.tokens = r.tokens;
     c.hidden = r.hidden;
@@ -95,7 +95,7 @@ inline std::size_t run_island_variant(HostFabric& fabric, IslandVariant& v, cons
   const Support s = v.supports_with(c, fabric, t);
   EXPECT_TRUE(s.ok) << describe(r) << ": " << s.reason;
   if (!s.ok) return 1;
-  if (r.algo == IslandAlgo::fused_oneshot) {
+  if (is_fused(r.algo)) {
     auto work = make_rmsnorm_workload(c, fabric, v.buffer_placement(), 7, 1e-6);
     v.prepare(c, fabric, work->buffers(), t);
     const std::vector<std::uint8_t> poison(c.bytes, 0xff);

@@ -1,5 +1,5 @@
 // The island variants' twins (include/arbench/algo/island/, kernels/island/): island-oneshot,
-// island-twoshot and fused-island-oneshot against the oracle, for worlds 4, 6 and 8 with islands
+// island-twoshot, fused-island-oneshot and fused-island-twoshot against the oracle, for worlds 4, 6 and 8 with islands
 // of equal and unequal size, over both cross-island paths (P2P, and pinned host memory when the
 // fabric's islands lack P2P), sequential and block-faithful, ops back to back (slots and epochs
 // reused) and across the 2^32 wrap. Also: their support rules (one island: skipped with the
@@ -27,7 +27,9 @@ struct Split {
 // Equal and unequal islands for each world size of the issue (4, 6, 8), and three islands.
 const Split kSplits[] = {{4, 2}, {4, 1}, {6, 3}, {6, 2}, {8, 4}, {8, 3}};
 
-std::vector<IslandAlgo> all_algos() { return {IslandAlgo::oneshot, IslandAlgo::twoshot, IslandAlgo::fused_oneshot}; }
+std::vector<IslandAlgo> all_algos() {
+  return {IslandAlgo::oneshot, IslandAlgo::twoshot, IslandAlgo::fused_oneshot, IslandAlgo::fused_twoshot};
+}
 
 IslandRun base_run(IslandAlgo a, const Split& s, bool p2p) {
   IslandRun r;
@@ -52,7 +54,7 @@ TEST(TwinIsland, EveryVariantSplitAndPathSequential) {
           IslandRun r = base_run(a, s, p2p);
           r.dtype = d;
           r.blocks = 3;
-          r.in_place = a != IslandAlgo::fused_oneshot && (s.first + (p2p ? 1 : 0)) % 2 == 1;
+          r.in_place = !is_fused(a) && (s.first + (p2p ? 1 : 0)) % 2 == 1;
           SCOPED_TRACE(describe(r));
           EXPECT_EQ(run_island_case(r, kTimeoutS), 0u);
         }
@@ -174,7 +176,7 @@ TEST(TwinIsland, MissingRankWritesNothing) {
         std::unique_ptr<Workload> work;
         std::unique_ptr<RankBuffers> in, out;
         std::vector<const RankBuffers*> outs;
-        if (a == IslandAlgo::fused_oneshot) {
+        if (is_fused(a)) {
           work = make_rmsnorm_workload(c, *fabric, v->buffer_placement(), 7, 1e-6);
           v->prepare(c, *fabric, work->buffers(), t);
           work->fill(*fabric);

@@ -31,13 +31,14 @@ enum class TwinKernel {
   fused_twoshot,
   island_oneshot,
   island_twoshot,
-  fused_island
+  fused_island,
+  fused_island_twoshot
 };
 
 inline constexpr TwinKernel kTwinKernels[] = {
     TwinKernel::oneshot_pull,  TwinKernel::oneshot_push,   TwinKernel::twoshot,        TwinKernel::ring,
     TwinKernel::add_rmsnorm,   TwinKernel::fused_oneshot,  TwinKernel::fused_twoshot,  TwinKernel::island_oneshot,
-    TwinKernel::island_twoshot, TwinKernel::fused_island};
+    TwinKernel::island_twoshot, TwinKernel::fused_island, TwinKernel::fused_island_twoshot};
 
 inline const char* twin_kernel_name(TwinKernel k) {
   switch (k) {
@@ -51,17 +52,19 @@ inline const char* twin_kernel_name(TwinKernel k) {
     case TwinKernel::island_oneshot: return "island-oneshot";
     case TwinKernel::island_twoshot: return "island-twoshot";
     case TwinKernel::fused_island: return "fused-island-oneshot";
+    case TwinKernel::fused_island_twoshot: return "fused-island-twoshot";
   }
   return "?";
 }
 
 inline bool is_norm_kernel(TwinKernel k) {
   return k == TwinKernel::add_rmsnorm || k == TwinKernel::fused_oneshot || k == TwinKernel::fused_twoshot ||
-         k == TwinKernel::fused_island;
+         k == TwinKernel::fused_island || k == TwinKernel::fused_island_twoshot;
 }
 
 inline bool is_island_kernel(TwinKernel k) {
-  return k == TwinKernel::island_oneshot || k == TwinKernel::island_twoshot || k == TwinKernel::fused_island;
+  return k == TwinKernel::island_oneshot || k == TwinKernel::island_twoshot || k == TwinKernel::fused_island ||
+         k == TwinKernel::fused_island_twoshot;
 }
 
 // Whether the kernel's launch policy allows `threads` per block (the norm needs a divisor of
@@ -170,7 +173,8 @@ inline IslandRun island_run(TwinKernel k, const TwinPoint& p) {
   IslandRun r;
   r.algo = k == TwinKernel::island_oneshot   ? IslandAlgo::oneshot
            : k == TwinKernel::island_twoshot ? IslandAlgo::twoshot
-                                             : IslandAlgo::fused_oneshot;
+           : k == TwinKernel::fused_island   ? IslandAlgo::fused_oneshot
+                                             : IslandAlgo::fused_twoshot;
   r.dtype = p.dtype;
   r.world = p.world;
   r.islands = two_islands(p.world, p.island_first);
@@ -179,7 +183,7 @@ inline IslandRun island_run(TwinKernel k, const TwinPoint& p) {
   r.tokens = p.long_size ? p.world * p.blocks + 1 : 1;  // as fused_run
   r.hidden = p.long_size ? 1011 : 9;
   r.ops = p.ops;
-  r.in_place = k != TwinKernel::fused_island && p.in_place;
+  r.in_place = !is_norm_kernel(k) && p.in_place;
   r.blocks = p.blocks;
   r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
   r.threads = p.threads;
@@ -209,7 +213,8 @@ std::size_t run_twin_point(TwinKernel k, HostFabric& fabric, const TwinPoint& p,
     }
     case TwinKernel::island_oneshot:
     case TwinKernel::island_twoshot:
-    case TwinKernel::fused_island: {  // a fabric of its own: islands, with or without P2P between them
+    case TwinKernel::fused_island:
+    case TwinKernel::fused_island_twoshot: {  // a fabric of its own: islands, with or without P2P between them
       const IslandRun r = island_run(k, p);
       auto f = island_fabric(r, fabric.timeout_s());
       auto v = make_island_twin_with<Mem>(r.algo, r.opt, r.twin);
@@ -245,7 +250,7 @@ MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPo
     auto iv = make_island_twin_with<Mem>(r.algo, r.opt, r.twin);
     const Case c = island_case(r);
     const Tuning t = island_tuning(r);
-    if (k == TwinKernel::fused_island) {
+    if (is_norm_kernel(k)) {
       work = make_rmsnorm_workload(c, fabric, iv->buffer_placement(), 7, 1e-6);
       iv->prepare(c, fabric, work->buffers(), t);
       work->fill(fabric);

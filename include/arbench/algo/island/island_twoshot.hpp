@@ -63,13 +63,13 @@ ARB_HD bool wait_cross_flags(const IslandArgs& a, const BlockCtx& c, Range block
   return ok;
 }
 
-template <class Mem, DType D>
-ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
-  phase_mark<Mem>(a.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(a, c);
-  OpBound bound{a.timeout_ns};
-  const int slot = op_slot<Mem>(e);
-  const Range block = block_share<Mem>(Range{0, a.packs}, c);
+// Steps 2-6 on the packs `block` (P_b), once own staging[s] holds this rank's input for all of
+// P_b (step 1; the caller stages it, then calls this). `summed(k, sum)` is called for each pack
+// k of the own shard with its sum (already in own staging[s][k]). Afterwards every island peer's
+// staging[s] holds the sums of its shard (step 7 reads them). False when a wait expired.
+template <class Mem, DType D, class Summed>
+ARB_HD bool island_twoshot_steps(const IslandArgs& a, const BlockCtx& c, std::uint32_t e, int slot, Range block,
+                                 OpBound& bound, Summed&& summed) {
   const Range mine = island_shard(block, a.map, a.rank);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
@@ -77,8 +77,6 @@ ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
   const unsigned island = island_members(a.map, g);
   Pack* stage = staging_ptr(pick_ptr(a.scratch, a.rank), slot, a.packs);
   void* mailbox = pick_ptr(a.mailbox, a.rank);
-
-  for (std::size_t k = block.begin + t0; k < block.end; k += nt) Mem::store_data(stage + k, load_pack<D>(a.in, k, a.n));
 
   bool ok = island_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
@@ -119,10 +117,28 @@ ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
                 h == 0);
       const Pack sum = acc.result();
       Mem::store_data(stage + k, sum);
-      store_pack<D>(a.out, k, a.n, sum);
+      summed(k, sum);
     }
     ok = island_barrier<Mem>(a, c, 1, e, bound, BarrierMarks{a.phases, 6});
   }
+  return ok;
+}
+
+template <class Mem, DType D>
+ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
+  phase_mark<Mem>(a.phases, c, 0);
+  const std::uint32_t e = island_begin_epoch<Mem>(a, c);
+  OpBound bound{a.timeout_ns};
+  const int slot = op_slot<Mem>(e);
+  const Range block = block_share<Mem>(Range{0, a.packs}, c);
+  const std::size_t t0 = static_cast<std::size_t>(c.thread);
+  const std::size_t nt = static_cast<std::size_t>(c.threads);
+  const unsigned island = island_members(a.map, island_of(a.map, a.rank));
+  Pack* stage = staging_ptr(pick_ptr(a.scratch, a.rank), slot, a.packs);
+
+  for (std::size_t k = block.begin + t0; k < block.end; k += nt) Mem::store_data(stage + k, load_pack<D>(a.in, k, a.n));
+  const bool ok = island_twoshot_steps<Mem, D>(a, c, e, slot, block, bound,
+                                               [&](std::size_t k, const Pack& sum) { store_pack<D>(a.out, k, a.n, sum); });
   if (ok) {
     ARB_UNROLL
     for (int p = 0; p < kLayoutMaxRanks; ++p) {
