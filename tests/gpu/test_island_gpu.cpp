@@ -71,8 +71,11 @@ void run_all(Backend b, int world, bool host_memory) {
     }
     EXPECT_GT(r.pipelined_us, 0.0) << c.name() << ": no graph replay measured";
     EXPECT_LT(took, 60.0) << c.name();
-    for (const auto& [k, v] : r.settings)
-      if (k == "cross_path" && host_memory) EXPECT_EQ(v, "host-memory") << c.name();
+    for (const auto& [k, v] : r.settings) {
+      if (k == "cross_path" && host_memory) {
+        EXPECT_EQ(v, "host-memory") << c.name();
+      }
+    }
   }
 }
 
