@@ -100,8 +100,24 @@ inline std::size_t run_island_variant(HostFabric& fabric, IslandVariant& v, cons
     v.prepare(c, fabric, work->buffers(), t);
     const std::vector<std::uint8_t> poison(c.bytes, 0xff);
     work->fill(fabric);
+    // Only the last op is checked, so the earlier ops run on x with every sign flipped: a rank
+    // that reads a slot's lines of two ops before (a skipped or torn wait) then sums the wrong
+    // values, where with the same x every op it would read equal ones and pass unseen. Each rank
+    // changes only its own x between its own ops (peers read its pushed lines, never its x).
+    RankBuffers& x = *work->buffers().in;
+    const std::size_t es = dtype_size(r.dtype);
+    std::vector<std::vector<std::uint8_t>> x_real(r.world), x_flipped(r.world);
+    for (int rank = 0; rank < r.world; ++rank) {
+      x_real[rank].resize(c.bytes);
+      fabric.download(rank, x_real[rank].data(), x.local(rank), c.bytes);
+      x_flipped[rank] = x_real[rank];
+      for (std::size_t i = es - 1; i < c.bytes; i += es) x_flipped[rank][i] ^= 0x80u;  // the sign bit
+    }
+    const int ops = r.back_to_back ? r.ops : 1;
     fabric.run([&](int rank, Stream st) {
-      for (int i = 0; i < (r.back_to_back ? r.ops : 1); ++i) {
+      for (int i = 0; i < ops; ++i) {
+        const auto& xi = i + 1 < ops ? x_flipped[rank] : x_real[rank];
+        fabric.upload(rank, x.local(rank), xi.data(), xi.size());
         for (RankBuffers* out : {work->buffers().norm_out, work->buffers().residual_out})
           fabric.upload(rank, out->local(rank), poison.data(), poison.size());
         v.launch(rank, st);
