@@ -21,13 +21,15 @@ const std::vector<Mutant>& mutants() {
        {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::ring, Kill::tsan},
         {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}, {K::island_twoshot, Kill::tsan},
         {K::fused_island_twoshot, Kill::tsan}}},
+      // fused-island-oneshot: since its earlier ops run on negated x, the wrong sums a missing
+      // barrier leaves were seen before TSan reported the race in 1 of 3 full runs here.
       {"block_sync skipped", Fault::block_sync_skipped,
        "a missing __syncthreads: one thread publishes (or reuses) what other threads of its block still write",
        Scenario::ops,
        {{K::oneshot_pull, Kill::tsan}, {K::oneshot_push, Kill::tsan}, {K::twoshot, Kill::tsan},
         {K::ring, Kill::tsan}, {K::add_rmsnorm, Kill::tsan}, {K::fused_oneshot, Kill::tsan},
         {K::fused_twoshot, Kill::tsan}, {K::island_oneshot, Kill::tsan}, {K::island_twoshot, Kill::tsan},
-        {K::fused_island, Kill::tsan}, {K::fused_island_twoshot, Kill::tsan}}},
+        {K::fused_island, Kill::tsan, Kill::wrong}, {K::fused_island_twoshot, Kill::tsan}}},
       // The threads that go on past the expired wait write output the correct protocol leaves
       // untouched (wrong result); on the two-shot kernels they also touch the reduce slots a peer
       // still writes, and which the checker meets first depends on timing (TSan or wrong).
