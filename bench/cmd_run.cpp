@@ -124,6 +124,9 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cli::input_file(cmd, "--tuner-table", cfg.tuner_table,
                   "the table nccl[tuned] applies, from `arbench settings` (default: none)",
                   [](const std::string&) {});  // its content is checked with the plugin's parser (run_config)
+  cli::text(cmd, "--islands", cfg.islands, "SPEC",
+            "island variants: the islands of the ranks, e.g. 0-3,4-7 (two switches of four) or 0-2,3-7; every "
+            "rank once (default: the PCIe tree's on the cuda backend, else two halves)");
   cmd.add_flag("--allow-ll128-pcie", cfg.allow_ll128_pcie,
                "run nccl[*/ll128] although the GPUs are not all NVLink-connected (NCCL then runs LL128 over PCIe, "
                "where 128-byte stores may tear: unsafe)");

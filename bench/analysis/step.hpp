@@ -21,7 +21,8 @@
 // family for variants that have no fused-family form in the result (all-reduce only: the norm
 // is not counted). An allreduce variant whose fused-family form is present is left out:
 // `nccl` → `unfused-nccl`, `oneshot-pull` → `unfused-oneshot` / `fused-oneshot`, `twoshot` →
-// `fused-twoshot`. Failed cases are ignored.
+// `fused-twoshot`, `island-oneshot` → `fused-island-oneshot`, `island-twoshot` →
+// `fused-island-twoshot`. Failed cases are ignored.
 #pragma once
 
 #include <cstdint>

@@ -19,6 +19,8 @@ const std::map<std::string, std::vector<std::string>, std::less<>> kFusedForms =
     {"nccl", {"unfused-nccl"}},
     {"oneshot-pull", {"unfused-oneshot", "fused-oneshot"}},
     {"twoshot", {"fused-twoshot"}},
+    {"island-oneshot", {"fused-island-oneshot"}},
+    {"island-twoshot", {"fused-island-twoshot"}},
 };
 
 bool matches_any(const std::vector<std::string>& globs, const std::string& name, const std::string& base) {

@@ -33,7 +33,7 @@ Support Harness::plan(const Case& c) {
   // Support does not depend on the environment a forced NCCL configuration sets, so planning
   // uses the plain fabric of the world size; the configured one is created when the case runs.
   Fabric& f = fabrics_.get(backend_, c.world);
-  Support s = v->supports(c, f);
+  Support s = v->supports_with(c, f, cfg_.tuning);
   if (!s.ok) return s;
   const FabricEnv forced = v->fabric_env(c, cfg_.tuning);
   if (!forced.empty() && f.processes().multi_process())

@@ -157,6 +157,9 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
   }
   if (c.contains("device_state") && !c.at("device_state").is_null())
     rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");
+  if (c.contains("settings") && c.at("settings").is_object() && c.at("settings").contains("islands") &&
+      c.at("settings").at("islands").is_string())
+    rc.islands = c.at("settings").at("islands").get<std::string>();
   return rc;
 }
 

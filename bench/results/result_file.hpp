@@ -41,6 +41,7 @@ struct ResultCase {
   double busbw_gbps = 0;    // 0 when unknown
   std::optional<MedianInterval> median_ci;  // the run's recorded 95% CI of the median (noise)
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
+  std::string islands;                      // island variants: the islands they ran on (settings.islands)
 };
 
 // One GPU of the run, as the provenance records it.

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbench/algo/island/island_map.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/last_words.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
@@ -110,6 +111,16 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
   return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
+// The islands every world size ran its island variants on, and where they came from.
+nlohmann::json islands_provenance(const RunConfig& cfg) {
+  nlohmann::json by_world = nlohmann::json::object();
+  for (int w : cfg.gpus) {
+    const auto it = cfg.tuning.islands.find(w);
+    by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
+  }
+  return {{"source", cfg.islands_source}, {"by_world", by_world}};
+}
+
 // The run's provenance and configuration as the result files hold them. Collective (the
 // provenance gathers every process's GPU), once before the first case, so that the files can be
 // written by process 0 alone at any moment (ResultCheckpoint, a second Ctrl-C) and at the end.
@@ -132,6 +143,7 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
     for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
     run.provenance["nvlink_all_pairs"] = nvlink;
   }
+  run.provenance["islands"] = islands_provenance(cfg);
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
@@ -207,6 +219,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     }
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
+    if (b == Backend::cuda && cfg.islands.empty()) cfg.tuning.islands = links->islands(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
   }, "setting up the run");
   // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
@@ -327,7 +340,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       for (auto _ : state) {
         try {
           r = in_child != child_env.end() ? children.run(c, in_child->second) : harness.run(c);
-          links->annotate(r);
+          links->annotate(r, cfg.tuning.islands);
         } catch (const Error& e) {
           // One process alone raised it while its peers may wait: the run is aborted (main.cpp).
           if (world.multi_process() && dynamic_cast<const AgreedError*>(&e) == nullptr) throw;

@@ -20,6 +20,7 @@ struct SweepScope {
   bool ring = false;       // a variant of the native ring (its name starts with "ring")
   bool blocks = false;     // a custom kernel that takes --blocks (not reference, ring or NCCL)
   bool ll128 = false;      // an nccl[*/ll128] configuration
+  bool islands = false;    // an island variant (island-*, fused-island-*)
 };
 SweepScope sweep_scope(const Sweep& sweep);
 

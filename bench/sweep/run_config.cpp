@@ -17,6 +17,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
 #include "arbench/tuner/tuner_table_text.hpp"
+#include "islands/island_spec.hpp"
 #include "results/provenance.hpp"
 
 namespace arbench {
@@ -202,6 +203,24 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
     for (int g : cfg.gpus)
       if (std::string why = algo::ring_order_problem(cfg.tuning.ring_order, g); !why.empty())
         throw UsageError(why);
+  resolve_islands(cfg, b);
+}
+
+void resolve_islands(RunConfig& cfg, Backend b) {
+  cfg.tuning.islands.clear();
+  if (!cfg.islands.empty()) {
+    const std::vector<int> all = islands::parse_islands(cfg.islands);
+    for (int g : cfg.gpus) {
+      islands::check_covers(all, g, cfg.islands);
+      cfg.tuning.islands[g] = islands::islands_of_world(all, g);
+    }
+    cfg.islands_source = "--islands";
+  } else if (b != Backend::cuda) {
+    cfg.tuning.islands = islands::halves(cfg.gpus);
+    cfg.islands_source = "two halves (" + std::string(backend_name(b)) + " backend: no PCIe tree to follow)";
+  } else {
+    cfg.islands_source = "the PCIe tree";  // filled by the run from the GPUs' topology
+  }
 }
 
 namespace {
@@ -253,6 +272,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},
           {"ring_order", cfg.tuning.ring_order},
+          {"islands", cfg.islands},
           {"cache", cfg.cold_cache ? "cold" : "hot"},
           {"sampling", sampling_json(cfg)}};
 }
@@ -268,6 +288,7 @@ std::string sweep_key(const RunConfig& cfg) {
   if (cfg.nccl_channels.empty()) j.erase("nccl_channels");
   if (cfg.tuner_table.empty()) j.erase("tuner_table");
   if (!adaptive_sampling(cfg)) j.erase("sampling");
+  if (cfg.islands.empty()) j.erase("islands");
   return fnv1a_hex(j.dump());
 }
 

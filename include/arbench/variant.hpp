@@ -45,6 +45,10 @@ struct Tuning {
   // Per world size, the ring order that follows the PCIe tree (fewest switch and socket
   // crossings), filled by `arbench run` on the cuda backend; used when ring_order is empty.
   std::map<int, std::vector<int>> topology_ring_orders;
+  // Per world size, the island of every rank (the island variants; bench/islands/): from
+  // --islands, else the PCIe tree on the cuda backend, else two halves (host, single-gpu). A world
+  // size absent here, or whose ranks form one island, runs no island variant.
+  std::map<int, std::vector<int>> islands;
   double eps = 1e-6;
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
@@ -62,6 +66,9 @@ class Variant {
  public:
   virtual ~Variant() = default;
   virtual Support supports(const Case& c, const Fabric& f) const = 0;
+  // supports() for variants whose support depends on the run's knobs too (the island variants
+  // need two islands in Tuning::islands); what the harness asks.
+  virtual Support supports_with(const Case& c, const Fabric& f, const Tuning& /*t*/) const { return supports(c, f); }
   // Bytes prepare() will allocate per rank beyond the workload's buffers (scratch, state), so a
   // sweep that cannot fit is refused before it starts; may round up, never down.
   virtual std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const {

@@ -236,6 +236,11 @@ int run_mutants(const Options& o, std::ostream* history) {
         bool found = false;
         for (const ModelCase* c : chosen) found = found || (c->from_score && c->fault == m.fault && c->kernel == tg.kernel);
         if (found) continue;
+        if (testing::is_island_kernel(tg.kernel)) {  // no island model world yet (README.md: left to do)
+          std::printf("%-28s %-14s not model-checked: the island protocols have no model world yet\n", m.name,
+                      testing::twin_kernel_name(tg.kernel));
+          continue;
+        }
         ++bad;
         ++tally_of(m.name).runs;
         std::printf("%-28s %-14s NO MODEL POINT: add one to tests/model/mutants_score_*.cpp\n", m.name,

@@ -9,6 +9,8 @@ using algo::Fault;
 TwinPoint mutation_point(Scenario s) {
   TwinPoint p;  // 4 ranks, 4 threads, 2 blocks, long sizes with tails, bf16
   p.ops = s == Scenario::missing_rank ? 1 : 3;
+  p.island_first = 1;   // island kernels: islands of 1 and 3 ranks,
+  p.cross_host = true;  // crossing through host memory
   return p;
 }
 
@@ -26,6 +28,8 @@ int run_mutant(algo::Fault f, TwinKernel k, Scenario s) {
     case Fault::slot_early: return run_planted<Fault::slot_early>(k, s);
     case Fault::partition_edge: return run_planted<Fault::partition_edge>(k, s);
     case Fault::norm_tree_unsynced: return run_planted<Fault::norm_tree_unsynced>(k, s);
+    case Fault::cross_wait_skipped: return run_planted<Fault::cross_wait_skipped>(k, s);
+    case Fault::cross_dest_dropped: return run_planted<Fault::cross_dest_dropped>(k, s);
   }
   return kExitNoFailure;
 }

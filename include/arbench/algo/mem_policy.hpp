@@ -30,7 +30,9 @@
 // can see goes through load_data/load_data_cg/store_data, never `p[k]`: the model checker's
 // policy (tests/model/) acts only on what the policy is asked, and the PTX check
 // (scripts/ptx_memory_ops.py) finds each operation's instructions by the policy line that emitted
-// them. The rank's private buffers (input, output, residual) stay plain. Peers never use atomic
+// them; the island protocols (algo/island/) follow the same rule, and their cross-island link
+// policy (kernels/fabric/host/cross_link_mem.hpp) charges the link on these calls. The rank's
+// private buffers (input, output, residual) stay plain. Peers never use atomic
 // read-modify-write on each other's memory (PCIe peers may lack native atomics).
 //
 // BlockCtx says which thread of which block runs the protocol. A host twin runs it in one of two

@@ -283,3 +283,28 @@ TEST(Step, PresetsKeepTheirNamesAndGainLayers) {
 
 }  // namespace
 }  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// The island variants take part like the others: an all-reduce island variant whose fused form
+// ran is left out in favour of it (island-oneshot -> fused-island-oneshot); one without stays.
+TEST(Step, IslandVariantsAndTheirFusedForms) {
+  std::vector<testing::SynthCase> cases = {
+      {testing::fused_name("fused-island-oneshot", 8, 1, 1024), {9.0}},
+      {testing::fused_name("fused-island-oneshot", 8, 4, 1024), {18.0}},
+      {testing::ar_name("island-oneshot", 8, 2048), {6.0}},
+      {testing::ar_name("island-oneshot", 8, 8192), {12.0}},
+      {testing::ar_name("island-twoshot", 8, 2048), {8.0}},
+      {testing::ar_name("island-twoshot", 8, 8192), {10.0}},
+  };
+  StepOptions opt;
+  opt.batch = {1};
+  const StepReport r = project_step(parse_result_json(testing::make_result(cases), "islands.json"), kModel, opt);
+  std::vector<std::string> variants;
+  for (const StepRow& x : r.tables.at(0).rows) variants.push_back(x.variant);
+  EXPECT_EQ(variants, (std::vector<std::string>{"island-twoshot", "fused-island-oneshot"}));
+}
+
+}  // namespace
+}  // namespace arbench

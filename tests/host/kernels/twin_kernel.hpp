@@ -7,12 +7,24 @@ namespace arbench::testing {
 
 // Every custom kernel. add_rmsnorm (the norm-only kernel) runs as unfused-oneshot: oneshot-pull,
 // then the norm kernel.
-enum class TwinKernel { oneshot_pull, oneshot_push, twoshot, ring, add_rmsnorm, fused_oneshot, fused_twoshot };
+enum class TwinKernel {
+  oneshot_pull,
+  oneshot_push,
+  twoshot,
+  ring,
+  add_rmsnorm,
+  fused_oneshot,
+  fused_twoshot,
+  island_oneshot,
+  island_twoshot,
+  fused_island,
+  fused_island_twoshot
+};
 
-inline constexpr TwinKernel kTwinKernels[] = {TwinKernel::oneshot_pull, TwinKernel::oneshot_push,
-                                              TwinKernel::twoshot,      TwinKernel::ring,
-                                              TwinKernel::add_rmsnorm,  TwinKernel::fused_oneshot,
-                                              TwinKernel::fused_twoshot};
+inline constexpr TwinKernel kTwinKernels[] = {
+    TwinKernel::oneshot_pull,  TwinKernel::oneshot_push,   TwinKernel::twoshot,        TwinKernel::ring,
+    TwinKernel::add_rmsnorm,   TwinKernel::fused_oneshot,  TwinKernel::fused_twoshot,  TwinKernel::island_oneshot,
+    TwinKernel::island_twoshot, TwinKernel::fused_island, TwinKernel::fused_island_twoshot};
 
 inline const char* twin_kernel_name(TwinKernel k) {
   switch (k) {
@@ -23,12 +35,22 @@ inline const char* twin_kernel_name(TwinKernel k) {
     case TwinKernel::add_rmsnorm: return "add_rmsnorm";
     case TwinKernel::fused_oneshot: return "fused-oneshot";
     case TwinKernel::fused_twoshot: return "fused-twoshot";
+    case TwinKernel::island_oneshot: return "island-oneshot";
+    case TwinKernel::island_twoshot: return "island-twoshot";
+    case TwinKernel::fused_island: return "fused-island-oneshot";
+    case TwinKernel::fused_island_twoshot: return "fused-island-twoshot";
   }
   return "?";
 }
 
 inline bool is_norm_kernel(TwinKernel k) {
-  return k == TwinKernel::add_rmsnorm || k == TwinKernel::fused_oneshot || k == TwinKernel::fused_twoshot;
+  return k == TwinKernel::add_rmsnorm || k == TwinKernel::fused_oneshot || k == TwinKernel::fused_twoshot ||
+         k == TwinKernel::fused_island || k == TwinKernel::fused_island_twoshot;
+}
+
+inline bool is_island_kernel(TwinKernel k) {
+  return k == TwinKernel::island_oneshot || k == TwinKernel::island_twoshot || k == TwinKernel::fused_island ||
+         k == TwinKernel::fused_island_twoshot;
 }
 
 }  // namespace arbench::testing
