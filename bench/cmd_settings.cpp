@@ -13,7 +13,9 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "cli/values.hpp"
 #include "commands.hpp"
+#include "io/output_paths.hpp"
 #include "measure/tuner_plugin.hpp"
 #include "results/report.hpp"
 #include "settings/settings.hpp"
@@ -31,30 +33,13 @@ struct SettingsArgs {
   std::string out_dir = "arbench-settings", format = "text", dtype = "bf16", model, plugin;
   std::vector<int> gpus;
   std::optional<int> hidden;
-  std::string alpha = "0.01", margin_percent = "5";  // as typed, so a message can quote them
+  int hidden_typed = 0;  // --hidden as parsed (hidden is set from it when given)
+  double alpha = 0.01, margin_percent = 5;
 };
-
-// A finite number in (lo, hi] from `text`, the value of `option`.
-double parse_number(const char* option, const std::string& text, double lo, double hi, const std::string& meaning) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v <= lo || v > hi)
-    throw UsageError(std::string(option) + " " + text + ": " + meaning);
-  return v;
-}
 
 // Every value the user typed, before any file is read.
 std::optional<int> resolve_hidden(const SettingsArgs& a) {
-  parse_number("--alpha", a.alpha, 0, 0.5, "a significance level above 0 and at most 0.5, e.g. 0.01");
-  parse_number("--margin", a.margin_percent, 0, 99, "a percentage above 0 and below 100, e.g. 5");
-  for (std::size_t i = 0; i < a.gpus.size(); ++i) {
-    if (a.gpus[i] < 1 || a.gpus[i] > 1 << 16)
-      throw UsageError("--gpus " + std::to_string(a.gpus[i]) + ": a GPU count of 1 or more");
-    for (std::size_t j = 0; j < i; ++j)
-      if (a.gpus[j] == a.gpus[i]) throw UsageError("--gpus lists " + std::to_string(a.gpus[i]) + " twice");
-  }
-  if (a.hidden && (*a.hidden < 1 || *a.hidden > 1 << 20))
-    throw UsageError("--hidden " + std::to_string(*a.hidden) + ": a hidden size of 1 or more");
+  // --alpha, --margin, --gpus and --hidden are checked as they are parsed (bench/cli).
   if (a.out_dir.empty()) throw UsageError("--out-dir is empty; name a folder for the settings files");
   for (const std::string& r : a.results)
     if (r.empty()) throw UsageError("a RESULT argument is empty; name a result JSON written by `arbench run`");
@@ -77,7 +62,7 @@ std::filesystem::path prepare_out_dir(const std::string& dir) {
     throw UsageError("--out-dir " + dir + ": exists and is not a folder; name a folder for the settings files");
   fs::create_directories(p, ec);
   if (ec) throw UsageError("--out-dir " + dir + ": cannot create it (" + ec.message() + ")");
-  check_writable((p / kJsonFile).string(), "--out-dir");
+  check_output_paths({{"--out-dir", (p / kJsonFile).string()}});
   return p;
 }
 
@@ -86,8 +71,8 @@ int run_settings(const SettingsArgs& a) {
   const std::filesystem::path dir = prepare_out_dir(a.out_dir);
   SettingsOptions opt;
   opt.worlds = a.gpus;
-  opt.verdict.alpha = std::strtod(a.alpha.c_str(), nullptr);
-  opt.verdict.threshold = std::strtod(a.margin_percent.c_str(), nullptr) / 100;
+  opt.verdict.alpha = a.alpha;
+  opt.verdict.threshold = a.margin_percent / 100;
   opt.paths.table = (dir / kTableFile).string();
   opt.paths.example_conf = (dir / kExampleFile).string();
   const TunerPluginPath plugin = find_tuner_plugin();
@@ -122,31 +107,29 @@ void add_settings_command(CLI::App& app, int& exit_code) {
       "settings", "What to set in NCCL and your engine per GPU count, from measured results, with the evidence");
   sub->add_option("RESULT", args->results,
                   "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
-      ->required();
-  sub->add_option("--out-dir", args->out_dir,
-                  "folder for the tuner table, the NCCL example file and settings.json (created if missing)")
-      ->capture_default_str();
-  sub->add_option("--gpus", args->gpus, "world sizes, comma-separated (default: each in the results)")->delimiter(',');
-  sub->add_option("--dtype", args->dtype, "dtype of the cases to use")
-      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}))
-      ->capture_default_str();
-  auto* hidden = sub->add_option_function<int>(
-      "--hidden", [args](const int& v) { args->hidden = v; },
-      "hidden size of the fused family to use (default: the only one measured)");
-  sub->add_option("--model", args->model, "a model preset, for its hidden size (as `arbench step`)")->excludes(hidden);
-  sub->add_option("--alpha", args->alpha, "significance level: a choice must beat the other with Mann-Whitney p < alpha")
-      ->capture_default_str();
-  sub->add_option("--margin", args->margin_percent,
-                  "a choice must also be faster by at least this many percent (5 or 5%)")
-      ->transform(strip_percent)
-      ->capture_default_str();
-  sub->add_option("--plugin", args->plugin,
-                  "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
-  sub->add_option("--format", args->format, "text or json (json: the settings.json document)")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  sub->callback([args, &exit_code] {
+      ->required()
+      ->option_text("FILE ...");
+  cli::text(*sub, "--out-dir", args->out_dir, "DIR",
+            "folder for the tuner table, the NCCL example file and settings.json (created if missing; default "
+            "arbench-settings)");
+  cli::int_list(*sub, "--gpus", args->gpus, "N", cli::ints(1, 1 << 16),
+                "world sizes, comma-separated (default: each in the results)");
+  cli::choice(*sub, "--dtype", args->dtype, {"bf16", "fp16", "fp32"}, "dtype of the cases to use (default bf16)");
+  auto* hidden = cli::number(*sub, "--hidden", args->hidden_typed, "N", cli::ints(1, 1 << 20),
+                             "hidden size of the fused family to use (default: the only one measured)");
+  cli::text(*sub, "--model", args->model, "NAME", "a model preset, for its hidden size (as `arbench step`)")
+      ->excludes(hidden);
+  cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
+              "significance level: a choice must beat the other with Mann-Whitney p < alpha (default 0.01)");
+  cli::percent(*sub, "--margin", args->margin_percent, cli::above(0, 99),
+               "a choice must also be faster by at least this many percent (5 or 5%; default 5)");
+  cli::text(*sub, "--plugin", args->plugin, "PATH",
+            "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
+  cli::choice(*sub, "--format", args->format, {"text", "json"},
+              "text or json (json: the settings.json document; default text)");
+  sub->callback([args, &exit_code, sub] {
     try {
+      if (sub->count("--hidden") > 0) args->hidden = args->hidden_typed;
       exit_code = run_settings(*args);
     } catch (const Error& e) {
       std::cerr << "arbench settings: " << e.what() << "\n";

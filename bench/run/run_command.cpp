@@ -316,7 +316,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   if (!world.multi_process() && (!cfg.out_json.empty() || !cfg.out_csv.empty()))
     stop.on_second_interrupt([&] {
       if (files_claimed.exchange(true)) return;  // the run is writing them already
-      checkpoint.write_now("interrupted (Ctrl-C twice)");
+      checkpoint.write_now("interrupted (Ctrl-C twice)", &std::cerr);
     });
 
   int columns = 80;

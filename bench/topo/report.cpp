@@ -188,9 +188,9 @@ std::string render_peer_access(const PeerAccess& m, const std::vector<std::strin
     }
     os << "\n";
   }
-  os << "Legend: ok W/R = write (a store and its read-back through the mapping) / read (one load) latency, us; "
-        "BROKEN = reported capable, but the data did not arrive (reported-but-broken); no P2P = not reported, "
-        "not tried\n";
+  os << "Legend: ok W/R = write (a store and its read-back through the mapping) / read (one load) latency, us;\n"
+        "        BROKEN = reported capable, but the data did not arrive (reported-but-broken); no P2P = not reported,\n"
+        "        not tried\n";
   for (const auto& [a, b] : m.broken())
     os << "  " << (a < int(labels.size()) ? labels[std::size_t(a)] : std::to_string(a)) << " -> "
        << (b < int(labels.size()) ? labels[std::size_t(b)] : std::to_string(b)) << ": " << m.at(a, b).detail << "\n";
