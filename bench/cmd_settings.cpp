@@ -104,11 +104,11 @@ int run_settings(const SettingsArgs& a) {
 void add_settings_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SettingsArgs>();
   CLI::App* sub = app.add_subcommand(
-      "settings", "What to set in NCCL and your engine per GPU count, from measured results, with the evidence");
+      "settings", "What to set in NCCL and your engine per GPU count, from measured results");
   sub->add_option("RESULT", args->results,
                   "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
       ->required()
-      ->option_text("FILE ...");
+      ->option_text("FILE");
   cli::text(*sub, "--out-dir", args->out_dir, "DIR",
             "folder for the tuner table, the NCCL example file and settings.json (created if missing; default "
             "arbench-settings)");

@@ -138,8 +138,7 @@ Derived derive_islands(const topo::Topology& topo, const std::vector<std::string
 
 std::string render_islands(const Derived& d, const std::vector<std::string>& labels) {
   std::ostringstream os;
-  os << "Islands (GPUs under one PCIe switch or root complex, with P2P among them; the island variants "
-        "follow them):";
+  os << "Islands (GPUs under one PCIe switch or root complex, with P2P among them):";
   if (!d.unknown.empty()) {
     os << " unknown: " << d.unknown << "\n";
     return os.str();

@@ -62,18 +62,18 @@ TEST(SettingsCli, BadValuesAreRefusedBeforeAnyFileIsRead) {
   const std::string dir = temp_dir("bad");
   const std::string f = fixture("pcie8-crossovers") + " --out-dir " + dir;
   const std::pair<std::string, std::string> cases[] = {
-      {"--alpha nan", "--alpha nan: a significance level"},
-      {"--alpha 0", "--alpha 0: a significance level"},
-      {"--alpha 0.6", "--alpha 0.6: a significance level"},
-      {"--alpha x", "--alpha x: a significance level"},
-      {"--margin 0", "--margin 0: a percentage above 0 and below 100"},
-      {"--margin 100", "--margin 100: a percentage"},
-      {"--margin inf", "--margin inf: a percentage"},
-      {"--margin -5%", "--margin -5: a percentage"},
-      {"--gpus 0", "--gpus 0: a GPU count of 1 or more"},
-      {"--gpus 8,8", "--gpus lists 8 twice"},
+      {"--alpha nan", "--alpha: nan is not a number; expected 0 < P <= 0.5"},
+      {"--alpha 0", "--alpha: 0 is out of range: 0 < P <= 0.5"},
+      {"--alpha 0.6", "--alpha: 0.6 is out of range: 0 < P <= 0.5"},
+      {"--alpha x", "--alpha: 'x' is not a number"},
+      {"--margin 0", "--margin: 0 is out of range: 0 < PCT <= 99"},
+      {"--margin 100", "--margin: 100 is out of range: 0 < PCT <= 99"},
+      {"--margin inf", "--margin: inf is not a finite number"},
+      {"--margin -5%", "--margin: -5 is out of range"},
+      {"--gpus 0", "--gpus: 0 is out of range: 1 <= N <= 65536"},
+      {"--gpus 8,8", "--gpus: 8 is listed twice"},
       {"--gpus 16", "--gpus 16: the results hold no bf16 case on 16 GPUs (measured: 2, 4, 8)"},
-      {"--hidden 0", "--hidden 0: a hidden size of 1 or more"},
+      {"--hidden 0", "--hidden: 0 is out of range: 1 <= N <= 1048576"},
       {"--hidden 4096", "--hidden 4096: the fused family was measured at hidden 8192"},
       {"--model nope", "unknown --model 'nope'"},
       {"--dtype fp8", "--dtype"},
@@ -86,7 +86,7 @@ TEST(SettingsCli, BadValuesAreRefusedBeforeAnyFileIsRead) {
   }
   CliResult empty = run_arbench("settings " + fixture("no-fused") + " --out-dir ''");
   EXPECT_EQ(empty.exit_code, 2) << empty.output;
-  EXPECT_TRUE(has(empty.output, "--out-dir is empty")) << empty.output;
+  EXPECT_TRUE(has(empty.output, "--out-dir: an empty value")) << empty.output;
   // --out-dir naming a file.
   const std::string file = ::testing::TempDir() + "arbench_settings_cli_file_" + std::to_string(::getpid());
   std::ofstream(file) << "x";
@@ -107,11 +107,11 @@ TEST(SettingsCli, InputsThatAreNotGpuResultsNameTheFile) {
   const std::string host = std::string(ARBENCH_SOURCE_DIR) + "/results/samples/host-cpu-timing-sample.json";
   const std::pair<std::string, std::string> cases[] = {
       {tmp, tmp + ": "},  // a directory
-      {tmp + "/binary.json", tmp + "/binary.json: not valid JSON"},
-      {tmp + "/other.json", tmp + "/other.json: no \"benchmarks\" array and no \"arbench\" object"},
+      {tmp + "/binary.json", tmp + "/binary.json: a binary file, not JSON text"},
+      {tmp + "/other.json", tmp + "/other.json: this is a dispatch table written by `arbench tune --out`"},
       {tmp + "/table.json", tmp + "/table.json: not valid JSON"},
       {host, host + ": a result of the host backend"},
-      {tmp + "/missing.json", tmp + "/missing.json: cannot open"},
+      {tmp + "/missing.json", tmp + "/missing.json: no such file"},
   };
   for (const auto& [input, message] : cases) {
     CliResult r = run_arbench("settings " + input + " --out-dir " + dir);
@@ -137,10 +137,10 @@ TEST(RunTunerOptions, TheirValuesAreCheckedBeforeAnyWork) {
                           "allreduce nranks=2 nnodes=1 min_bytes=0 max_bytes=9 algo=ring proto=lll channels=2\n";
   const std::pair<std::string, std::string> cases[] = {
       {"--tuner-table " + table + " --variants 'nccl[tuned]'",
-       "--tuner-table " + table + ": not a tuner table: line 6: unknown protocol 'lll'"},
-      {"--tuner-table " + ::testing::TempDir() + " --variants 'nccl[tuned]'", ": not a file"},
-      {"--nccl-channels 65 --variants 'nccl[ring/ll]'", "--nccl-channels 65: a channel count from 1 to 64"},
-      {"--nccl-channels 0 --variants 'nccl[ring/ll]'", "--nccl-channels 0: a channel count from 1 to 64"},
+       "--tuner-table: " + table + ": not a tuner table: line 6: unknown protocol 'lll'"},
+      {"--tuner-table " + ::testing::TempDir() + " --variants 'nccl[tuned]'", ": a folder, not a file"},
+      {"--nccl-channels 65 --variants 'nccl[ring/ll]'", "--nccl-channels: 65 is out of range: 1 <= N <= 64"},
+      {"--nccl-channels 0 --variants 'nccl[ring/ll]'", "--nccl-channels: 0 is out of range: 1 <= N <= 64"},
       {"--nccl-channels 2,2 --variants 'nccl[ring/ll]'", "--nccl-channels: 2 is listed twice"},
       {"--variants 'nccl[ring/ll/ch:0]'", "unknown variant 'nccl[ring/ll/ch:0]'"},
       {"--variants 'nccl[tuned/ch:2]'", "unknown variant 'nccl[tuned/ch:2]'"},

@@ -63,6 +63,8 @@ const char* fault_id(algo::Fault f) {
     case algo::Fault::slot_early: return "slot_early";
     case algo::Fault::partition_edge: return "partition_edge";
     case algo::Fault::norm_tree_unsynced: return "norm_tree_unsynced";
+    case algo::Fault::cross_wait_skipped: return "cross_wait_skipped";
+    case algo::Fault::cross_dest_dropped: return "cross_dest_dropped";
   }
   return "?";
 }

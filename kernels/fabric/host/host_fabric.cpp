@@ -116,12 +116,14 @@ bool HostFabric::reaches(int rank, int peer) const {
 }
 
 std::string HostFabric::symmetric_unsupported_reason() const {
+  // A broken pair first: its reason says what to check (ACS, IOMMU, NCCL_P2P_DISABLE).
+  if (std::string why = broken_peer_reason(peer_access_); !why.empty()) return why;
   for (int a = 0; a < world_; ++a)
     for (int b = 0; b < world_; ++b)
       if (!reaches(a, b))
         return "rank " + std::to_string(a) + " cannot reach rank " + std::to_string(b) +
                " (host fabric with islands and no P2P between them, as a box without cross-socket P2P)";
-  return broken_peer_reason(peer_access_);
+  return {};
 }
 
 std::unique_ptr<RankBuffers> HostFabric::alloc_island(std::size_t bytes) {
