@@ -97,3 +97,4 @@ TEST(CliFileKinds, Step) { probe_inputs("step"); }
 TEST(CliFileKinds, Run) { probe_inputs("run"); }
 TEST(CliFileKinds, List) { probe_inputs("list"); }
 TEST(CliFileKinds, Topo) { probe_inputs("topo"); }
+TEST(CliFileKinds, Settings) { probe_inputs("settings"); }
