@@ -40,6 +40,7 @@ EXPECT = {
     "fanout_copy_kernel": (1, 16),
     "clock_pingpong_kernel": (0, 8),
     "resolve_peer_pointers": (0, 6),
+    "peer_probe_kernel": (0, 7),
     "copy_kernel": (0, 16),
     "pingpong_kernel": (0, 6),
     "oneshot_pull_kernel": (1, 28),
