@@ -30,7 +30,7 @@
 #include "topo/gpu/probe.hpp"
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "sweep/run_config.hpp"
 

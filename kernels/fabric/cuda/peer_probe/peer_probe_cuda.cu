@@ -1,5 +1,5 @@
 // The functional peer-to-peer check's GPU side (peer_probe_cuda.hpp).
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 
 #include <algorithm>
 #include <cstring>
