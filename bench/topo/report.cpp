@@ -83,8 +83,9 @@ Selection default_selection(const Topology& topo) {
 std::string render_topology(const Topology& topo, const Selection& sel) {
   Selection s = resolve(topo, sel);
   std::ostringstream os;
-  os << "PCIe topology from " << (std::filesystem::path(topo.sysfs_root) / "sys").string() << ": " << topo.gpus.size()
-     << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n";
+  // The path on a line of its own: its length is the reader's, the 120 columns are ours.
+  os << "PCIe topology from " << (std::filesystem::path(topo.sysfs_root) / "sys").string() << "\n"
+     << topo.gpus.size() << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n";
   if (!s.gpus.empty() || !topo.unplaced.empty()) os << "\n";
   for (std::size_t k = 0; k < s.gpus.size(); ++k) {
     const GpuInfo& g = topo.gpus[s.gpus[k]];
