@@ -179,9 +179,7 @@ bool CudaFabric::reaches(int rank, int peer) const {
   if (rank == peer) return true;
   if (!drives(rank) || !drives(peer)) return false;
   // A pair the functional peer check found broken is no path (the host-memory cross path is).
-  if (const PeerAccess* pa = peer_access();
-      pa != nullptr && rank < pa->n && peer < pa->n && pa->at(rank, peer).path == PeerPath::broken)
-    return false;
+  if (const PeerAccess* pa = peer_access(); pa != nullptr && pa->is_broken(rank, peer)) return false;
   return devices_have_p2p(devices_[local(rank)], devices_[local(peer)]);
 }
 

@@ -109,9 +109,7 @@ bool HostFabric::same_island(int a, int b) const {
 
 bool HostFabric::reaches(int rank, int peer) const {
   // A pair the functional peer check found broken is no path, whatever its islands.
-  if (rank != peer && rank < peer_access_.n && peer < peer_access_.n &&
-      peer_access_.at(rank, peer).path == PeerPath::broken)
-    return false;
+  if (peer_access_.is_broken(rank, peer)) return false;
   return opt_.cross_island_p2p || same_island(rank, peer);
 }
 
