@@ -2,7 +2,11 @@
 // and its validation (bench/cli: each value is checked when parsed, before any work). The work
 // itself is in run_command.cpp.
 #include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -17,11 +21,40 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
+#include "arbench/tuner/tuner_table.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
 #include "io/input_file.hpp"
 #include "run/run_command.hpp"
 #include "topo/links.hpp"
 
 namespace arbench {
+namespace {
+
+// --tuner-table names a text file in the plugin's line format: each way it can be something else
+// gets its own message (as the JSON inputs' do, io/input_file.hpp).
+void check_tuner_table_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string expected = "; expected a tuner table written by `arbench settings` (arbench-nccl-tuner.table)";
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw UsageError(path + ": a folder, not a file" + expected);
+  if (!fs::is_regular_file(path, ec)) throw UsageError(path + ": no such file" + expected);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  if (s.find('\0') != std::string::npos) throw UsageError(path + ": a binary file, not a tuner table" + expected);
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (s[first] == '{' || s[first] == '[')) {
+    const nlohmann::json doc = nlohmann::json::parse(s, nullptr, false);
+    throw UsageError(wrong_document(path, doc, expected.substr(11), "JSON, not a tuner table"));
+  }
+  tuner::Table t;
+  if (const std::string why = tuner::parse_table(s, t); !why.empty())
+    throw UsageError(path + ": not a tuner table: " + why + expected);
+}
+
+}  // namespace
+
 namespace {
 
 // Upper bounds: values beyond them mean nothing a benchmark can do (a timeout of days, a sweep
@@ -122,6 +155,13 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                   [](const std::string& path) { topo::read_links_file(path); });
   cli::off_flag(cmd, "--no-link-probe", cfg.link_probe,
                 "no link probe at start (no efficiency counter without --links)");
+  cli::int_list(cmd, "--nccl-channels", cfg.nccl_channels, "N", cli::ints(1, tuner::kMaxChannels),
+                "forced NCCL configurations also on N channels: nccl[<algo>/<proto>/ch:N] (default: none)");
+  cli::input_file(cmd, "--tuner-table", cfg.tuner_table,
+                  "the table nccl[tuned] applies, from `arbench settings` (default: none)", check_tuner_table_file);
+  cli::text(cmd, "--islands", cfg.islands, "SPEC",
+            "island variants: the islands of the ranks, e.g. 0-3,4-7 (two switches of four) or 0-2,3-7; every "
+            "rank once (default: the PCIe tree's on the cuda backend, else two halves)");
   cmd.add_flag("--allow-ll128-pcie", cfg.allow_ll128_pcie,
                "run nccl[*/ll128] although the GPUs are not all NVLink-connected (NCCL then runs LL128 over PCIe, "
                "where 128-byte stores may tear: unsafe)");

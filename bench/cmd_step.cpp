@@ -1,8 +1,8 @@
 // `arbench step RESULT.json --model NAME[,NAME] --batch 1,8 --draft 0,3,7`: what the all-reduces
 // of one tensor-parallel decode / speculative verify step cost, per variant, projected from a
-// measured result. The arithmetic lives in analysis/step.cpp (host-tested); this file is only
-// the command line. Exit 2 when a size would need extrapolation (the missing sizes and the
-// `arbench run` line that measures them go to stderr).
+// measured result. The arithmetic lives in analysis/step.cpp and step_candidates.cpp
+// (host-tested); this file is only the command line. Exit 2 when a size would need extrapolation
+// (the missing sizes and the `arbench run` line that measures them go to stderr).
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,6 +11,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "arbench/variant.hpp"
 #include "analysis/compare_report.hpp"
 #include "analysis/step.hpp"
 #include "analysis/step_report.hpp"
@@ -66,6 +67,10 @@ std::vector<StepModel> resolve_models(const StepArgs& a) {
 
 int run_step(StepArgs a) {
   const std::vector<StepModel> models = resolve_models(a);
+  // On a GPU result only what runs on GPUs is a choice (the registry says which variants do).
+  a.opt.not_on_gpus = [](const std::string& variant) {
+    return Registry::builtin().unavailable_reason(variant, Backend::cuda);
+  };
   const ReportFormat format = *parse_report_format(a.format);
   check_output_paths({{"--out", a.out}}, {{"RESULT", a.result}});
   const ResultFile result = load_result_file(a.result);

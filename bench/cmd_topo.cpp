@@ -5,6 +5,7 @@
 // `arbench run --links` reads) atomically.
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "islands/derive.hpp"
+#include "islands/link_costs.hpp"
 #include "topo/links.hpp"
 #include "topo/nodes.hpp"
 #include "topo/report.hpp"
@@ -27,7 +30,7 @@
 #include "topo/gpu/probe.hpp"
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "sweep/run_config.hpp"
 
@@ -85,9 +88,17 @@ json topo_from_sysfs(const TopoArgs& args, std::ostream& os) {
                      "(/ for this machine, or a fixture such as tests/fixtures/sysfs/one_switch_four_gpus)");
   topo::Topology t = topo::read_sysfs_topology(args.sysfs_root);
   os << topo::render_topology(t);
+  std::vector<std::string> bus_ids, labels;
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+    bus_ids.push_back(t.gpus[i].bus_id);
+    labels.push_back("GPU" + std::to_string(i));
+  }
+  const islands::Derived isl = islands::derive_islands(t, bus_ids);
+  if (!t.gpus.empty()) os << "\n" << islands::render_islands(isl, labels);
   os << "\nNo CUDA query and no measurement with --sysfs-root (it may describe another machine).\n";
   json j = base_json("sysfs");
   j["topology"] = topo::topology_to_json(t);
+  j["islands"] = islands::islands_to_json(isl);
   return j;
 }
 
@@ -162,6 +173,12 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   for (const auto& g : gpus) ordinals.push_back(g.ordinal);
   const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
   os << topo::render_peer_access(peers, labels) << "\n";
+  // Islands from the pairs whose data really moves: a reported-but-broken pair is no P2P.
+  std::vector<std::vector<int>> working = p2p.access;
+  for (const auto& [a, b] : peers.broken())
+    if (std::size_t(a) < working.size() && std::size_t(b) < working[std::size_t(a)].size()) working[a][b] = 0;
+  const islands::Derived isl = islands::derive_islands(t, bus_ids, working);
+  os << islands::render_islands(isl, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
   for (int r : ring) os << " " << gpus[r].ordinal;
@@ -175,6 +192,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["p2p"] = topo::p2p_to_json(p2p);
   j["peer_check"] = topo::peer_access_to_json(peers);
   j["ring_order"] = ring;
+  j["islands"] = islands::islands_to_json(isl);
   if (args.no_measure) {
     os << "Link measurements skipped (--no-measure).\n";
   } else {
@@ -183,6 +201,24 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
     os << "Measured links:\n";
     for (const auto& [name, m] : links.matrices) os << "\n" << topo::render_link_matrix(name, m, labels);
     j["links"] = topo::links_to_json(links);
+    if (isl.unknown.empty()) {
+      std::vector<int> index;
+      for (int g = 0; g < n; ++g) index.push_back(g);
+      std::string why;
+      if (const auto c = islands::link_costs(links, index, isl.island_of, &why)) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "\nIsland links (medians; the island model's inputs): inside %.2f us, %.1f GB/s; across %.2f us, "
+                      "%.1f GB/s\n",
+                      c->intra_latency_s * 1e6, c->intra_gbps, c->cross_latency_s * 1e6, c->cross_gbps);
+        os << line;
+        j["islands"]["link_costs"] = {{"intra_latency_us", c->intra_latency_s * 1e6}, {"intra_gbps", c->intra_gbps},
+                                      {"cross_latency_us", c->cross_latency_s * 1e6}, {"cross_gbps", c->cross_gbps}};
+      } else {
+        os << "\nIsland links: not known (" << why << ")\n";
+        j["islands"]["link_costs"] = nullptr;
+      }
+    }
     if (args.loaded) {
       topo::LoadedLinks loaded = topo::run_loaded_probes(gpus, opt);
       os << "\n" << topo::render_loaded(loaded, links, labels);

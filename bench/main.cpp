@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   }
   // `run` is the default subcommand: `arbench --gpus 2` means `arbench run --gpus 2`.
   static char run_word[] = "run";
-  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step"};
+  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step", "settings"};
   const bool wants_help = args.size() > 1 && (std::strcmp(args[1], "-h") == 0 || std::strcmp(args[1], "--help") == 0 ||
                                                std::strcmp(args[1], "--version") == 0);
   std::string sub;
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   if (!wants_help && sub.empty()) {
     if (args.size() > 1 && args[1][0] != '-') {
       err << "arbench: unknown subcommand '" << args[1] << "'; subcommands: run (default), list, compare, "
-                   "tune, topo, step. See arbench --help\n";
+                   "tune, topo, step, settings. See arbench --help\n";
       return kExitUsage;
     }
     args.insert(args.begin() + 1, run_word);
@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
   add_tune_command(app, exit_code);
   add_topo_command(app, exit_code, *world);
   add_step_command(app, exit_code);
+  add_settings_command(app, exit_code);
   cli::use_help_formatter(app);
   try {
     app.parse(int(args.size()), args.data());

@@ -59,6 +59,33 @@ struct DeviceMem {
     std::abort();
 #endif
   }
+  // Data packs of memory a peer can see (staging, ring slots, gather rows; own or a peer's):
+  // plain 16-byte accesses, ordered by the flags around them (ld.global.v4 / st.global.v4).
+  // load_data's empty asm reads and redefines all four words, so the load stays one 16-byte
+  // access even where the caller uses only some words of a partial pack (nvcc would otherwise
+  // narrow it: fused-twoshot<fp32> on sm_120); it emits no instruction.
+  ARB_HD static algo::Pack load_data(const algo::Pack* p) {
+    algo::Pack v = *p;
+#if defined(__CUDA_ARCH__)
+    asm("" : "+r"(v.w[0]), "+r"(v.w[1]), "+r"(v.w[2]), "+r"(v.w[3]));
+#endif
+    return v;
+  }
+  // A ring slot the peer rewrites between two of our reads of one address: bypass L1 (__ldcg,
+  // ld.global.cg.v4), where a stale line would return the previous transfer.
+  ARB_HD static algo::Pack load_data_cg(const algo::Pack* p) {
+#if defined(__CUDA_ARCH__)
+    const uint4 v = __ldcg(reinterpret_cast<const uint4*>(p));
+    return algo::Pack{{v.x, v.y, v.z, v.w}};
+#else
+    return *p;
+#endif
+  }
+  ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) { *p = v; }
+  // The per-block epoch / per-channel ring transfer counter: own device memory, read at the
+  // kernel's start and written at its end, ordered by kernel boundaries (plain ld/st.global.u32).
+  ARB_HD static std::uint32_t counter_load(const std::uint32_t* p) { return *p; }
+  ARB_HD static void counter_store(std::uint32_t* p, std::uint32_t v) { *p = v; }
   ARB_HD static std::uint64_t now_ns() {
 #if defined(__CUDA_ARCH__)
     std::uint64_t t;

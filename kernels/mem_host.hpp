@@ -35,6 +35,15 @@ struct HostMem {
     return algo::LlLine{{std::atomic_ref<std::uint64_t>(s->h[0]).load(std::memory_order_relaxed),
                          std::atomic_ref<std::uint64_t>(s->h[1]).load(std::memory_order_relaxed)}};
   }
+  // Data packs of memory a peer can see and the epoch / transfer counters: plain accesses,
+  // ordered by the flags (ThreadSanitizer checks that they are). ARB_HD (forced inline, like the
+  // protocols) so TSan instruments the access where it happens: GCC's TSan misses a store of a
+  // struct returned by an out-of-line call (arbench/core/hd.hpp).
+  ARB_HD static algo::Pack load_data(const algo::Pack* p) { return *p; }
+  ARB_HD static algo::Pack load_data_cg(const algo::Pack* p) { return *p; }
+  ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) { *p = v; }
+  ARB_HD static std::uint32_t counter_load(const std::uint32_t* p) { return *p; }
+  ARB_HD static void counter_store(std::uint32_t* p, std::uint32_t v) { *p = v; }
   static std::uint64_t now_ns() { return steady_now_ns(); }
   static void pause() { std::this_thread::yield(); }
   static bool claim(std::uint32_t* word) {

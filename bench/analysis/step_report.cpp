@@ -99,22 +99,45 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
       head.push_back("comm share");
       right.push_back(true);
     }
-    ReportTable tab(head, right);
+    // Two tables: the complete choices (with the norm), then the all-reduces alone.
     bool any_interpolated = false;
-    for (const StepRow& r : t.rows) {
-      any_interpolated = any_interpolated || r.interpolated;
-      const bool is_base = r.variant == t.baseline;
-      std::vector<std::string> cells = {
-          std::to_string(r.batch), std::to_string(r.draft), std::to_string(r.tokens),
-          format_size(r.message_bytes, "bytes"), code(r.variant, md), r.includes_norm ? "yes" : "no",
-          format_fixed(r.us_per_allreduce, 2) + (r.interpolated ? "*" : ""), format_fixed(r.ms_per_step, 3),
-          is_base ? "baseline" : (r.saving_ms ? format_fixed(*r.saving_ms, 3) : "-"),
-          is_base ? "" : (r.saving_fraction ? percent(*r.saving_fraction) : "-"),
-          format_fixed(r.tokens_per_s_ceiling, 0)};
-      if (rep.step_ms) cells.push_back(r.comm_share ? percent(*r.comm_share) : "-");
-      tab.add_row(std::move(cells));
+    for (const bool with_norm : {true, false}) {
+      ReportTable tab(head, right);
+      bool any = false;
+      for (const StepRow& r : t.rows) {
+        if (r.includes_norm != with_norm) continue;
+        any = true;
+        any_interpolated = any_interpolated || r.interpolated;
+        const bool is_base = r.variant == t.baseline;
+        std::vector<std::string> cells = {
+            std::to_string(r.batch), std::to_string(r.draft), std::to_string(r.tokens),
+            format_size(r.message_bytes, "bytes"), code(r.variant, md), r.includes_norm ? "yes" : "no",
+            format_fixed(r.us_per_allreduce, 2) + (r.interpolated ? "*" : ""), format_fixed(r.ms_per_step, 3),
+            is_base ? "baseline" : (r.saving_ms ? format_fixed(*r.saving_ms, 3) : "-"),
+            is_base ? "" : (r.saving_fraction ? percent(*r.saving_fraction) : "-"),
+            format_fixed(r.tokens_per_s_ceiling, 0)};
+        if (rep.step_ms) cells.push_back(r.comm_share ? percent(*r.comm_share) : "-");
+        tab.add_row(std::move(cells));
+      }
+      if (!any) continue;
+      out += with_norm ? "all-reduce + residual add + RMSNorm, as a decoder layer runs it (ranked):\n"
+                       : "all-reduce alone (the norm each still needs is not counted: ranked apart from the rows "
+                         "with the norm):\n";
+      out += (md ? "\n" : "") + (md ? tab.markdown() : tab.text()) + (md ? "\n" : "");
     }
-    out += md ? tab.markdown() : tab.text();
+    if (!t.choices.empty()) {
+      out += "engine default (" + std::string(kEngineDefault) +
+             ": NCCL, then a separate norm kernel) against the fastest choice with the norm, tok/s ceilings:\n";
+      ReportTable ch({"batch", "draft", "default tok/s", "best", "best tok/s", "gain", "how"},
+                     {true, true, true, false, true, true, false});
+      for (const StepChoice& c : t.choices)
+        ch.add_row({std::to_string(c.batch), std::to_string(c.draft), format_fixed(c.default_tps, 0),
+                    code(c.best_variant, md), format_fixed(c.best_tps, 0),
+                    c.default_tps > 0 ? format_fixed(c.best_tps / c.default_tps, 2) + "x" : "-",
+                    c.how.empty() ? "(the default)" : c.how});
+      out += (md ? "\n" : "") + (md ? ch.markdown() : ch.text());
+      out += "  the engine lines that switch it, with their evidence: arbench settings RESULT.json\n";
+    }
     if (any_interpolated) out += (md ? "\n" : "") + std::string("* interpolated on a log-log scale between the two nearest measured sizes\n");
     for (const std::string& note : t.notes) out += (md ? "\n" : "") + prose("note: " + note, md);
   }
@@ -176,11 +199,21 @@ nlohmann::json step_model_json(const StepReport& rep) {
                       {"saving_fraction", opt_json(r.saving_fraction)},
                       {"tokens_per_s_ceiling", r.tokens_per_s_ceiling},
                       {"comm_share", opt_json(r.comm_share)}});
+    json choices = json::array();
+    for (const StepChoice& c : t.choices)
+      choices.push_back({{"batch", c.batch},
+                         {"draft", c.draft},
+                         {"default", c.default_variant},
+                         {"default_tokens_per_s_ceiling", c.default_tps},
+                         {"best", c.best_variant},
+                         {"best_tokens_per_s_ceiling", c.best_tps},
+                         {"how", c.how}});
     tables.push_back({{"world", t.world},
                       {"baseline", t.baseline.empty() ? json() : json(t.baseline)},
                       {"baseline_note", t.baseline_note},
                       {"notes", t.notes},
-                      {"rows", rows}});
+                      {"rows", rows},
+                      {"engine_default_vs_best", choices}});
   }
   return {{"name", rep.model.name},
           {"hidden", rep.model.hidden},

@@ -99,7 +99,11 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
     TuneTable t;
     std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place, t.cold_cache) = key;
     t.axis = t.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
-    for (const auto& [size, cands] : sizes) t.points.push_back(rank_point(size, cands, alpha));
+    for (const auto& [size, cands] : sizes) {
+      t.points.push_back(rank_point(size, cands, alpha));
+      for (const ResultCase* c : cands)
+        if (!c->islands.empty()) t.islands = c->islands;
+    }
     derive_crossovers_and_rules(t);
     rep.tables.push_back(std::move(t));
   }

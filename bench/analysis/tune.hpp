@@ -48,6 +48,9 @@ struct TuneTable {
   std::vector<TunePoint> points;
   std::vector<Crossover> crossovers;
   std::vector<DispatchRule> rules;
+  // The islands the table's island variants ran on (their case settings), which an engine
+  // dispatching to them must use too; empty when the table has no island variant.
+  std::string islands;
 };
 
 struct TuneReport {

@@ -34,6 +34,7 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
                {"axis", t.axis},     {"in_place", t.in_place},
                {"cache", t.cold_cache ? "cold" : "hot"}};
     if (t.family == "allreduce_rmsnorm") jt["hidden"] = t.hidden;
+    if (!t.islands.empty()) jt["islands"] = t.islands;  // what the island variants' rules assume
     jt["rules"] = json::array();
     for (const DispatchRule& r : t.rules)
       jt["rules"].push_back({{"max", r.unbounded ? json(nullptr) : json(r.max_size)},

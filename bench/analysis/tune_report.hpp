@@ -3,7 +3,7 @@
 //   { "schema": "arbench-dispatch-table", "schema_version": 1,
 //     "source": { "result", "fingerprint", "backend", "timing", "arbench_revision", "alpha" },
 //     "tables": [ { "family", "dtype", "world", "axis": "bytes"|"tokens", "in_place",
-//                   "hidden" (fused only),
+//                   "hidden" (fused only), "islands" (when island variants ran: "0-3,4-7"),
 //                   "rules": [ { "max": <size or null>, "variant" } ],   // first rule with
 //                                                                        // size <= max wins
 //                   "points": [ { "size", "best", "best_us", "runner_up", "runner_up_us",

@@ -22,6 +22,8 @@ void Registry::add(VariantEntry e) {
     if (!have.host) { have.host = std::move(e.host); have.no_host_reason = e.no_host_reason; }
     if (have.summary.empty()) have.summary = e.summary;
     if (have.configs.empty()) have.configs = e.configs;
+    if (!have.accepts_config) have.accepts_config = e.accepts_config;
+    if (!have.config_summary) have.config_summary = e.config_summary;
     return;
   }
   entries_.push_back(std::move(e));
@@ -33,8 +35,8 @@ const VariantEntry* Registry::find(const std::string& name) const {
     if (e.name == base) {
       if (base != name) {
         const std::string cfg = name.substr(base.size() + 1, name.size() - base.size() - 2);
-        if (name.back() != ']' || !e.make_configured ||
-            std::find(e.configs.begin(), e.configs.end(), cfg) == e.configs.end())
+        const bool listed = std::find(e.configs.begin(), e.configs.end(), cfg) != e.configs.end();
+        if (name.back() != ']' || !e.make_configured || (!listed && !(e.accepts_config && e.accepts_config(cfg))))
           return nullptr;
       }
       return &e;
@@ -75,8 +77,10 @@ std::vector<VariantInfo> Registry::catalogue(Backend backend) const {
     if (!e.make_configured) continue;
     for (const auto& cfg : e.configs) {
       const std::string name = e.name + "[" + cfg + "]";
-      out.push_back({name, e.family, "`" + e.name + "` with algorithm/protocol " + cfg +
-                                         " forced, on a communicator of its own",
+      const std::string summary = e.config_summary ? e.config_summary(cfg) : std::string();
+      out.push_back({name, e.family,
+                     summary.empty() ? "`" + e.name + "` with algorithm/protocol " + cfg + " forced, on a communicator of its own"
+                                     : summary,
                      true, unavailable_reason(name, backend)});
     }
   }

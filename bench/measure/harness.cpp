@@ -63,7 +63,7 @@ Fabric& Harness::fabric_for(const Case& c, const Variant& v) {
   std::string skip;
   const std::string provider = provider_for(c, v, &skip);
   if (!skip.empty()) throw CaseError(skip);
-  return fabrics_.get(backend_, c.world, v.fabric_env(), provider);
+  return fabrics_.get(backend_, c.world, v.fabric_env(c, cfg_.tuning), provider);
 }
 
 Support Harness::plan(const Case& c) {
@@ -82,9 +82,9 @@ Support Harness::plan(const Case& c) {
     return Support::no(e.what());  // e.g. the NCCL variants on a machine without NCCL
   }
   Fabric& f = *fabric;
-  Support s = v->supports(c, f);
+  Support s = v->supports_with(c, f, cfg_.tuning);
   if (!s.ok) return s;
-  const FabricEnv forced = v->fabric_env();
+  const FabricEnv forced = v->fabric_env(c, cfg_.tuning);
   if (!forced.empty() && f.processes().multi_process())
     return Support::no("a forced NCCL configuration runs in a child process of its own environment (no setenv beside "
                        "NCCL's and MPI's threads), which a process of an MPI run cannot start: run `nccl` with the "
@@ -144,7 +144,7 @@ void Harness::reserve_symmetric_memory(const std::vector<Case>& cases) {
     auto v = reg_.make(c.variant, backend_);
     // A forced NCCL configuration gets a fabric of its own while it runs (FabricCache::get): not
     // made here, where only the reservation would need it.
-    if (!v->fabric_env().empty()) continue;
+    if (!v->fabric_env(c, cfg_.tuning).empty()) continue;
     Fabric& f = fabric_for(c, *v);
     const std::size_t bytes = symmetric_bytes_per_rank(c, *v, f, cfg_.tuning);
     auto it = std::find_if(largest.begin(), largest.end(), [&](const auto& p) { return p.first == &f; });
@@ -286,7 +286,7 @@ CaseResult Harness::run(const Case& c) {
     std::string skip;
     const std::string provider = provider_for(c, *v, &skip);
     if (!skip.empty()) throw CaseError(skip);  // plan() said so: such a case is not run
-    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(), provider);
+    Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(c, cfg_.tuning), provider);
     used = &f;
     if (v->buffer_placement() == Placement::symmetric || !v->needs_nccl()) res.symm_mem = provider;
     res.floor_us = floor_us(f, provider);

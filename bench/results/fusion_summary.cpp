@@ -89,7 +89,8 @@ void add_fusion_counters(CaseResult& r, const std::vector<CaseResult>& others) {
   if (r.c.family != Family::allreduce_rmsnorm || !r.ok) return;
   if (double a = setting(r, kAllreduceOnly); !std::isnan(a)) r.extra[kAllreduceOnly] = a;
   if (double n = setting(r, kNormOnly); !std::isnan(n)) r.extra[kNormOnly] = n;
-  if (r.c.variant != "fused-oneshot" && r.c.variant != "fused-twoshot") return;
+  // Every fused variant gets the counters; the end-of-run table has columns for the two flat ones.
+  if (r.c.variant.rfind("fused-", 0) != 0) return;
   FusionRow row;
   row.dtype = r.c.dtype;
   row.world = r.c.world;

@@ -5,7 +5,8 @@
 //                        the all-reduce + norm kernel pairs
 //   speedup_vs_unfused   best unfused / t(fused)     (> 1: fusion wins)
 //   fusion_saved_us      best unfused - t(fused)     (> 0 exactly when the speedup is > 1)
-// The fused cases carry the two as counters (JSON and CSV); the unfused cases carry the times of
+// Every fused case (fused-oneshot, fused-twoshot, fused-island-*) carries the two as counters
+// (JSON and CSV); the unfused cases carry the times of
 // their halves measured alone (`allreduce_only_us`, `norm_only_us`: where the time goes);
 // fusion_summary_table() prints one line per shape at the end.
 #pragma once

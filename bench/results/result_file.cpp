@@ -3,6 +3,7 @@
 // file from a newer arbench is obvious from the message alone.
 #include "results/result_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -77,6 +78,35 @@ void parse_provenance(const json& prov, ResultFile& r, const std::string& label)
     for (const auto& [key, value] : f.items())
       r.fingerprint_fields[key] = value.is_string() ? value.get<std::string>() : value.dump();
   }
+  r.cpu_model = opt_string(prov, "cpu_model", label, where);
+  r.cuda_driver = opt_string(prov, "driver", label, where);
+  r.nccl_version = opt_string(prov, "nccl_version", label, where);
+  if (prov.contains("gpus") && !prov.at("gpus").is_null()) {
+    const json& gpus = member(prov, "gpus", json::value_t::array, label, where);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const std::string at = where + ".gpus[" + std::to_string(i) + "]";
+      if (!gpus[i].is_object()) fail(label, at + " is a " + gpus[i].type_name() + ", expected an object");
+      r.gpus.push_back({opt_string(gpus[i], "name", label, at), opt_string(gpus[i], "cc", label, at)});
+    }
+  }
+  if (prov.contains("nccl_env") && prov.at("nccl_env").is_object())
+    for (const auto& [key, value] : prov.at("nccl_env").items())
+      r.nccl_env[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  if (prov.contains("launch") && prov.at("launch").is_object())
+    r.nodes = std::max(1, opt_number(prov.at("launch"), "nodes", 1, label, where + ".launch"));
+  if (prov.contains("nvlink_all_pairs") && !prov.at("nvlink_all_pairs").is_null()) {
+    const json& nv = member(prov, "nvlink_all_pairs", json::value_t::object, label, where);
+    for (const auto& [world, all] : nv.items()) {
+      const std::optional<std::uint64_t> w = world.empty() || world.size() > 6 ||
+                                                     world.find_first_not_of("0123456789") != std::string::npos
+                                                 ? std::nullopt
+                                                 : std::optional<std::uint64_t>(std::stoull(world));
+      if (!w || !all.is_boolean())
+        fail(label, where + ".nvlink_all_pairs has \"" + world + "\": " + all.dump().substr(0, 20) +
+                        ", expected a GPU count and true or false");
+      r.all_nvlink[int(*w)] = all.get<bool>();
+    }
+  }
 }
 
 ResultCase parse_arbench_case(const json& c, std::size_t index, const std::string& label) {
@@ -127,6 +157,9 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
   }
   if (c.contains("device_state") && !c.at("device_state").is_null())
     rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");
+  if (c.contains("settings") && c.at("settings").is_object() && c.at("settings").contains("islands") &&
+      c.at("settings").at("islands").is_string())
+    rc.islands = c.at("settings").at("islands").get<std::string>();
   return rc;
 }
 

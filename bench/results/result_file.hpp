@@ -41,6 +41,12 @@ struct ResultCase {
   double busbw_gbps = 0;    // 0 when unknown
   std::optional<MedianInterval> median_ci;  // the run's recorded 95% CI of the median (noise)
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
+  std::string islands;                      // island variants: the islands they ran on (settings.islands)
+};
+
+// One GPU of the run, as the provenance records it.
+struct ResultGpu {
+  std::string name, cc;  // "NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0"
 };
 
 // `arbench.incomplete` of a result: the run stopped before its last case (run/run_outputs.hpp).
@@ -56,6 +62,15 @@ struct ResultFile {
   std::string backend, timing, revision;
   std::string fingerprint;  // empty when unknown
   std::map<std::string, std::string> fingerprint_fields;
+  // Machine facts of the provenance (arbench results; empty when not recorded): what
+  // `arbench settings` writes into a tuner table for the plugin to check.
+  std::string cpu_model, cuda_driver, nccl_version;
+  std::vector<ResultGpu> gpus;
+  std::map<std::string, std::string> nccl_env;  // provenance.nccl_env: the run's NCCL_* variables
+  int nodes = 1;  // provenance.launch.nodes
+  // Per world size: every GPU pair NVLink-connected (provenance.nvlink_all_pairs, cuda backend);
+  // absent: not known to be.
+  std::map<int, bool> all_nvlink;
   std::vector<ResultCase> cases;  // file order, names unique
 };
 

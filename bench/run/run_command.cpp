@@ -16,12 +16,15 @@
 #include <sstream>
 #include <thread>
 
+#include "arbench/algo/island/island_map.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/last_words.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
+#include "measure/tuner_plugin.hpp"
+#include "run/nccl_tuner_env.hpp"
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
@@ -109,6 +112,16 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
   return std::make_unique<ConsoleTable>(names, cfg.check);
 }
 
+// The islands every world size ran its island variants on, and where they came from.
+nlohmann::json islands_provenance(const RunConfig& cfg) {
+  nlohmann::json by_world = nlohmann::json::object();
+  for (int w : cfg.gpus) {
+    const auto it = cfg.tuning.islands.find(w);
+    by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
+  }
+  return {{"source", cfg.islands_source}, {"by_world", by_world}};
+}
+
 // The run's provenance and configuration as the result files hold them. Collective (the
 // provenance gathers every process's GPU), once before the first case, so that the files can be
 // written by process 0 alone at any moment (ResultCheckpoint, a second Ctrl-C) and at the end.
@@ -124,6 +137,14 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
   run.provenance = to_json(prov);
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
+  // Per world size, whether every GPU pair is NVLink-connected: `arbench settings` recommends LL128
+  // only where it is (measure/nccl_protocol_policy.hpp says why).
+  if (b == Backend::cuda) {
+    nlohmann::json nvlink = nlohmann::json::object();
+    for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
+    run.provenance["nvlink_all_pairs"] = nvlink;
+  }
+  run.provenance["islands"] = islands_provenance(cfg);
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
@@ -190,8 +211,16 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     scope = sweep_scope(*sweep);
     check_options_apply(cfg, b, scope);
     counts.filtered = filter_sweep(*sweep, cfg.filter);
+    // Before any NCCL communicator exists (NCCL loads one tuner per process, once).
+    // A child of one environment (env_child.hpp) inherits the plugin and keeps its own variables.
+    if (!list_only && !role && sweep_needs_tuner(*sweep)) {
+      const TunerPluginPath plugin = find_tuner_plugin();
+      const std::string note = load_tuner_everywhere(plugin.path, plugin.found, plugin.looked);
+      if (lead) std::cerr << "arbench: " << note << "\n";
+    }
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
+    if (b == Backend::cuda && cfg.islands.empty()) cfg.tuning.islands = links->islands(cfg.gpus);
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
   }, "setting up the run");
   // Longer than any step between two collectives (each wait of an op is bounded by --timeout).
@@ -236,7 +265,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   std::vector<std::pair<Case, ChildEnv>> child_cases;
   if (!role && b == Backend::cuda && !world.multi_process())
     for (const auto& c : runnable)
-      if (ChildEnv env = reg.make(c.variant, b)->fabric_env(); !env.empty()) {
+      if (ChildEnv env = reg.make(c.variant, b)->fabric_env(c, cfg.tuning); !env.empty()) {
         child_env[c.name()] = env;
         child_cases.emplace_back(c, env);
       }
@@ -292,7 +321,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   if (!world.multi_process() && (!cfg.out_json.empty() || !cfg.out_csv.empty()))
     stop.on_second_interrupt([&] {
       if (files_claimed.exchange(true)) return;  // the run is writing them already
-      checkpoint.write_now("interrupted (Ctrl-C twice)");
+      checkpoint.write_now("interrupted (Ctrl-C twice)", &std::cerr);
     });
 
   int columns = 80;
@@ -316,7 +345,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       for (auto _ : state) {
         try {
           r = in_child != child_env.end() ? children.run(c, in_child->second) : harness.run(c);
-          links->annotate(r);
+          links->annotate(r, cfg.tuning.islands);
         } catch (const Error& e) {
           // One process alone raised it while its peers may wait: the run is aborted (main.cpp).
           if (world.multi_process() && dynamic_cast<const AgreedError*>(&e) == nullptr) throw;

@@ -76,11 +76,16 @@ std::string comment_line(const std::string& line, std::size_t indent) {
 
 void print_catalogue(std::ostream& o, const Registry& reg, Backend b) {
   o << "# variants (--variants takes names or globs; [configurations] run only when named in full):\n";
-  for (const auto& v : reg.catalogue(b)) {
+  const auto entries = reg.catalogue(b);
+  std::size_t name_width = 18;  // the longest name and two spaces: a name never runs into its summary
+  for (const auto& v : entries) name_width = std::max(name_width, v.name.size());
+  name_width += 2;
+  for (const auto& v : entries) {
     std::ostringstream line;
-    line << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(20) << v.name << v.summary;
+    line << "#   " << std::left << std::setw(18) << family_name(v.family) << std::setw(int(name_width)) << v.name
+         << v.summary;
     if (!v.unavailable.empty()) line << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
-    o << comment_line(line.str(), 42);  // continuation lines under the summary
+    o << comment_line(line.str(), 4 + 18 + name_width);  // continuation lines under the summary
   }
 }
 

@@ -5,6 +5,9 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "islands/cost_model.hpp"
+#include "islands/derive.hpp"
+#include "islands/link_costs.hpp"
 #include "kernels/fabric/cuda/process_gpu.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
@@ -129,9 +132,35 @@ std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
   return out;
 }
 
-void RunLinks::annotate(CaseResult& r) const {
+std::map<int, std::vector<int>> RunLinks::islands(const std::vector<int>& worlds) const {
+  std::map<int, std::vector<int>> out;
+  if (!active_ || world_ != nullptr) return out;
+  const topo::Topology t = topo::read_sysfs_topology(sysfs_root_);
+  const topo::P2pMatrix p2p = sysfs_root_ == "/" ? topo::query_p2p(int(bus_ids_.size())) : topo::P2pMatrix{};
+  for (int w : worlds) {
+    if (w > int(bus_ids_.size())) continue;
+    std::vector<std::vector<int>> access;
+    for (int a = 0; a < w && !p2p.access.empty(); ++a)
+      access.emplace_back(p2p.access[std::size_t(a)].begin(), p2p.access[std::size_t(a)].begin() + w);
+    const islands::Derived d =
+        islands::derive_islands(t, std::vector<std::string>(bus_ids_.begin(), bus_ids_.begin() + w), access);
+    if (d.unknown.empty()) out[w] = d.island_of;
+  }
+  return out;
+}
+
+void RunLinks::annotate(CaseResult& r, const std::map<int, std::vector<int>>& islands) const {
   // links_ is only set where it describes every rank's GPU (one node).
-  if (links_) annotate_link_efficiency(r, *links_, bus_ids_);
+  if (links_) {
+    annotate_link_efficiency(r, *links_, bus_ids_);
+    const auto it = islands.find(r.c.world);
+    if (it != islands.end() && r.c.family == Family::allreduce && r.ok && int(bus_ids_.size()) >= r.c.world) {
+      const std::vector<std::string> ids(bus_ids_.begin(), bus_ids_.begin() + r.c.world);
+      if (const auto costs = islands::link_costs(*links_, topo::link_indices_for_bus_ids(*links_, ids), it->second))
+        if (const auto p = islands::predict(r.c.variant, it->second, r.c.bytes, *costs))
+          r.extra["model_us"] = p->seconds() * 1e6;
+    }
+  }
   if (r.data_path != "NCCL" || !active_ || r.c.world > int(bus_ids_.size())) return;
   if (world_ != nullptr && world_->layout().nodes > 1) {
     r.data_path = "NCCL (across nodes: its network transport between them)";

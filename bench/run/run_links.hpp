@@ -30,13 +30,19 @@ class RunLinks {
   RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root);
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
+  // Per world size in cfg.gpus: the islands of GPUs 0..w-1 (bench/islands/derive.hpp: the PCIe
+  // tree, refined by CUDA's P2P matrix); a size whose islands cannot be derived is left out.
+  // Empty off the cuda backend and with one process per GPU (the island variants need one).
+  std::map<int, std::vector<int>> islands(const std::vector<int>& worlds) const;
   // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
   // NVML cannot tell).
   std::map<int, bool> all_nvlink(const std::vector<int>& worlds) const;
   // Adds "link_efficiency" and "slowest_link_GBps" to r.extra when the links are known, and
   // refines an NCCL case's data path ("NCCL") to the transport NCCL uses between its GPUs by
-  // NCCL's own rule and this environment's NCCL_P2P_LEVEL / NCCL_P2P_DISABLE (measure/data_path.hpp).
-  void annotate(CaseResult& r) const;
+  // NCCL's own rule and this environment's NCCL_P2P_LEVEL / NCCL_P2P_DISABLE (measure/data_path.hpp);
+  // "model_us" (bench/islands/cost_model.hpp) when the links' latencies and bandwidths and the
+  // case's islands (`islands`, by world size) are known and the variant is modelled.
+  void annotate(CaseResult& r, const std::map<int, std::vector<int>>& islands = {}) const;
   // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).
   nlohmann::json provenance(int max_world) const;
   const std::string& source() const { return source_; }

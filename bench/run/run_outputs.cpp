@@ -51,19 +51,19 @@ void ResultCheckpoint::add(const CaseResult& r) {
                  "run that ended early, killed or aborted, leaves the cases that finished)");
 }
 
-void ResultCheckpoint::write_now(const std::string& reason) {
+void ResultCheckpoint::write_now(const std::string& reason, std::ostream* say) {
   std::lock_guard lk(mu_);
-  write_locked(reason);
+  write_locked(reason, say);
 }
 
-void ResultCheckpoint::write_locked(const std::string& reason) {
+void ResultCheckpoint::write_locked(const std::string& reason, std::ostream* say) {
   last_ = std::chrono::steady_clock::now();
   if (!active_) return;
   run_.incomplete = Incomplete{reason, planned_.size(), {}};
   for (std::size_t i = run_.results.size(); i < planned_.size(); ++i) run_.incomplete->not_run.push_back(planned_[i]);
   try {
     std::ostringstream quiet;
-    write_run_outputs(run_, out_json_, out_csv_, quiet);
+    write_run_outputs(run_, out_json_, out_csv_, say != nullptr ? *say : quiet);
   } catch (const std::exception& e) {  // a checkpoint never ends the run; the final write reports
     std::fprintf(stderr, "arbench: could not write the finished cases so far: %s\n", e.what());
   }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <iosfwd>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -56,10 +57,11 @@ class ResultCheckpoint {
   ResultCheckpoint(FinishedRun base, std::string out_json, std::string out_csv, std::vector<std::string> planned,
                    bool active);
   void add(const CaseResult& r);
-  void write_now(const std::string& reason);
+  // `say`: where the "wrote ..." lines go (none by default: a checkpoint is silent).
+  void write_now(const std::string& reason, std::ostream* say = nullptr);
 
  private:
-  void write_locked(const std::string& reason);
+  void write_locked(const std::string& reason, std::ostream* say = nullptr);
 
   std::mutex mu_;
   FinishedRun run_;

@@ -25,6 +25,7 @@ void note(SweepScope& s, const Case& c) {
   s.blocks = s.blocks || takes_blocks(c.variant);
   s.ll128 = s.ll128 || c.variant.find("/ll128]") != std::string::npos;
   s.symm = s.symm || takes_symm_provider(c.variant);
+  s.islands = s.islands || c.variant.find("island-") != std::string::npos;
 }
 
 }  // namespace
@@ -53,6 +54,9 @@ void check_options_apply(const RunConfig& cfg, Backend b, const SweepScope& scop
     if (given(o) && !scope.ring)
       refuse(o, "tunes the native ring (variant ring), which this sweep does not run; drop it, or add ring to "
                 "--variants");
+  if (given("--islands") && !scope.islands)
+    refuse("--islands", "sets the islands of the island variants (island-*, fused-island-*), which this sweep does "
+                        "not run; drop it, or add e.g. island-oneshot to --variants");
   if (given("--blocks") && !scope.blocks)
     refuse("--blocks", "sets the blocks of arbench's own kernels (oneshot-*, twoshot, fused-*, unfused-oneshot), and "
                        "this sweep runs none of them (the ring takes --ring-channels, NCCL chooses its own); drop it");
@@ -85,6 +89,7 @@ void drop_unused_config(nlohmann::json& config, Backend b, const SweepScope& sco
   if (!scope.ring)
     for (const char* k : {"ring_chunk", "ring_channels", "ring_order"}) config.erase(k);
   if (!scope.blocks) config.erase("blocks");
+  if (!scope.islands) config.erase("islands");
   if (b != Backend::cuda)
     for (const char* k : {"links_file", "link_probe", "allow_ll128_pcie"}) config.erase(k);
   if (b != Backend::cuda || !scope.symm) config.erase("symm_mem");

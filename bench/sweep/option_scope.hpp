@@ -21,6 +21,7 @@ struct SweepScope {
   bool blocks = false;     // a custom kernel that takes --blocks (not reference, ring or NCCL)
   bool ll128 = false;      // an nccl[*/ll128] configuration
   bool symm = false;       // a custom kernel whose symmetric memory a provider maps (not NCCL's variants)
+  bool islands = false;    // an island variant (island-*, fused-island-*)
 };
 SweepScope sweep_scope(const Sweep& sweep);
 

@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +16,8 @@
 #include "arbench/algo/ring/ring_order.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "arbench/tuner/tuner_table_text.hpp"
+#include "islands/island_spec.hpp"
 #include "results/provenance.hpp"
 
 namespace arbench {
@@ -37,6 +42,24 @@ void reject_duplicates(const RunConfig& cfg) {
   reject_duplicate("--dtype", cfg.dtypes, [](DType t) { return std::string(dtype_name(t)); });
   reject_duplicate("--family", cfg.families, [](Family f) { return std::string(family_name(f)); });
   reject_duplicate("--variants", cfg.variants, [](const std::string& v) { return "'" + v + "'"; });
+  reject_duplicate("--nccl-channels", cfg.nccl_channels, num);
+}
+
+// --tuner-table: the file must be a tuner table the plugin will accept (the same parser).
+void resolve_tuner_table(RunConfig& cfg) {
+  if (cfg.tuner_table.empty()) return;
+  const std::string what = "--tuner-table " + cfg.tuner_table;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(cfg.tuner_table, ec))
+    throw UsageError(what + ": not a file; give the table `arbench settings` wrote (arbench-nccl-tuner.table)");
+  std::ifstream in(cfg.tuner_table, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) throw UsageError(what + ": cannot be read");
+  tuner::Table t;
+  if (const std::string why = tuner::parse_table(text.str(), t); !why.empty())
+    throw UsageError(what + ": not a tuner table: " + why + " (write one with `arbench settings RESULT.json`)");
+  cfg.tuning.nccl_tuner_table = std::filesystem::absolute(cfg.tuner_table, ec).string();
 }
 
 }  // namespace
@@ -160,6 +183,11 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
   if (cfg.timeout_s <= 0) throw UsageError("--timeout must be > 0 seconds");
   if (auto why = host_threads_problem(cfg.tuning.host_threads, b, cfg.families); !why.empty()) throw UsageError(why);
   reject_duplicates(cfg);
+  for (int n : cfg.nccl_channels)
+    if (n < 1 || n > tuner::kMaxChannels)
+      throw UsageError("--nccl-channels " + std::to_string(n) + ": a channel count from 1 to " +
+                       std::to_string(tuner::kMaxChannels) + " (NCCL's maximum)");
+  resolve_tuner_table(cfg);
   const int max_world = b == Backend::cuda ? gpus_present : kMaxRanks;
   for (int g : cfg.gpus) {
     if (g < 1) throw UsageError("--gpus: " + std::to_string(g) + " is not a GPU count (must be >= 1)");
@@ -175,6 +203,24 @@ void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present) {
     for (int g : cfg.gpus)
       if (std::string why = algo::ring_order_problem(cfg.tuning.ring_order, g); !why.empty())
         throw UsageError(why);
+  resolve_islands(cfg, b);
+}
+
+void resolve_islands(RunConfig& cfg, Backend b) {
+  cfg.tuning.islands.clear();
+  if (!cfg.islands.empty()) {
+    const std::vector<int> all = islands::parse_islands(cfg.islands);
+    for (int g : cfg.gpus) {
+      islands::check_covers(all, g, cfg.islands);
+      cfg.tuning.islands[g] = islands::islands_of_world(all, g);
+    }
+    cfg.islands_source = "--islands";
+  } else if (b != Backend::cuda) {
+    cfg.tuning.islands = islands::halves(cfg.gpus);
+    cfg.islands_source = "two halves (" + std::string(backend_name(b)) + " backend: no PCIe tree to follow)";
+  } else {
+    cfg.islands_source = "the PCIe tree";  // filled by the run from the GPUs' topology
+  }
 }
 
 namespace {
@@ -219,11 +265,14 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"links_file", cfg.links_file},
           {"link_probe", cfg.link_probe},
           {"allow_ll128_pcie", cfg.allow_ll128_pcie},
+          {"nccl_channels", cfg.nccl_channels},
+          {"tuner_table", cfg.tuner_table},
           {"blocks", cfg.tuning.blocks},
           {"host_threads", cfg.tuning.host_threads},
           {"ring_chunk", cfg.tuning.ring_chunk},
           {"ring_channels", cfg.tuning.ring_channels},
           {"ring_order", cfg.tuning.ring_order},
+          {"islands", cfg.islands},
           {"cache", cfg.cold_cache ? "cold" : "hot"},
           {"symm_mem", cfg.symm_mem},
           {"sampling", sampling_json(cfg)}};
@@ -238,7 +287,10 @@ std::string sweep_key(const RunConfig& cfg) {
   // upgrade does not start every team's baseline anew.
   if (!cfg.cold_cache) j.erase("cache");
   if (cfg.symm_mem == "auto") j.erase("symm_mem");
+  if (cfg.nccl_channels.empty()) j.erase("nccl_channels");
+  if (cfg.tuner_table.empty()) j.erase("tuner_table");
   if (!adaptive_sampling(cfg)) j.erase("sampling");
+  if (cfg.islands.empty()) j.erase("islands");
   return fnv1a_hex(j.dump());
 }
 

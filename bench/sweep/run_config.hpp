@@ -53,6 +53,11 @@ struct RunConfig {
   std::string gbench_out;  // --benchmark_out=FILE: Google Benchmark's own report (checked like --out)
   double timeout_s = 10.0;
   std::string links_file;  // --links: link bandwidths from `arbench topo --out`
+  // --islands (bench/islands/island_spec.hpp), as typed; empty: the islands of the PCIe tree
+  // (cuda backend) or two halves (host, single-gpu). Resolved per world size into
+  // tuning.islands, with where they came from in islands_source.
+  std::string islands;
+  std::string islands_source;
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   Tuning tuning;
   std::string command_line;
@@ -65,6 +70,11 @@ struct RunConfig {
   // NCCL_ALGO / NCCL_PROTO as this process inherited them (filled by `arbench run`): NCCL reads
   // them too, so an inherited value that enables LL128 over PCIe is refused like a forced one.
   std::map<std::string, std::string> inherited_nccl_env;
+  // --nccl-channels: each forced NCCL configuration selected also runs as nccl[<algo>/<proto>/ch:N]
+  // for each N (docs/engine-settings.md, "The channel sweep").
+  std::vector<int> nccl_channels;
+  // --tuner-table: the table `nccl[tuned]` applies (checked, and copied into tuning, by resolve_defaults).
+  std::string tuner_table;
   // Per world size: every pair of GPUs 0..w-1 is NVLink-connected (filled by `arbench run` on the
   // cuda backend from NVML; absent means not known to be).
   std::map<int, bool> all_nvlink;
@@ -91,8 +101,14 @@ BackendDefaults backend_defaults(Backend b, int gpus_present);
 
 // Fill every unset field from backend_defaults(). Throws UsageError on inconsistent values:
 // out-of-range numbers, a value listed twice in a list option (--gpus 2,2), a --ring-order
-// that is not a permutation of every world size swept.
+// that is not a permutation of every world size swept, a --tuner-table that is not a readable
+// tuner table (its absolute path goes into cfg.tuning).
 void resolve_defaults(RunConfig& cfg, Backend b, int gpus_present);
+
+// tuning.islands and islands_source from --islands (checked: every rank once, all covered, the
+// largest --gpus included; UsageError otherwise), else two halves off the cuda backend (the cuda
+// run fills them from the PCIe tree). Called by resolve_defaults.
+void resolve_islands(RunConfig& cfg, Backend b);
 
 // Why --host-threads `threads` cannot run on backend `b` with `families` (empty when it can): the
 // value, what is allowed (the launch policies' block sizes; the fused family's norm needs a

@@ -44,6 +44,10 @@ std::vector<std::string> select_variants(const Registry& reg, const std::vector<
         const std::string full = e.name + "[" + c + "]";
         if (p == full) add(full);
       }
+      // ... and so are the ones accepted without being listed (`nccl[ring/ll/ch:4]`).
+      if (e.accepts_config && p.size() > e.name.size() + 2 && p.rfind(e.name + "[", 0) == 0 && p.back() == ']' &&
+          e.accepts_config(p.substr(e.name.size() + 1, p.size() - e.name.size() - 2)))
+        add(p);
     }
   }
   return out;
@@ -61,6 +65,52 @@ void check_patterns(const Registry& reg, const std::vector<std::string>& pattern
       throw UsageError("--variants: unknown variant '" + p + "'; known variants: " + names);
     }
   }
+}
+
+// Each configuration in `names` that takes a channel count (`nccl[ring/ll]`) is followed by one
+// name per --nccl-channels value (`nccl[ring/ll/ch:4]`); *added counts them.
+std::vector<std::string> with_channel_counts(const Registry& reg, const std::vector<std::string>& names,
+                                             const std::vector<int>& channels, int* added) {
+  std::vector<std::string> out;
+  for (const std::string& n : names) {
+    out.push_back(n);
+    const auto open = n.find('[');
+    const VariantEntry* e = reg.find(n);
+    if (open == std::string::npos || e == nullptr || !e->accepts_config || n.find("/ch:") != std::string::npos) continue;
+    const std::string cfg = n.substr(open + 1, n.size() - open - 2);
+    for (int ch : channels) {
+      const std::string with = cfg + "/ch:" + std::to_string(ch);
+      if (!e->accepts_config(with)) continue;
+      const std::string full = n.substr(0, open + 1) + with + "]";
+      if (std::find(names.begin(), names.end(), full) == names.end() &&
+          std::find(out.begin(), out.end(), full) == out.end()) {
+        out.push_back(full);
+        ++*added;
+      }
+    }
+  }
+  return out;
+}
+
+// nccl[tuned] and the channel sweep: NCCL with arbench's tuner plugin, on the cuda backend only,
+// with the options they need and only with them.
+void check_tuner_options(const RunConfig& cfg, Backend backend, bool tuned, int channel_cases) {
+  const std::string where = std::string(" (this run uses the ") + std::string(backend_name(backend)) + " backend)";
+  if (tuned && backend != Backend::cuda)
+    throw UsageError("nccl[tuned] runs NCCL with arbench's tuner plugin, and NCCL needs GPUs, one rank per GPU "
+                     "(--backend cuda)" + where + "; drop it from --variants here");
+  if (!cfg.nccl_channels.empty() && backend != Backend::cuda)
+    throw UsageError("--nccl-channels sets the channels of NCCL's forced configurations, which need GPUs, one rank "
+                     "per GPU (--backend cuda)" + where);
+  if (tuned && cfg.tuner_table.empty())
+    throw UsageError("nccl[tuned] applies a tuner table: give it with --tuner-table FILE (written by "
+                     "`arbench settings RESULT.json`)");
+  if (!tuned && !cfg.tuner_table.empty())
+    throw UsageError("--tuner-table " + cfg.tuner_table + " is applied by nccl[tuned] only: add 'nccl[tuned]' to --variants");
+  if (!cfg.nccl_channels.empty() && channel_cases == 0)
+    throw UsageError("--nccl-channels " + join_ints(cfg.nccl_channels) + " sets the channels of the forced NCCL "
+                     "configurations named in --variants, and none is: e.g. --variants "
+                     "'nccl,nccl[ring/ll],nccl[ring/simple]' --family allreduce");
 }
 
 }  // namespace
@@ -99,6 +149,8 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
   check_patterns(reg, cfg.variants);
 
   Sweep sw;
+  bool tuned = false;
+  int channel_cases = 0;
   auto place = [&](Case c) {
     std::string why = reg.unavailable_reason(c.variant, backend);
     if (why.empty())
@@ -128,6 +180,8 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
   };
   for (Family fam : cfg.families) {
     auto names = select_variants(reg, cfg.variants, fam);
+    if (!cfg.nccl_channels.empty()) names = with_channel_counts(reg, names, cfg.nccl_channels, &channel_cases);
+    for (const auto& n : names) tuned = tuned || n == "nccl[tuned]";
     for (const auto& v : names)
       for (DType t : cfg.dtypes) {
         const std::size_t es = dtype_size(t);
@@ -152,6 +206,7 @@ Sweep expand_sweep(const RunConfig& cfg, const Registry& reg, Backend backend) {
         }
       }
   }
+  check_tuner_options(cfg, backend, tuned, channel_cases);
   if (sw.cases.empty() && sw.skipped.empty())
     throw UsageError("the sweep is empty: no variant of the selected families matches --variants");
   return sw;

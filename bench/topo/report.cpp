@@ -83,8 +83,9 @@ Selection default_selection(const Topology& topo) {
 std::string render_topology(const Topology& topo, const Selection& sel) {
   Selection s = resolve(topo, sel);
   std::ostringstream os;
-  os << "PCIe topology from " << (std::filesystem::path(topo.sysfs_root) / "sys").string() << ": " << topo.gpus.size()
-     << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n";
+  // The path on a line of its own: its length is the reader's, the 120 columns are ours.
+  os << "PCIe topology from " << (std::filesystem::path(topo.sysfs_root) / "sys").string() << "\n"
+     << topo.gpus.size() << " NVIDIA GPU(s) placed, " << topo.unplaced.size() << " not placed\n";
   if (!s.gpus.empty() || !topo.unplaced.empty()) os << "\n";
   for (std::size_t k = 0; k < s.gpus.size(); ++k) {
     const GpuInfo& g = topo.gpus[s.gpus[k]];
@@ -188,9 +189,9 @@ std::string render_peer_access(const PeerAccess& m, const std::vector<std::strin
     }
     os << "\n";
   }
-  os << "Legend: ok W/R = write (a store and its read-back through the mapping) / read (one load) latency, us; "
-        "BROKEN = reported capable, but the data did not arrive (reported-but-broken); no P2P = not reported, "
-        "not tried\n";
+  os << "Legend: ok W/R = write (a store and its read-back through the mapping) / read (one load) latency, us;\n"
+        "        BROKEN = reported capable, but the data did not arrive (reported-but-broken); no P2P = not reported,\n"
+        "        not tried\n";
   for (const auto& [a, b] : m.broken())
     os << "  " << (a < int(labels.size()) ? labels[std::size_t(a)] : std::to_string(a)) << " -> "
        << (b < int(labels.size()) ? labels[std::size_t(b)] : std::to_string(b)) << ": " << m.at(a, b).detail << "\n";

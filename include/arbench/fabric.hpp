@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "arbench/core/errors.hpp"
 #include "arbench/core/steady_clock.hpp"
 
 namespace arbench {
@@ -127,6 +128,23 @@ class Fabric {
   // nullptr when the fabric ran none (one GPU, no peer mapping). A broken pair also turns
   // symmetric memory off (symmetric_unsupported_reason) and the start gate's device barrier.
   virtual const PeerAccess* peer_access() const { return nullptr; }
+
+  // Memory that follows the PCIe tree (the island variants, docs/variants.md): it works where
+  // symmetric memory does not, on a box whose islands lack P2P between them.
+  // Empty when alloc_island and alloc_host_mapped work; else why not (shown as a skip).
+  virtual std::string island_memory_unsupported_reason() const {
+    return "this fabric has no island memory (the island variants need one process driving every rank: run them "
+           "without mpirun)";
+  }
+  // Whether `rank` can load from and store to `peer`'s island buffers directly (P2P); a rank
+  // always reaches itself.
+  virtual bool reaches(int rank, int peer) const { return rank == peer; }
+  // Device memory per rank, zero-filled; peer(r, p) is p's buffer as r addresses it where
+  // reaches(r, p), and throws CaseError for the other pairs.
+  virtual std::unique_ptr<RankBuffers> alloc_island(std::size_t bytes);
+  // Pinned host memory per rank, zero-filled, mapped into every rank's device: peer(r, p) is p's
+  // buffer as r addresses it, for every pair (the cross-island path of pairs without P2P).
+  virtual std::unique_ptr<RankBuffers> alloc_host_mapped(std::size_t bytes);
   // Zero-filled buffers; throws EnvironmentError when `placement` is unsupported.
   virtual std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) = 0;
   // Makes room in the fabric's symmetric memory for buffers of `bytes` per rank together (the
@@ -191,5 +209,12 @@ class Fabric {
   // hangs). The harness aborts and drops such a fabric after the case, whatever its outcome.
   virtual std::string unusable_reason() const { return {}; }
 };
+
+inline std::unique_ptr<RankBuffers> Fabric::alloc_island(std::size_t) {
+  throw EnvironmentError("island memory unavailable: " + island_memory_unsupported_reason());
+}
+inline std::unique_ptr<RankBuffers> Fabric::alloc_host_mapped(std::size_t) {
+  throw EnvironmentError("host-mapped memory unavailable: " + island_memory_unsupported_reason());
+}
 
 }  // namespace arbench

@@ -45,10 +45,16 @@ struct Tuning {
   // Per world size, the ring order that follows the PCIe tree (fewest switch and socket
   // crossings), filled by `arbench run` on the cuda backend; used when ring_order is empty.
   std::map<int, std::vector<int>> topology_ring_orders;
+  // Per world size, the island of every rank (the island variants; bench/islands/): from
+  // --islands, else the PCIe tree on the cuda backend, else two halves (host, single-gpu). A world
+  // size absent here, or whose ranks form one island, runs no island variant.
+  std::map<int, std::vector<int>> islands;
   double eps = 1e-6;
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).
   int host_threads = 0;
+  // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path).
+  std::string nccl_tuner_table;
 };
 
 // How a variant's data moves between ranks, recorded per case (docs/method.md, "Data path"):
@@ -60,6 +66,9 @@ class Variant {
  public:
   virtual ~Variant() = default;
   virtual Support supports(const Case& c, const Fabric& f) const = 0;
+  // supports() for variants whose support depends on the run's knobs too (the island variants
+  // need two islands in Tuning::islands); what the harness asks.
+  virtual Support supports_with(const Case& c, const Fabric& f, const Tuning& /*t*/) const { return supports(c, f); }
   // Bytes prepare() will allocate per rank beyond the workload's buffers (scratch, state), so a
   // sweep that cannot fit is refused before it starts; may round up, never down.
   virtual std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const {
@@ -104,6 +113,12 @@ class Variant {
   // backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric of
   // their symmetric-memory provider (--symm-mem; docs/variants.md).
   virtual bool needs_nccl() const { return data_mover() == DataMover::nccl; }
+  // The same for one case with the run's tuning (the harness asks this one): `nccl[tuned]`'s
+  // environment names --tuner-table.
+  virtual std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const {
+    (void)c, (void)t;
+    return fabric_env();
+  }
 };
 
 // One op of `v` in both phases, as the fabrics run it.
@@ -124,6 +139,10 @@ struct VariantEntry {
   // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
   std::vector<std::string> configs;
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;
+  // Further configurations accepted by name without being listed (`nccl[ring/ll/ch:4]`), and a
+  // catalogue line for a listed one (empty: "`name` with algorithm/protocol <config> forced").
+  std::function<bool(const std::string& config)> accepts_config;
+  std::function<std::string(const std::string& config)> config_summary;
 };
 
 // One line of `arbench list`'s variant catalogue.

@@ -3,6 +3,16 @@
 // environment are respected and recorded); a configuration forces NCCL_ALGO and NCCL_PROTO
 // on a communicator of its own, created with those variables set.
 //
+// Two configurations use arbench's NCCL tuner plugin (kernels/nccl/tuner/), which the run loads
+// for every NCCL communicator of the process when the sweep has one of them (NCCL loads one tuner
+// per process, once; bench/run/nccl_tuner_env): `nccl[<algo>/<proto>/ch:<N>]` also runs every
+// all-reduce on N channels (the plugin's channel mode, ARBENCH_NCCL_TUNER_CHANNELS=N, which bypasses
+// NCCL's per-size reduction; NCCL still caps it at the communicator's channel count), and
+// `nccl[tuned]` applies the table of --tuner-table (ARBENCH_NCCL_TUNER_TABLE): docs/engine-settings.md.
+// Neither sets NCCL_MIN_CTAS: NCCL reads it once per process (an NCCL_PARAM, cached at the first
+// communicator: NCCL 2.28.9 src/include/param.h), so a per-communicator value would leak into every
+// later case; NCCL_ALGO / NCCL_PROTO and the plugin's variables are read at each creation.
+//
 // `nccl-symm`: the same call with input and output in NCCL symmetric windows (ncclMemAlloc +
 // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC), done by the cuda fabric's
 // Fabric::alloc(bytes, Placement::symmetric)): NCCL's own load/store symmetric kernels, which
@@ -36,16 +46,43 @@ ncclDataType_t nccl_type(DType t) {
   }
 }
 
-// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}.
+const char* const kForcedConfigs[] = {"ring/simple", "ring/ll", "ring/ll128", "tree/simple", "tree/ll"};
+constexpr int kMaxNcclChannels = 64;  // NCCL's MAXCHANNELS (2.28.9)
+
+// "ring/ll/ch:4" → "ring/ll" and 4; channels 0 without "/ch:"; -1 for a bad count.
+std::string split_channels(const std::string& config, int& channels) {
+  channels = 0;
+  const auto ch = config.find("/ch:");
+  if (ch == std::string::npos) return config;
+  const std::string n = config.substr(ch + 4);
+  channels = n.empty() || n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos || n[0] == '0'
+                 ? -1
+                 : std::stoi(n);
+  if (channels > kMaxNcclChannels) channels = -1;
+  return config.substr(0, ch);
+}
+
+bool is_forced(const std::string& config) {
+  for (const char* c : kForcedConfigs)
+    if (config == c) return true;
+  return false;
+}
+
+// "ring/ll128" → {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"}; "ring/ll/ch:4" adds the plugin's
+// channel mode; "tuned": none here (fabric_env adds the table).
 std::map<std::string, std::string> config_env(const std::string& config) {
-  if (config.empty()) return {};
-  const auto slash = config.find('/');
-  const std::string algo = config.substr(0, slash), proto = config.substr(slash + 1);
+  if (config.empty() || config == "tuned") return {};
+  int channels = 0;
+  const std::string forced = split_channels(config, channels);
+  const auto slash = forced.find('/');
+  const std::string algo = forced.substr(0, slash), proto = forced.substr(slash + 1);
   const std::map<std::string, std::string> algos = {{"ring", "Ring"}, {"tree", "Tree"}};
   const std::map<std::string, std::string> protos = {{"simple", "Simple"}, {"ll", "LL"}, {"ll128", "LL128"}};
-  if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto))
+  if (slash == std::string::npos || !algos.count(algo) || !protos.count(proto) || channels < 0)
     throw UsageError("unknown nccl configuration '" + config + "'; `arbench list` shows them");
-  return {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
+  std::map<std::string, std::string> env = {{"NCCL_ALGO", algos.at(algo)}, {"NCCL_PROTO", protos.at(proto)}};
+  if (channels > 0) env["ARBENCH_NCCL_TUNER_CHANNELS"] = std::to_string(channels);
+  return env;
 }
 
 bool p2p_disabled() {
@@ -55,7 +92,8 @@ bool p2p_disabled() {
 
 class NcclAllReduce final : public Variant {
  public:
-  NcclAllReduce(std::string config, Placement placement) : env_(config_env(config)), placement_(placement) {}
+  NcclAllReduce(std::string config, Placement placement)
+      : env_(config_env(config)), tuned_(config == "tuned"), placement_(placement) {}
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
@@ -71,7 +109,8 @@ class NcclAllReduce final : public Variant {
     return Support::yes();
   }
 
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning&) override {
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    case_env_ = fabric_env(c, t);
     if (placement_ == Placement::symmetric && !(b.in->symmetric() && b.out->symmetric()))
       throw CaseError("nccl-symm: the harness gave it non-symmetric buffers; it needs NCCL windows");
     api_ = &NcclApi::get();
@@ -118,14 +157,31 @@ class NcclAllReduce final : public Variant {
       const char* process = std::getenv(k);
       s.push_back({k, it != env_.end() ? it->second : process ? process : "(NCCL's choice)"});
     }
+    // The tuner plugin, when the run loads it (every NCCL case of such a run), and what it was told.
+    for (const char* k : {"NCCL_TUNER_PLUGIN", "ARBENCH_NCCL_TUNER_TABLE", "ARBENCH_NCCL_TUNER_CHANNELS", "NCCL_MIN_CTAS"}) {
+      auto it = case_env_.find(k);
+      const char* process = std::getenv(k);
+      if (it != case_env_.end())
+        s.push_back({k, it->second});
+      else if (process != nullptr)
+        s.push_back({k, process});
+    }
     return s;
   }
   Placement buffer_placement() const override { return placement_; }
   std::map<std::string, std::string> fabric_env() const override { return env_; }
   DataMover data_mover() const override { return DataMover::nccl; }
+  std::map<std::string, std::string> fabric_env(const Case& c, const Tuning& t) const override {
+    std::map<std::string, std::string> env = env_;
+    (void)c;
+    if (tuned_) env["ARBENCH_NCCL_TUNER_TABLE"] = t.nccl_tuner_table;
+    return env;
+  }
 
  private:
   std::map<std::string, std::string> env_;
+  std::map<std::string, std::string> case_env_;  // the prepared case's, for settings()
+  bool tuned_ = false;
   Placement placement_;
   const NcclApi* api_ = nullptr;
   std::size_t count_ = 0;
@@ -146,11 +202,22 @@ VariantEntry nccl_entry() {
   VariantEntry e;
   e.name = "nccl";
   e.family = Family::allreduce;
-  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>] forces NCCL_ALGO/NCCL_PROTO";
+  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, nccl[tuned] applies a table";
   e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::local); };
   e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
-  e.configs = {"ring/simple", "ring/ll", "ring/ll128", "tree/simple", "tree/ll"};
+  e.configs.assign(std::begin(kForcedConfigs), std::end(kForcedConfigs));
+  e.configs.push_back("tuned");
   e.make_configured = [](const std::string& cfg) { return std::make_unique<NcclAllReduce>(cfg, Placement::local); };
+  // `nccl[ring/ll/ch:4]`: a listed forced configuration on exactly N channels (--nccl-channels).
+  e.accepts_config = [](const std::string& cfg) {
+    int channels = 0;
+    return is_forced(split_channels(cfg, channels)) && channels > 0;
+  };
+  e.config_summary = [](const std::string& cfg) -> std::string {
+    if (cfg == "tuned")
+      return "`nccl` with arbench's NCCL tuner plugin applying --tuner-table (written by `arbench settings`)";
+    return {};
+  };
   return e;
 }
 

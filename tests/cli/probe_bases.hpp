@@ -5,6 +5,8 @@
 // replaces the pair of the option it probes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <string>
 #include <utility>
@@ -49,6 +51,9 @@ inline const std::map<std::string, ProbeBase>& probe_bases() {
     m["compare"] = {"compare " + sample + " " + sample, {}};
     m["tune"] = {"tune " + sample, {}};
     m["step"] = {"step " + sample, {{"--model", "llama3-70b"}, {"--gpus", "8"}, {"--batch", "1"}, {"--draft", "0"}}};
+    m["settings"] = {"settings " ARBENCH_SOURCE_DIR "/tests/fixtures/settings/pcie8-crossovers.json --out-dir " +
+                         testing::TempDir() + "arbench-probe-settings",
+                     {}};
     m["topo"] = {"topo", {{"--bytes", "64K"}, {"--reps", "1"}, {"--latency-rounds", "1"}, {"--wait-timeout", "1"}}};
     return m;
   }();

@@ -22,8 +22,10 @@ const std::map<std::string, std::string> kTemplates = {
     {"compare", "compare {BASE} {NEW}"},
     {"tune", "tune {RESULT}"},
     {"step", "step {RESULT} --model llama3-70b --gpus 8 --batch 1 --draft 0"},
-    {"run", "run --backend host --gpus 2 -b 1K -e 1K --variants reference --warmup 0 --pipelined-ops 0 -q {--links}"},
-    {"list", "list --backend host --gpus 2 -b 1K -e 1K --variants reference {--links}"},
+    {"run", "run --backend host --gpus 2 -b 1K -e 1K --variants reference --warmup 0 --pipelined-ops 0 -q {--links} "
+            "{--tuner-table}"},
+    {"list", "list --backend host --gpus 2 -b 1K -e 1K --variants reference {--links} {--tuner-table}"},
+    {"settings", "settings {RESULT} --out-dir /tmp/arbench-kinds-settings"},
     {"topo", "topo --sysfs-root " ARBENCH_SOURCE_DIR "/tests/fixtures/sysfs/one_switch_four_gpus"},
 };
 
@@ -79,7 +81,7 @@ void probe_inputs(const std::string& sub) {
       EXPECT_EQ(r.output.find("cases run"), std::string::npos) << "a case ran:\n" << r.output;
     }
   }
-  const std::map<std::string, int> expected = {{"compare", 2}, {"tune", 1}, {"step", 1}, {"run", 1}, {"list", 1}};
+  const std::map<std::string, int> expected = {{"compare", 2}, {"tune", 1}, {"step", 1}, {"run", 2}, {"list", 2}, {"settings", 1}};
   EXPECT_EQ(inputs, expected.count(sub) ? expected.at(sub) : inputs) << sub;
   std::filesystem::remove_all(dir);
 }
@@ -95,3 +97,4 @@ TEST(CliFileKinds, Step) { probe_inputs("step"); }
 TEST(CliFileKinds, Run) { probe_inputs("run"); }
 TEST(CliFileKinds, List) { probe_inputs("list"); }
 TEST(CliFileKinds, Topo) { probe_inputs("topo"); }
+TEST(CliFileKinds, Settings) { probe_inputs("settings"); }

@@ -25,7 +25,8 @@ TEST(CliHostThreads, RunsTheBlockFaithfulTwins) {
       ++custom;
     }
   }
-  EXPECT_EQ(custom, 2 * 5 * 4 + 2 * 2 * 3);  // worlds x sizes x (3 symm + ring), worlds x tokens x 3 fused
+  // worlds x sizes x (3 symm + ring + 2 island), worlds x tokens x (3 fused + 2 fused island)
+  EXPECT_EQ(custom, 2 * 5 * 6 + 2 * 2 * 5);
 }
 
 TEST(CliHostThreads, InvalidValuesExitTwoBeforeAnyWork) {

@@ -83,7 +83,8 @@ TEST(CliMeasuredOptions, EpsAndModelShapeTheFusedCases) {
   const json doc = run_json("run --backend host --gpus 2 --samples 2 --warmup 1 --pipelined-ops 1 -q "
                             "--family allreduce_rmsnorm --tokens 2 --model llama3-8b --eps 1000",
                             "eps");
-  ASSERT_EQ(doc["arbench"]["cases"].size(), 3u);  // unfused-oneshot, fused-oneshot, fused-twoshot
+  // unfused-oneshot, fused-oneshot, fused-twoshot, fused-island-oneshot, fused-island-twoshot
+  ASSERT_EQ(doc["arbench"]["cases"].size(), 5u);
   EXPECT_DOUBLE_EQ(doc["arbench"]["config"]["eps"].get<double>(), 1000.0);
   EXPECT_EQ(doc["arbench"]["config"]["model"], "llama3-8b");
   for (const auto& c : doc["arbench"]["cases"]) {
@@ -101,7 +102,7 @@ TEST(CliMeasuredOptions, TimeoutIsRecorded) {
 
 TEST(CliMeasuredOptions, BenchmarkFilterRunsOnlyTheMatchingCases) {
   const json all = run_json(kQuick + "--family allreduce", "filter-all");
-  const json doc = run_json(kQuick + "--family allreduce --benchmark_filter=twoshot/.*/bytes:2048", "filter");
+  const json doc = run_json(kQuick + "--family allreduce --benchmark_filter=/twoshot/.*/bytes:2048", "filter");
   std::set<std::string> names;
   for (const auto& c : doc["arbench"]["cases"]) names.insert(c["name"].get<std::string>());
   EXPECT_EQ(names, (std::set<std::string>{"allreduce/twoshot/bf16/gpus:2/bytes:2048"}));

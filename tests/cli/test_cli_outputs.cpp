@@ -46,7 +46,8 @@ TEST(CliOutputs, CsvHasTheFusedColumnsAndTuneSkipsHostOnlyVariants) {
     if (line.rfind("allreduce_rmsnorm/fused-", 0) == 0 && speedup_col < row.size() && !row[speedup_col].empty())
       ++fused_rows_with_speedup;
   }
-  EXPECT_EQ(fused_rows_with_speedup, 4) << "fused-oneshot and fused-twoshot at 2 token counts";
+  EXPECT_EQ(fused_rows_with_speedup, 8)
+      << "fused-oneshot, fused-twoshot, fused-island-oneshot and fused-island-twoshot at 2 token counts";
 
   CliResult t = run_arbench("tune " + out + " --out " + table);
   ASSERT_EQ(t.exit_code, 0) << t.output;

@@ -61,6 +61,30 @@ TEST(CliWidth, RunWithPhasesSkewAndFusion) {
 
 TEST(CliWidth, List) { expect_fits("list", run_arbench("list --backend host")); }
 
+// Was: a 20-column name field, so "fused-island-oneshot" ran into its summary
+// ("fused-island-oneshotone kernel: ...") and scripts reading the catalogue took that for a name.
+TEST(CliWidth, ListCatalogueNamesStandApartFromTheirSummaries) {
+  const CliResult r = run_arbench("list --backend host");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(r.output);
+  int entries = 0;
+  std::size_t summary_column = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("#   allreduce", 0) != 0) continue;  // `#   <family>  <name>  <summary>`
+    ++entries;
+    std::istringstream words(line.substr(1));
+    std::string family, name;
+    words >> family >> name;
+    const std::size_t end = line.find(name, line.find(family) + family.size()) + name.size();
+    EXPECT_EQ(line.substr(end, 2), "  ") << "the name runs into its summary:\n" << line;
+    const std::size_t summary = line.find_first_not_of(' ', end);
+    if (summary_column == 0) summary_column = summary;
+    EXPECT_EQ(summary, summary_column) << "summaries start in one column:\n" << line;
+  }
+  EXPECT_GE(entries, 12) << r.output;
+  EXPECT_NE(r.output.find("fused-island-oneshot  "), std::string::npos) << r.output;
+}
+
 TEST(CliWidth, CompareTuneStep) {
   expect_fits("compare", run_arbench("compare " + kSample + " " + kSample));
   expect_fits("tune", run_arbench("tune " + kSample));

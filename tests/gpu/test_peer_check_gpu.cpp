@@ -1,4 +1,4 @@
-// The functional peer-to-peer check on real GPUs (kernels/fabric/cuda/peer_probe_cuda.hpp): every
+// The functional peer-to-peer check on real GPUs (kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp): every
 // pair CUDA reports moves a pattern both ways through its mapping, on bare devices (what `arbench
 // topo` shows) and through the nccl fabric's windows; a pair planted broken (the test seam: its
 // writes go to the writer's own memory) is reported-but-broken, symmetric memory turns off with
@@ -11,7 +11,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "gpu_test_util.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"
 

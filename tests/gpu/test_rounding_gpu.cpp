@@ -7,6 +7,7 @@
 
 #include "gpu_test_util.hpp"
 #include "kernels/fused/fused_kernels.hpp"
+#include "kernels/island/island_kernels.hpp"
 #include "measure/fabric_factory.hpp"
 #include "tests/host/kernels/rounding_runs.hpp"
 
@@ -26,7 +27,7 @@ TEST(RoundingGpu, AllReduceKernelsFollowTheDocumentedOrderBitwise) {
         allreduce_vs_model(*f, *v, e.name, t, x, /*report=*/true);
         ++kernels;
       }
-      EXPECT_GE(kernels, 4) << "oneshot-pull, oneshot-push, twoshot and ring";
+      EXPECT_GE(kernels, 6) << "oneshot-pull, oneshot-push, twoshot, ring, island-oneshot, island-twoshot";
     }
   }
 }
@@ -42,6 +43,11 @@ TEST(RoundingGpu, FusedKernelsFollowTheModelBitwise) {
       for (FusedAlgo a : {FusedAlgo::unfused_oneshot, FusedAlgo::fused_oneshot, FusedAlgo::fused_twoshot}) {
         auto v = make_fused_gpu(a, FusedOptions{algo::kEpochStart, false});
         fused_vs_model(*f, *v, fused_algo_name(a), t, in, want);
+      }
+      const RmsnormModel island_want = rmsnorm_model(t, in, false, islands_of_text("0-1,2-4"));
+      for (IslandAlgo a : {IslandAlgo::fused_oneshot, IslandAlgo::fused_twoshot}) {
+        auto v = make_island_gpu(a);
+        fused_vs_model(*f, *v, island_algo_name(a), t, in, island_want);
       }
     }
 }

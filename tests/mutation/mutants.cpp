@@ -5,84 +5,12 @@
 namespace arbench::testing {
 
 using algo::Fault;
-using K = TwinKernel;
-
-const std::vector<Mutant>& mutants() {
-  static const std::vector<Mutant> all = {
-      {"store_release relaxed", Fault::store_relaxed,
-       "a flag published with a plain/relaxed store: the data written before it is not ordered before it",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::ring, Kill::tsan},
-        {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}}},
-      {"load_acquire relaxed", Fault::load_relaxed,
-       "a flag polled with a relaxed load: the peer's data read after it may be stale",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::ring, Kill::tsan},
-        {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}}},
-      {"block_sync skipped", Fault::block_sync_skipped,
-       "a missing __syncthreads: one thread publishes (or reuses) what other threads of its block still write",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan}, {K::oneshot_push, Kill::tsan}, {K::twoshot, Kill::tsan},
-        {K::ring, Kill::tsan}, {K::add_rmsnorm, Kill::tsan}, {K::fused_oneshot, Kill::tsan},
-        {K::fused_twoshot, Kill::tsan}}},
-      // The threads that go on past the expired wait write output the correct protocol leaves
-      // untouched (wrong result); on the two-shot kernels they also touch the reduce slots a peer
-      // still writes, and which the checker meets first depends on timing (TSan or wrong).
-      {"block_all own flag", Fault::block_all_own,
-       "__syncthreads_and replaced by __syncthreads: threads whose own wait succeeded go on after a peer's expired",
-       Scenario::missing_rank,
-       {{K::oneshot_pull, Kill::wrong},
-        {K::twoshot, Kill::wrong, Kill::tsan},
-        {K::ring, Kill::tsan},
-        {K::fused_oneshot, Kill::wrong},
-        {K::fused_twoshot, Kill::wrong, Kill::tsan}}},
-      {"LL line torn", Fault::ll_torn,
-       "an LL line written as four 4-byte stores: a reader sees a half's flag before its data",
-       Scenario::ops,
-       {{K::oneshot_push, Kill::wrong}}},
-      // The stalled block's next op reuses the epoch and its slot, racing with its peers' reads
-      // of the op before (TSan, first in most runs); then its peers wait for an epoch it never
-      // publishes (timeout), or, on the ring, see a slot overwritten (the overwrite check).
-      // oneshot-push's LL lines are atomics: no race, only the wait.
-      {"epoch not advanced", Fault::epoch_stall,
-       "one block of one rank forgets to record an op's epoch (or ring transfer count)",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan, Kill::timeout},
-        {K::oneshot_push, Kill::timeout},
-        {K::twoshot, Kill::tsan, Kill::timeout},
-        {K::ring, Kill::tsan, Kill::protocol_error},
-        {K::fused_oneshot, Kill::tsan, Kill::timeout},
-        {K::fused_twoshot, Kill::tsan, Kill::timeout}}},
-      // Not fused-twoshot: its second barrier already orders every peer's reads of a slot before
-      // the slot's next write (staging is read before the phase-1 barrier, the gather region is
-      // written after the next op's phase-0 barrier), so single-buffering it is harmless there:
-      // an equivalent mutant, which no test can kill.
-      {"staging slot reused early", Fault::slot_early,
-       "single-buffered staging: op e+1 overwrites a slot peers may still read for op e",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::fused_oneshot, Kill::tsan}}},
-      {"partition off by one", Fault::partition_edge,
-       "a block range one pack (fused: one row) too long at a block boundary: two blocks write it",
-       Scenario::ops,
-       {{K::oneshot_pull, Kill::tsan}, {K::oneshot_push, Kill::tsan}, {K::twoshot, Kill::tsan},
-        {K::add_rmsnorm, Kill::tsan}, {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}}},
-      // The norm kernels normalise one or two rows per block here, and TSan flags their lanes
-      // race in most runs but not all (fused-twoshot: 7 of 8; fused-oneshot: 2 of 3; add_rmsnorm
-      // missed once in ~10 full runs on a loaded 2-core machine); when it does not, the wrong sum
-      // is caught.
-      {"norm tree unsynced", Fault::norm_tree_unsynced,
-       "the RMSNorm lane tree without its __syncthreads between strides",
-       Scenario::ops,
-       {{K::add_rmsnorm, Kill::tsan, Kill::wrong},
-        {K::fused_oneshot, Kill::tsan, Kill::wrong},
-        {K::fused_twoshot, Kill::tsan, Kill::wrong}}},
-  };
-  return all;
-}
 
 TwinPoint mutation_point(Scenario s) {
   TwinPoint p;  // 4 ranks, 4 threads, 2 blocks, long sizes with tails, bf16
   p.ops = s == Scenario::missing_rank ? 1 : 3;
+  p.island_first = 1;   // island kernels: islands of 1 and 3 ranks,
+  p.cross_host = true;  // crossing through host memory
   return p;
 }
 
@@ -100,6 +28,8 @@ int run_mutant(algo::Fault f, TwinKernel k, Scenario s) {
     case Fault::slot_early: return run_planted<Fault::slot_early>(k, s);
     case Fault::partition_edge: return run_planted<Fault::partition_edge>(k, s);
     case Fault::norm_tree_unsynced: return run_planted<Fault::norm_tree_unsynced>(k, s);
+    case Fault::cross_wait_skipped: return run_planted<Fault::cross_wait_skipped>(k, s);
+    case Fault::cross_dest_dropped: return run_planted<Fault::cross_dest_dropped>(k, s);
   }
   return kExitNoFailure;
 }

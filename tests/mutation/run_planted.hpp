@@ -53,6 +53,8 @@ ARB_PLANTED(epoch_stall)
 ARB_PLANTED(slot_early)
 ARB_PLANTED(partition_edge)
 ARB_PLANTED(norm_tree_unsynced)
+ARB_PLANTED(cross_wait_skipped)
+ARB_PLANTED(cross_dest_dropped)
 #undef ARB_PLANTED
 
 }  // namespace arbench::testing

@@ -44,7 +44,7 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
 // Reads this block's epoch counter and returns the epoch of the op about to run.
 template <class Mem>
 ARB_HD std::uint32_t begin_epoch(const SymmArgs& a, const BlockCtx& c) {
-  return next_epoch(a.state->epoch[c.block]);
+  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
 }
 
 // Records that this block completed `epoch` (also after a timeout: the case has failed anyway,
@@ -53,7 +53,7 @@ ARB_HD std::uint32_t begin_epoch(const SymmArgs& a, const BlockCtx& c) {
 template <class Mem>
 ARB_HD void end_epoch(const SymmArgs& a, const BlockCtx& c, std::uint32_t epoch) {
   Mem::block_sync();
-  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) a.state->epoch[c.block] = epoch;
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
 }
 
 }  // namespace arbench::algo

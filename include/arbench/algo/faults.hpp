@@ -8,7 +8,8 @@
 // __syncthreads) are written in the test's mutant policy; the ones a policy cannot express
 // (which slot, which pack, which barrier of the norm) are the hooks here and in the protocol
 // helpers that consult them: op_slot (epoch.hpp), block_share (partition.hpp), sum_lanes
-// (rmsnorm.hpp), and skip_counter_update below (barrier.hpp, ring.hpp).
+// (rmsnorm.hpp), skip_counter_update below (barrier.hpp, ring.hpp), and the island protocols'
+// cross_destinations (island/island_map.hpp) and cross_wait (island/island_sync.hpp).
 #pragma once
 
 #include "arbench/core/hd.hpp"
@@ -26,6 +27,8 @@ enum class Fault : int {
   slot_early,          // hook: every op uses slot 0, so op e+1 reuses op e's slot one epoch early
   partition_edge,      // hook: every block but the last also takes its neighbour's first item
   norm_tree_unsynced,  // hook: the RMSNorm lane tree runs without its barrier between strides
+  cross_wait_skipped,  // hook: the island protocols read the other islands' partials without waiting
+  cross_dest_dropped,  // hook: a sender serves only the partner at its own position (equal islands assumed)
 };
 
 // The fault `Mem` plants (Fault::none for policies without kFault).

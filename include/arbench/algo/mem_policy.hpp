@@ -16,8 +16,24 @@
 //                                                            LOCAL memory only (error records)
 //   void          block_sync()                               all threads of a block: __syncthreads
 //   bool          block_all(bool ok)                         block_sync + AND over the block
-// Plain loads and stores are used for data (packs) ordered by those flags; peers never use
-// atomic read-modify-write on each other's memory (PCIe peers may lack native atomics).
+//   Pack          load_data(const Pack* p)                   one data pack of memory a peer can see
+//                                                            (own staging, a peer's staging, a ring
+//                                                            slot, a gather row): one plain 16-byte
+//                                                            load (ld.global.v4 / *p)
+//   Pack          load_data_cg(const Pack* p)                the same, bypassing L1 (ring slots the
+//                                                            peer rewrites: ld.global.cg.v4)
+//   void          store_data(Pack* p, const Pack& v)         one plain 16-byte store (st.global.v4)
+//   uint32_t      counter_load(const uint32_t* c)            the per-block epoch / per-channel ring
+//   void          counter_store(uint32_t* c, uint32_t v)     transfer counter (own memory, plain
+//                                                            ld/st; kernel boundaries order it)
+// Data packs are plain loads and stores ordered by those flags, and every access to memory a peer
+// can see goes through load_data/load_data_cg/store_data, never `p[k]`: the model checker's
+// policy (tests/model/) acts only on what the policy is asked, and the PTX check
+// (scripts/ptx_memory_ops.py) finds each operation's instructions by the policy line that emitted
+// them; the island protocols (algo/island/) follow the same rule, and their cross-island link
+// policy (kernels/fabric/host/cross_link_mem.hpp) charges the link on these calls. The rank's
+// private buffers (input, output, residual) stay plain. Peers never use atomic
+// read-modify-write on each other's memory (PCIe peers may lack native atomics).
 //
 // BlockCtx says which thread of which block runs the protocol. A host twin runs it in one of two
 // modes (kernels/twin_grid.hpp): sequential, every block of a rank one after another as a single

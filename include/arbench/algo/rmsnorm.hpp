@@ -200,7 +200,7 @@ ARB_HD void add_norm_row(const NormIo& io, std::size_t row, const BlockCtx& c, f
   for (std::size_t k = t0; k < rp; k += nt) {
     const Pack r = add_residual<D>(sum_pack(k), load_row_pack<D>(io.residual, io.hidden, row, k));
     store_row_pack<D>(io.residual_out, io.hidden, row, k, r);
-    if (io.mirror_r != nullptr) io.mirror_r[row * rp + k] = r;
+    if (io.mirror_r != nullptr) Mem::store_data(io.mirror_r + row * rp + k, r);
     float& lane = lanes[k % kNormLanes];
     lane = add_squares<D>(r, lane);
   }
@@ -209,7 +209,7 @@ ARB_HD void add_norm_row(const NormIo& io, std::size_t row, const BlockCtx& c, f
     const Pack r = load_row_pack<D>(io.residual_out, io.hidden, row, k);
     const Pack y = scale_pack<D>(r, load_row_pack<D>(io.weight, io.hidden, 0, k), inv);
     store_row_pack<D>(io.norm_out, io.hidden, row, k, y);
-    if (io.mirror_y != nullptr) io.mirror_y[row * rp + k] = y;
+    if (io.mirror_y != nullptr) Mem::store_data(io.mirror_y + row * rp + k, y);
   }
 }
 

@@ -22,6 +22,7 @@ enum class WaitKind : std::uint32_t {
   none = 0,
   barrier = 1,  // a per-block barrier flag; index = phase (0 or 1)
   ll_line = 2,  // an in-band LL line of the one-shot push protocol; index = line number
+  cross_flag = 3,  // island-twoshot: the flag a rank of another island stores once its partials are there
 };
 
 // Where a wait happened: enough for a person to find the lost peer.
@@ -104,6 +105,8 @@ inline std::string describe_timeout(const ErrorRecord& r, const char* variant, d
   char what[96];
   if (r.kind == static_cast<std::uint32_t>(WaitKind::ll_line))
     std::snprintf(what, sizeof what, "LL line %u pushed by rank %d", r.index, r.peer);
+  else if (r.kind == static_cast<std::uint32_t>(WaitKind::cross_flag))
+    std::snprintf(what, sizeof what, "cross-island flag of rank %d", r.peer);
   else
     std::snprintf(what, sizeof what, "barrier flag (phase %u) of rank %d", r.index, r.peer);
   char buf[512];

@@ -54,6 +54,10 @@ struct PeerAccess {
   }
   PeerLink& at(int from, int to) { return links.at(std::size_t(from) * std::size_t(n) + std::size_t(to)); }
   const PeerLink& at(int from, int to) const { return links.at(std::size_t(from) * std::size_t(n) + std::size_t(to)); }
+  // Whether the check found `from` -> `to` reported but broken (false for pairs it did not cover).
+  bool is_broken(int from, int to) const {
+    return from != to && from >= 0 && to >= 0 && from < n && to < n && at(from, to).path == PeerPath::broken;
+  }
   // Ordered pairs (from, to) among the first `ranks` whose data did not move.
   std::vector<std::pair<int, int>> broken(int ranks = -1) const {
     std::vector<std::pair<int, int>> out;

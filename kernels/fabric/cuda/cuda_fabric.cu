@@ -8,7 +8,9 @@
 #include <string>
 
 #include "arbench/core/cuda_check.hpp"
+#include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/clock_kernels.hpp"
+#include "kernels/fabric/cuda/island_memory.hpp"
 #include "kernels/fabric/cuda/op_phases.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
 
@@ -166,17 +168,44 @@ void CudaFabric::sync_rank(int rank, const char* what) {
                     ") did not finish within " + std::to_string(timeout_s_ * 2) + " s");
 }
 
+std::string CudaFabric::island_memory_unsupported_reason() const {
+  if (processes_.multi_process())
+    return "the island variants need one process driving every GPU (their memory is allocated per GPU, "
+           "outside NCCL); run them without mpirun";
+  return {};
+}
+
+bool CudaFabric::reaches(int rank, int peer) const {
+  if (rank == peer) return true;
+  if (!drives(rank) || !drives(peer)) return false;
+  // A pair the functional peer check found broken is no path (the host-memory cross path is).
+  if (const PeerAccess* pa = peer_access(); pa != nullptr && pa->is_broken(rank, peer)) return false;
+  return devices_have_p2p(devices_[local(rank)], devices_[local(peer)]);
+}
+
+std::unique_ptr<RankBuffers> CudaFabric::alloc_island(std::size_t bytes) {
+  if (std::string why = island_memory_unsupported_reason(); !why.empty()) throw EnvironmentError(why);
+  return std::make_unique<IslandBuffers>(*this, bytes);
+}
+
+std::unique_ptr<RankBuffers> CudaFabric::alloc_host_mapped(std::size_t bytes) {
+  if (std::string why = island_memory_unsupported_reason(); !why.empty()) throw EnvironmentError(why);
+  return std::make_unique<HostMappedBuffers>(*this, bytes);
+}
+
+// cudaMemcpyDefault: the destination or source may be pinned host memory (host-mapped buffers,
+// unified addressing tells the driver where each pointer lives).
 void CudaFabric::upload(int rank, void* dst, const void* src, std::size_t bytes) {
   if (!drives(rank)) throw CaseError("upload to rank " + std::to_string(rank) + ", which another process drives");
   ARB_CUDA_CHECK(cudaSetDevice(devices_[local(rank)]));
-  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, streams_[local(rank)]));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, streams_[local(rank)]));
   sync_rank(rank, "an upload");  // the source is the caller's pageable memory
 }
 
 void CudaFabric::download(int rank, void* dst, const void* src, std::size_t bytes) {
   if (!drives(rank)) throw CaseError("download from rank " + std::to_string(rank) + ", which another process drives");
   ARB_CUDA_CHECK(cudaSetDevice(devices_[local(rank)]));
-  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, streams_[local(rank)]));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, streams_[local(rank)]));
   sync_rank(rank, "a download");
 }
 

@@ -55,6 +55,11 @@ class CudaFabric : public Fabric {
   // The start gate's offsets: how they were measured, their error bound, their drift.
   std::optional<ClockSync> clock_sync() const override;
   std::string health() const override;
+  // Island memory (island_memory.hpp): one process driving every rank, P2P from the CUDA driver.
+  std::string island_memory_unsupported_reason() const override;
+  bool reaches(int rank, int peer) const override;
+  std::unique_ptr<RankBuffers> alloc_island(std::size_t bytes) override;
+  std::unique_ptr<RankBuffers> alloc_host_mapped(std::size_t bytes) override;
   // --cache cold: writes twice the L2 size on every device this process drives.
   void flush_caches() override;
 

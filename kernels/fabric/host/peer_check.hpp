@@ -3,7 +3,7 @@
 // trusts the mapping (arbench/core/peer_access.hpp says why). Host logic, over per-peer mapped
 // pointers of any provider: PeerProbe is one rank's side of it, implemented for host memory
 // (HostPeerProbe, below: the host fabric, where a test switch plants a broken pair) and for GPU
-// memory (kernels/fabric/cuda/peer_probe_cuda.hpp: NCCL windows, peer-enabled cudaMalloc memory,
+// memory (kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp: NCCL windows, peer-enabled cudaMalloc memory,
 // or any other RankBuffers whose peer() pointers are mapped).
 //
 // Probe memory per rank (kPeerProbeBytes, a symmetric buffer): one slot word per writer rank, then

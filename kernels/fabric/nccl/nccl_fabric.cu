@@ -1,7 +1,7 @@
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 
 #include "arbench/core/cuda_check.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/nccl/lsa_team.hpp"
 #include "kernels/fabric/nccl/nccl_group.hpp"
 #include "kernels/fabric/nccl/nccl_setup.hpp"

@@ -8,7 +8,7 @@
 #include "kernels/fabric/nccl/nccl_setup.hpp"
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/process_gpu.hpp"
 #include "kernels/fabric/nccl/watchdog.hpp"
 

@@ -98,15 +98,47 @@ TEST(Step, HandComputedCase) {
   EXPECT_TRUE(mid.interpolated);
   EXPECT_NEAR(mid.us_per_allreduce, std::sqrt(200.0), 1e-9);
   EXPECT_NEAR(mid.tokens_per_s_ceiling, 2 / (20 * std::sqrt(200.0) * 1e-6), 1e-6);
-  // Rows of one (batch, draft) come fastest first; nccl is left out (its fused form ran); the
-  // failed case is listed as ignored.
+  // Rows of one (batch, draft): those with the norm fastest first, then the all-reduces alone
+  // (oneshot-push is faster, but leaves the norm out: it is never ranked above a complete choice);
+  // nccl is left out (its fused form ran); the failed case is listed as ignored.
   std::vector<std::string> order;
   for (const StepRow& x : t.rows)
     if (x.batch == 1) order.push_back(x.variant);
-  EXPECT_EQ(order, (std::vector<std::string>{"oneshot-push", "fused-oneshot", "unfused-nccl"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"fused-oneshot", "unfused-nccl", "oneshot-push"}));
+  // The engine default beside the fastest complete choice.
+  ASSERT_EQ(t.choices.size(), 2u);
+  EXPECT_EQ(t.choices[0].default_variant, "unfused-nccl");
+  EXPECT_EQ(t.choices[0].best_variant, "fused-oneshot");
+  EXPECT_DOUBLE_EQ(t.choices[0].default_tps, 2500);
+  EXPECT_DOUBLE_EQ(t.choices[0].best_tps, 5000);
+  EXPECT_NE(t.choices[0].how.find("fuse_allreduce_rms"), std::string::npos);
   ASSERT_EQ(r.ignored.size(), 1u);
   EXPECT_NE(r.ignored[0].find("fused-twoshot"), std::string::npos);
   EXPECT_FALSE(t.notes.empty());  // norm = no rows are explained
+}
+
+TEST(Step, OnAGpuResultHostOnlyVariantsAreNoChoice) {
+  std::vector<testing::SynthCase> cases = {
+      {fused_name("unfused-nccl", 8, 1, 1024), {20.0}},
+      {fused_name("fused-oneshot", 8, 1, 1024), {10.0}},
+      {ar_name("reference", 8, 2048), {1.0}},  // the host yardstick, fastest of all here
+  };
+  const ResultFile gpu = parse_result_json(testing::make_result(cases), "gpu.json");  // backend cuda
+  StepOptions opt;
+  opt.not_on_gpus = [](const std::string& v) { return v == "reference" ? std::string("host only") : std::string(); };
+  const StepReport r = project_step(gpu, kModel, opt);
+  for (const StepRow& x : r.tables.at(0).rows) EXPECT_NE(x.variant, "reference");
+  EXPECT_EQ(r.tables.at(0).rows.front().variant, "fused-oneshot");
+  ASSERT_FALSE(r.ignored.empty());
+  EXPECT_NE(r.ignored.back().find("reference (1 cases at 8 GPUs): no choice on GPUs: host only"), std::string::npos)
+      << r.ignored.back();
+  // A host result keeps them: there everything is a CPU twin.
+  nlohmann::json host = testing::make_result(cases);
+  host["arbench"]["provenance"]["backend"] = "host";
+  const StepReport h = project_step(parse_result_json(host, "host.json"), kModel, opt);
+  bool has_reference = false;
+  for (const StepRow& x : h.tables.at(0).rows) has_reference = has_reference || x.variant == "reference";
+  EXPECT_TRUE(has_reference);
 }
 
 TEST(Step, DraftTokensMultiplyTheMessage) {
@@ -223,10 +255,16 @@ TEST(Step, JsonCarriesEveryRow) {
   EXPECT_EQ(m["allreduces_per_step"], 20);
   EXPECT_EQ(m["tables"][0]["baseline"], "unfused-nccl");
   ASSERT_EQ(m["tables"][0]["rows"].size(), 3u);
-  const auto& first = m["tables"][0]["rows"][0];
-  EXPECT_EQ(first["variant"], "oneshot-push");
-  EXPECT_DOUBLE_EQ(first["ms_per_step"].get<double>(), 0.1);
+  const auto& first = m["tables"][0]["rows"][0];  // the fastest row with the norm
+  EXPECT_EQ(first["variant"], "fused-oneshot");
+  EXPECT_EQ(first["includes_norm"], true);
+  EXPECT_DOUBLE_EQ(first["ms_per_step"].get<double>(), 0.2);
   EXPECT_TRUE(first["comm_share"].is_null());
+  EXPECT_EQ(m["tables"][0]["rows"][2]["variant"], "oneshot-push");  // the all-reduce alone, ranked apart
+  const auto& choice = m["tables"][0]["engine_default_vs_best"][0];
+  EXPECT_EQ(choice["default"], "unfused-nccl");
+  EXPECT_EQ(choice["best"], "fused-oneshot");
+  EXPECT_DOUBLE_EQ(choice["best_tokens_per_s_ceiling"].get<double>(), 5000);
 }
 
 TEST(Step, PresetsKeepTheirNamesAndGainLayers) {
@@ -241,6 +279,32 @@ TEST(Step, PresetsKeepTheirNamesAndGainLayers) {
     EXPECT_GT(m.layers, 0) << m.name;
     EXPECT_GT(m.hidden, 0) << m.name;
   }
+}
+
+}  // namespace
+}  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// The island variants take part like the others: an all-reduce island variant whose fused form
+// ran is left out in favour of it (island-oneshot -> fused-island-oneshot); one without stays.
+TEST(Step, IslandVariantsAndTheirFusedForms) {
+  std::vector<testing::SynthCase> cases = {
+      {testing::fused_name("fused-island-oneshot", 8, 1, 1024), {9.0}},
+      {testing::fused_name("fused-island-oneshot", 8, 4, 1024), {18.0}},
+      {testing::ar_name("island-oneshot", 8, 2048), {6.0}},
+      {testing::ar_name("island-oneshot", 8, 8192), {12.0}},
+      {testing::ar_name("island-twoshot", 8, 2048), {8.0}},
+      {testing::ar_name("island-twoshot", 8, 8192), {10.0}},
+  };
+  StepOptions opt;
+  opt.batch = {1};
+  const StepReport r = project_step(parse_result_json(testing::make_result(cases), "islands.json"), kModel, opt);
+  std::vector<std::string> variants;
+  for (const StepRow& x : r.tables.at(0).rows) variants.push_back(x.variant);
+  // Complete choices (with the norm) rank first, then the all-reduces alone (step.hpp).
+  EXPECT_EQ(variants, (std::vector<std::string>{"fused-island-oneshot", "island-twoshot"}));
 }
 
 }  // namespace

@@ -213,3 +213,37 @@ TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
 
 }  // namespace
 }  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// The hand-off of the island variants: a table whose cases include island variants carries the
+// islands they ran on (their settings), so an engine dispatching to them cuts its ranks alike;
+// tables without island variants carry none.
+TEST(Tune, IslandTablesCarryTheirIslands) {
+  std::vector<testing::SynthCase> cases;
+  unsigned seed = 1;
+  for (std::uint64_t b = 1024; b <= 65536; b *= 4) {
+    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5 + double(b) / 1000, 0.01, 30, seed++)});
+    cases.push_back({ar_name("island-twoshot", 8, b), jittered(9 + double(b) / 8000, 0.01, 30, seed++)});
+    cases.push_back({ar_name("twoshot", 4, b), jittered(8, 0.01, 30, seed++)});
+  }
+  json j = testing::make_result(cases);
+  for (json& c : j["arbench"]["cases"])
+    if (c["variant"] == "island-twoshot") c["settings"] = {{"islands", "0-3,4-7"}, {"cross_path", "p2p"}};
+  const TuneReport rep = tune_results(parse_result_json(j, "islands.json"), 0.01);
+  EXPECT_EQ(find(rep, "allreduce", 8).islands, "0-3,4-7");
+  EXPECT_EQ(find(rep, "allreduce", 8).rules.back().variant, "island-twoshot");
+  EXPECT_TRUE(find(rep, "allreduce", 4).islands.empty());
+  const json table = dispatch_table_json(rep);
+  for (const json& t : table["tables"]) {
+    if (t["world"] == 8) {
+      EXPECT_EQ(t["islands"], "0-3,4-7");
+    } else {
+      EXPECT_FALSE(t.contains("islands"));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arbench

@@ -6,11 +6,14 @@
 //     s = round_D(((x_0 + x_1) + x_2) + ... + x_{N-1}), every + an fp32 round-to-nearest
 //   ring: segment j of each round starts at ring position j and travels j, j+1, ..., j+N-1
 //     (mod N); every hop is round_D(float(partial) + float(own)) (the wire carries the dtype)
+//   island variants: each island's partial in rank order over its ranks, rounded to D (what
+//     crosses); then the partials in island order (islands by their lowest rank), rounded once
 //   fused residual + RMSNorm: include/arbench/algo/rmsnorm.hpp's five steps, with the sum of
 //     squares in 512 lanes (pack k to lane k mod 512) combined by a pairwise tree
 // Only the ring's geometry (which packs form segment j) comes from algo/ring/ring_schedule.hpp.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -124,10 +127,65 @@ inline std::vector<float> ring_model(DType t, const std::vector<std::vector<floa
   return out;
 }
 
-// The expected output of all-reduce `variant`, whose recorded settings give the ring's geometry.
+// Two islands for the tests that run island variants: ranks 0..N/2-1 and N/2..N-1.
+inline std::vector<int> island_halves(int world) {
+  std::vector<int> labels;
+  for (int r = 0; r < world; ++r) labels.push_back(r < world / 2 ? 0 : 1);
+  return labels;
+}
+
+// The islands of `text` as the island variants record them ("0-1,2-4", "0+2,1+3"): per island,
+// its ranks ascending, islands in the order written (the variants write them by lowest rank).
+// Parsed here independently of bench/islands.
+inline std::vector<std::vector<int>> islands_of_text(const std::string& text) {
+  std::vector<std::vector<int>> out(1);
+  std::string run;
+  auto flush = [&] {
+    const auto dash = run.find('-');
+    const int lo = std::stoi(run.substr(0, dash)), hi = dash == std::string::npos ? lo : std::stoi(run.substr(dash + 1));
+    for (int r = lo; r <= hi; ++r) out.back().push_back(r);
+    run.clear();
+  };
+  for (char ch : text) {
+    if (ch == ',' || ch == '+') {
+      flush();
+      if (ch == ',') out.emplace_back();
+    } else {
+      run += ch;
+    }
+  }
+  flush();
+  for (auto& island : out) std::sort(island.begin(), island.end());
+  return out;
+}
+
+// Element i of the island variants' all-reduce (see the top of this file).
+inline float island_sum(DType t, const std::vector<std::vector<float>>& x, const std::vector<std::vector<int>>& islands,
+                        std::size_t i) {
+  float sum = 0;
+  for (std::size_t g = 0; g < islands.size(); ++g) {
+    float acc = x[std::size_t(islands[g][0])][i];
+    for (std::size_t k = 1; k < islands[g].size(); ++k) acc = acc + x[std::size_t(islands[g][k])][i];
+    const float partial = round_to_dtype(t, acc);
+    sum = g == 0 ? partial : sum + partial;
+  }
+  return round_to_dtype(t, sum);
+}
+
+// The expected output of all-reduce `variant`, whose recorded settings give the ring's geometry
+// (and the island variants' islands).
 inline std::vector<float> allreduce_model(const std::string& variant,
                                           const std::vector<std::pair<std::string, std::string>>& settings, DType t,
                                           const std::vector<std::vector<float>>& x) {
+  if (variant.rfind("island-", 0) == 0) {
+    std::string text;
+    for (const auto& [k, v] : settings)
+      if (k == "islands") text = v;
+    const auto islands = islands_of_text(text);
+    std::vector<float> out(x[0].size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = island_sum(t, x, islands, i);
+    return out;
+  }
   if (variant != "ring") return rank_order_model(t, x);
   algo::RingGeometry g;
   g.world = int(x.size());
@@ -171,7 +229,7 @@ struct RmsnormModel {
 // reversed rank order in step 1.
 inline RmsnormModel rmsnorm_model(DType t, const std::vector<std::vector<float>>& x, const std::vector<float>& residual,
                                   const std::vector<float>& weight, int tokens, int hidden, float eps,
-                                  bool reversed = false) {
+                                  bool reversed = false, const std::vector<std::vector<int>>& islands = {}) {
   constexpr int kLanes = 512;
   const std::size_t h = std::size_t(hidden), per = 16 / dtype_size(t);
   const auto order = rank_order(int(x.size()), reversed);
@@ -182,7 +240,7 @@ inline RmsnormModel rmsnorm_model(DType t, const std::vector<std::vector<float>>
     std::vector<float> lanes(kLanes, 0.0f);
     for (std::size_t j = 0; j < h; ++j) {
       const std::size_t i = row * h + j;
-      const float s = ordered_fp32_sum(t, x, order, i);
+      const float s = islands.empty() ? ordered_fp32_sum(t, x, order, i) : island_sum(t, x, islands, i);
       m.r[i] = round_to_dtype(t, s + residual[i]);
       float& lane = lanes[(j / per) % kLanes];
       lane = lane + m.r[i] * m.r[i];

@@ -3,7 +3,9 @@
 // family within its documented ULP bound, every rank bitwise equal). Under ThreadSanitizer
 // (ctest label tsan) this is the twin matrix, one ctest entry per kernel and world size.
 //
-// What the matrix covers, per kernel, in full: world sizes {2, 3, 4, 8} x threads per block T in
+// What the matrix covers, per kernel, in full: world sizes {2, 3, 4, 8} ({4, 6, 8} for the island
+// kernels, whose islands alternate between equal and unequal, and whose crossing alternates
+// between P2P and host memory, pairwise like in-place) x threads per block T in
 // {1, 3, 32} (those the kernel's launch policy allows: the norm kernels need T | kNormLanes, so
 // {1, 32}) x blocks {1, 3} x two sizes x every dtype. Each case runs 3 ops back to back (a fast
 // rank may start an op while a slow one still reads the previous: slots and epochs reused), half
@@ -53,6 +55,9 @@ TEST_P(TwinFaithful, Matrix) {
           // For any value of world, T, blocks, size or dtype, the others run through both.
           p.in_place = !is_norm_kernel(kernel) && (world + t + b + s + d) % 2 == 1;
           p.near_wrap = (b + s + d) % 2 == 1;
+          // Island kernels: equal and unequal islands, P2P and host memory across, pairwise too.
+          p.island_first = (world + b + s) % 2 == 0 ? world / 2 : world / 2 - 1;
+          p.cross_host = (t + b + d) % 2 == 1;
           SCOPED_TRACE(describe(kernel, p));
           EXPECT_EQ(run_twin_point<HostMem>(kernel, fabric, p), 0u);
           if (HasFailure()) return;
@@ -63,8 +68,13 @@ TEST_P(TwinFaithful, Matrix) {
 
 std::vector<MatrixCell> cells() {
   std::vector<MatrixCell> out;
-  for (TwinKernel k : kTwinKernels)
+  for (TwinKernel k : kTwinKernels) {
+    if (is_island_kernel(k)) {  // the world sizes of islands: 4, 6 and 8 ranks in two islands
+      for (int world : {4, 6, 8}) out.push_back({k, world});
+      continue;
+    }
     for (int world : {2, 3, 4, 8}) out.push_back({k, world});
+  }
   return out;
 }
 
@@ -96,7 +106,7 @@ TEST(TwinFaithfulMissingRank, NoRankWritesOutput) {
 // matters (not the oracle's small integers).
 TEST(TwinFaithful, FusedBitwiseEqualToSequential) {
   HostFabric fabric(3, kTimeoutS);
-  for (TwinKernel k : {TwinKernel::add_rmsnorm, TwinKernel::fused_oneshot, TwinKernel::fused_twoshot})
+  for (TwinKernel k : {TwinKernel::add_rmsnorm, TwinKernel::fused_oneshot, TwinKernel::fused_twoshot})  // fused_island: TwinIsland
     for (DType t : kAllDTypes) {
       TwinPoint p;
       p.world = 3;

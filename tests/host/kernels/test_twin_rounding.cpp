@@ -12,6 +12,7 @@
 
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fused/fused_twins.hpp"
+#include "kernels/island/island_twins.hpp"
 #include "tests/host/kernels/planted_sum.hpp"
 #include "tests/host/kernels/rounding_runs.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
@@ -55,7 +56,7 @@ TEST(TwinRounding, EveryAllReduceTwinFollowsTheDocumentedOrderBitwise) {
         allreduce_vs_model(f, *v, e.name, t, x, /*report=*/true);
         ++twins;
       }
-      EXPECT_GE(twins, 5) << "reference, oneshot-pull, oneshot-push, twoshot and ring";
+      EXPECT_GE(twins, 7) << "reference, oneshot-pull, oneshot-push, twoshot, ring, island-oneshot, island-twoshot";
     }
   }
 }
@@ -97,6 +98,12 @@ TEST(TwinRounding, FusedTwinsFollowTheModelBitwise) {
     for (FusedAlgo a : {FusedAlgo::unfused_oneshot, FusedAlgo::fused_oneshot, FusedAlgo::fused_twoshot}) {
       auto v = make_fused_twin(a, FusedOptions{0, false});
       fused_vs_model(f, *v, fused_algo_name(a), t, in, want);
+    }
+    // The island forms: step 1 in their order (islands 0-1 and 2-4, the partials rounded).
+    const RmsnormModel island_want = rmsnorm_model(t, in, false, islands_of_text("0-1,2-4"));
+    for (IslandAlgo a : {IslandAlgo::fused_oneshot, IslandAlgo::fused_twoshot}) {
+      auto v = make_island_twin(a);
+      fused_vs_model(f, *v, island_algo_name(a), t, in, island_want);
     }
   }
 }

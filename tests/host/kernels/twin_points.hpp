@@ -13,36 +13,12 @@
 #include "arbench/algo/ring/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "tests/host/kernels/fused_twin_harness.hpp"
+#include "tests/host/kernels/island_twin_harness.hpp"
 #include "tests/host/kernels/ring_twin_harness.hpp"
+#include "tests/host/kernels/twin_kernel.hpp"
 #include "tests/host/kernels/twin_harness.hpp"
 
 namespace arbench::testing {
-
-// Every custom kernel. add_rmsnorm (the norm-only kernel) runs as unfused-oneshot: oneshot-pull,
-// then the norm kernel.
-enum class TwinKernel { oneshot_pull, oneshot_push, twoshot, ring, add_rmsnorm, fused_oneshot, fused_twoshot };
-
-inline constexpr TwinKernel kTwinKernels[] = {TwinKernel::oneshot_pull, TwinKernel::oneshot_push,
-                                              TwinKernel::twoshot,      TwinKernel::ring,
-                                              TwinKernel::add_rmsnorm,  TwinKernel::fused_oneshot,
-                                              TwinKernel::fused_twoshot};
-
-inline const char* twin_kernel_name(TwinKernel k) {
-  switch (k) {
-    case TwinKernel::oneshot_pull: return "oneshot-pull";
-    case TwinKernel::oneshot_push: return "oneshot-push";
-    case TwinKernel::twoshot: return "twoshot";
-    case TwinKernel::ring: return "ring";
-    case TwinKernel::add_rmsnorm: return "add_rmsnorm";
-    case TwinKernel::fused_oneshot: return "fused-oneshot";
-    case TwinKernel::fused_twoshot: return "fused-twoshot";
-  }
-  return "?";
-}
-
-inline bool is_norm_kernel(TwinKernel k) {
-  return k == TwinKernel::add_rmsnorm || k == TwinKernel::fused_oneshot || k == TwinKernel::fused_twoshot;
-}
 
 // Whether the kernel's launch policy allows `threads` per block (the norm needs a divisor of
 // its lanes).
@@ -61,12 +37,19 @@ struct TwinPoint {
   bool in_place = false;  // allreduce kernels only
   bool near_wrap = false;  // epochs start just before 2^32
   int ops = 3;
+  // Island kernels: ranks 0..island_first-1 form the first island, the rest the second (0:
+  // halves); cross_host: the islands lack P2P, so the crossing goes through host memory.
+  int island_first = 0;
+  bool cross_host = false;
 };
 
 inline std::string describe(TwinKernel k, const TwinPoint& p) {
   return std::string(twin_kernel_name(k)) + " world " + std::to_string(p.world) + " T " + std::to_string(p.threads) +
          " blocks " + std::to_string(p.blocks) + (p.long_size ? " long " : " short ") +
-         std::string(dtype_name(p.dtype)) + (p.in_place ? " in-place" : "") + (p.near_wrap ? " near-wrap" : "");
+         std::string(dtype_name(p.dtype)) + (p.in_place ? " in-place" : "") + (p.near_wrap ? " near-wrap" : "") +
+         (is_island_kernel(k) ? " islands " + algo::islands_text(two_islands(p.world, p.island_first)) +
+                                    (p.cross_host ? " host-memory" : " p2p")
+                              : std::string());
 }
 
 inline constexpr std::uint32_t kNearWrap = 0xfffffffeu;  // 3 ops cross 2^32
@@ -139,6 +122,29 @@ inline FusedRun fused_run(TwinKernel k, const TwinPoint& p) {
   return r;
 }
 
+inline IslandRun island_run(TwinKernel k, const TwinPoint& p) {
+  IslandRun r;
+  r.algo = k == TwinKernel::island_oneshot   ? IslandAlgo::oneshot
+           : k == TwinKernel::island_twoshot ? IslandAlgo::twoshot
+           : k == TwinKernel::fused_island   ? IslandAlgo::fused_oneshot
+                                             : IslandAlgo::fused_twoshot;
+  r.dtype = p.dtype;
+  r.world = p.world;
+  r.islands = two_islands(p.world, p.island_first);
+  r.cross_p2p = !p.cross_host;
+  r.elems = allreduce_elems(p);
+  r.tokens = p.long_size ? p.world * p.blocks + 1 : 1;  // as fused_run
+  r.hidden = p.long_size ? 1011 : 9;
+  r.ops = p.ops;
+  r.in_place = !is_norm_kernel(k) && p.in_place;
+  r.blocks = p.blocks;
+  r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
+  r.threads = p.threads;
+  r.twin = twin_options(p);
+  r.back_to_back = true;
+  return r;
+}
+
 // p.ops ops of kernel k with memory policy Mem, back to back (a fast rank may be an op ahead of a
 // slow one), checked against the oracle (allreduce: every op, bitwise; fused: the last op, within
 // the ULP bound, all ranks bitwise equal). Returns the wrong elements;
@@ -158,6 +164,15 @@ std::size_t run_twin_point(TwinKernel k, HostFabric& fabric, const TwinPoint& p,
       auto v = make_ring_twin_with<Mem>(r.opt, r.twin);
       return run_ring_variant(fabric, *v, r, report);
     }
+    case TwinKernel::island_oneshot:
+    case TwinKernel::island_twoshot:
+    case TwinKernel::fused_island:
+    case TwinKernel::fused_island_twoshot: {  // a fabric of its own: islands, with or without P2P between them
+      const IslandRun r = island_run(k, p);
+      auto f = island_fabric(r, fabric.timeout_s());
+      auto v = make_island_twin_with<Mem>(r.algo, r.opt, r.twin);
+      return run_island_variant(*f, *v, r, report);
+    }
     default: {
       const FusedRun r = fused_run(k, p);
       auto v = make_fused_twin_with<Mem>(r.algo, r.opt, r.twin);
@@ -176,12 +191,39 @@ struct MissingRankOutcome {
 // wait expired, so no rank writes any output (the reduction needs every rank). Not for
 // add_rmsnorm: unfused-oneshot runs its norm kernel after a failed all-reduce.
 template <class Mem>
-MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& fabric, const TwinPoint& p, int missing) {
+MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPoint& p, int missing) {
   std::unique_ptr<Variant> v;
   std::vector<const RankBuffers*> outs;
   TwinCase tc;
   std::unique_ptr<Workload> work;
-  if (!is_norm_kernel(k)) {
+  std::unique_ptr<HostFabric> own;  // island kernels: a fabric with islands
+  HostFabric& fabric = is_island_kernel(k) ? *(own = island_fabric(island_run(k, p), base.timeout_s())) : base;
+  if (is_island_kernel(k)) {
+    const IslandRun r = island_run(k, p);
+    auto iv = make_island_twin_with<Mem>(r.algo, r.opt, r.twin);
+    const Case c = island_case(r);
+    const Tuning t = island_tuning(r);
+    if (is_norm_kernel(k)) {
+      work = make_rmsnorm_workload(c, fabric, iv->buffer_placement(), 7, 1e-6);
+      iv->prepare(c, fabric, work->buffers(), t);
+      work->fill(fabric);
+      outs = {work->buffers().norm_out, work->buffers().residual_out};
+    } else {
+      tc.in = fabric.alloc(c.bytes, Placement::local);
+      tc.out = fabric.alloc(c.bytes, Placement::local);
+      tc.buffers.in = tc.in.get();
+      tc.buffers.out = tc.out.get();
+      iv->prepare(c, fabric, tc.buffers, t);
+      std::vector<std::uint8_t> host(c.bytes), poison(c.bytes, 0xff);
+      for (int r2 = 0; r2 < p.world; ++r2) {
+        fill_oracle(host.data(), p.dtype, r.elems, 1, r2);
+        fabric.upload(r2, tc.buffers.in->local(r2), host.data(), c.bytes);
+        fabric.upload(r2, tc.buffers.out->local(r2), poison.data(), c.bytes);
+      }
+      outs = {tc.buffers.out};
+    }
+    v = std::move(iv);
+  } else if (!is_norm_kernel(k)) {
     if (k == TwinKernel::ring) {
       v = make_ring_twin_with<Mem>(ring_run(p).opt, twin_options(p));
       tc = prepare_ring_run(fabric, *v, ring_run(p));

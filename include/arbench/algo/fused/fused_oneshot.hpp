@@ -21,22 +21,24 @@
 namespace arbench::algo {
 
 // Step 3's source of s for row `row`: pack k of every rank's staging, reduced in rank order.
-template <DType D>
+template <class Mem, DType D>
 ARB_HD Pack pull_row_sum(const SymmArgs& s, int slot, std::size_t at) {
   Pack v[kLayoutMaxRanks] = {};
   ARB_UNROLL
   for (int p = 0; p < kLayoutMaxRanks; ++p)
-    if (p < s.world) v[p] = staging_ptr(s.scratch[p], slot, s.packs)[at];
+    if (p < s.world) v[p] = Mem::load_data(staging_ptr(s.scratch[p], slot, s.packs) + at);
   return reduce_packs<D>(v, s.world);
 }
 
 // Step 1 for rows [rows.begin, rows.end): own x into own staging.
-template <DType D>
+template <class Mem, DType D>
 ARB_HD void stage_rows(const SymmArgs& s, Pack* own, int hidden, Range rows, const BlockCtx& c) {
   const std::size_t rp = row_packs(hidden, D);
   for (std::size_t row = rows.begin; row < rows.end; ++row)
-    for (std::size_t k = static_cast<std::size_t>(c.thread); k < rp; k += static_cast<std::size_t>(c.threads))
-      own[row * rp + k] = load_row_pack<D>(s.in, hidden, row, k);
+    for (std::size_t k = static_cast<std::size_t>(c.thread); k < rp; k += static_cast<std::size_t>(c.threads)) {
+      const Pack x = load_row_pack<D>(s.in, hidden, row, k);  // value first, as `own[..] = ..` did: same PTX
+      Mem::store_data(own + row * rp + k, x);
+    }
 }
 
 // Phase marks (arbench/core/phases.hpp). Reduce and norm interleave row by row: `normed` is the
@@ -55,12 +57,12 @@ ARB_HD bool fused_oneshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   const std::size_t rp = row_packs(a.io.hidden, D);
   const Range rows = block_share<Mem>(Range{0, static_cast<std::size_t>(a.tokens)}, c);
 
-  stage_rows<D>(s, staging_ptr(rank_scratch(s, s.rank), slot, s.packs), a.io.hidden, rows, c);
+  stage_rows<Mem, D>(s, staging_ptr(rank_scratch(s, s.rank), slot, s.packs), a.io.hidden, rows, c);
   const bool ok = block_barrier<Mem>(s, c, 0, e, bound, BarrierMarks{s.phases, 1});
   if (ok) {
     for (std::size_t row = rows.begin; row < rows.end; ++row)
       add_norm_row<Mem, D>(a.io, row, c, lanes,
-                           [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
+                           [&](std::size_t k) { return pull_row_sum<Mem, D>(s, slot, row * rp + k); });
     phase_mark<Mem>(s.phases, c, 4);
   }
   end_epoch<Mem>(s, c, e);

@@ -43,7 +43,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   void* own = rank_scratch(s, s.rank);
 
   for (int p = 0; p < s.world; ++p)
-    stage_rows<D>(s, staging_ptr(own, slot, s.packs), hidden, block_share<Mem>(owned_range(tokens, s.world, p), c), c);
+    stage_rows<Mem, D>(s, staging_ptr(own, slot, s.packs), hidden, block_share<Mem>(owned_range(tokens, s.world, p), c), c);
   bool ok = block_barrier<Mem>(s, c, 0, e, bound, BarrierMarks{s.phases, 1});
   if (ok) {
     NormIo io = a.io;
@@ -51,7 +51,7 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
     io.mirror_y = gather_ptr(own, slot, 1, s.packs);
     const Range mine = block_share<Mem>(owned_range(tokens, s.world, s.rank), c);
     for (std::size_t row = mine.begin; row < mine.end; ++row)
-      add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<D>(s, slot, row * rp + k); });
+      add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<Mem, D>(s, slot, row * rp + k); });
     ok = block_barrier<Mem>(s, c, 1, e, bound, BarrierMarks{s.phases, 4});
   }
   if (ok) {
@@ -63,8 +63,8 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
       const Range rows = block_share<Mem>(owned_range(tokens, s.world, p), c);
       for (std::size_t row = rows.begin; row < rows.end; ++row)
         for (std::size_t k = t0; k < rp; k += nt) {
-          store_row_pack<D>(a.io.residual_out, hidden, row, k, r_src[row * rp + k]);
-          store_row_pack<D>(a.io.norm_out, hidden, row, k, y_src[row * rp + k]);
+          store_row_pack<D>(a.io.residual_out, hidden, row, k, Mem::load_data(r_src + row * rp + k));
+          store_row_pack<D>(a.io.norm_out, hidden, row, k, Mem::load_data(y_src + row * rp + k));
         }
     }
     phase_mark<Mem>(s.phases, c, 7);

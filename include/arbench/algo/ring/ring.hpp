@@ -42,15 +42,12 @@ namespace arbench::algo {
 // overwrites an earlier one's, so the record shows the op's last round.
 ARB_HD_CONSTEXPR int ring_exit_mark(int world) { return 3 + 2 * ring_steps(world); }
 
-// A slot pack written by a peer: on the GPU bypass L1 (the slot is rewritten by the peer between
-// two of our reads of the same address, and a stale L1 line would return the old transfer).
+// A slot pack written by a peer: Mem::load_data_cg, which on the GPU bypasses L1 (the slot is
+// rewritten by the peer between two of our reads of the same address, and a stale L1 line would
+// return the old transfer).
+template <class Mem>
 ARB_HD Pack ring_load_slot(const Pack* p) {
-#if defined(__CUDA_ARCH__)
-  const uint4 v = __ldcg(reinterpret_cast<const uint4*>(p));
-  return Pack{{v.x, v.y, v.z, v.w}};
-#else
-  return *p;
-#endif
+  return Mem::load_data_cg(p);
 }
 
 template <class Mem>
@@ -114,15 +111,15 @@ ARB_HD bool ring_step(const RingArgs& a, const BlockCtx& c, std::size_t round, i
     if (kind == RingStepKind::first) {
       v = load_pack<D>(a.in, k, a.n);
     } else if (kind == RingStepKind::forward) {
-      v = ring_load_slot(src + i);
+      v = ring_load_slot<Mem>(src + i);
     } else {
       PackAccumulator<D> acc;  // float(partial) + float(own), rounded once (ring_schedule.hpp)
-      acc.add(ring_load_slot(src + i), true);
+      acc.add(ring_load_slot<Mem>(src + i), true);
       acc.add(load_pack<D>(a.in, k, a.n), false);
       v = acc.result();
     }
     if (kind == RingStepKind::final || kind == RingStepKind::forward) store_pack<D>(a.out, k, a.n, v);
-    dst[i] = v;
+    Mem::store_data(dst + i, v);
   }
 
   Mem::block_sync();
@@ -151,7 +148,7 @@ ARB_HD bool ring_drain(const RingArgs& a, const BlockCtx& c, std::size_t round, 
   const Range seg = ring_segment(a.g, ch, round, ring_recv_segment(a.pos, ring_steps(world) - 1, world));
   const Pack* src = ring_slot_ptr(a.own, a.g, ch, ring_slot(q, RingPolicy::kSlots));
   for (std::size_t i = static_cast<std::size_t>(c.thread); i < seg.size(); i += static_cast<std::size_t>(c.threads))
-    store_pack<D>(a.out, seg.begin + i, a.n, ring_load_slot(src + i));
+    store_pack<D>(a.out, seg.begin + i, a.n, ring_load_slot<Mem>(src + i));
   Mem::block_sync();
   if (c.thread == 0) ok = ring_release_slot<Mem>(a, c, q);
   const bool all = Mem::block_all(ok);
@@ -173,7 +170,7 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
     phase_mark<Mem>(a.phases, c, ring_exit_mark(1));  // one rank: no steps, no drain
     return true;
   }
-  const std::uint32_t base = a.state->seq[ch];
+  const std::uint32_t base = Mem::counter_load(&a.state->seq[ch]);
   const std::size_t rounds = ring_rounds(a.g, ch);
   const int steps = ring_steps(a.g.world);
   std::uint32_t q = base;
@@ -185,7 +182,7 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
   }
   Mem::block_sync();  // every thread read the counter above before thread 0 moves it on
   if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, ch))
-    a.state->seq[ch] = base + static_cast<std::uint32_t>(ring_transfers(a.g, ch));
+    Mem::counter_store(&a.state->seq[ch], base + static_cast<std::uint32_t>(ring_transfers(a.g, ch)));
   phase_mark<Mem>(a.phases, c, ring_exit_mark(a.g.world));
   return ok;
 }

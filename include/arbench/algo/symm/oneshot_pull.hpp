@@ -33,7 +33,10 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
-  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
+  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
+    const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
+    Mem::store_data(own + k, x);
+  }
 
   const bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
@@ -41,7 +44,7 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
       Pack v[kLayoutMaxRanks] = {};
       ARB_UNROLL
       for (int p = 0; p < kLayoutMaxRanks; ++p)
-        if (p < a.world) v[p] = staging_ptr(a.scratch[p], slot, a.packs)[k];
+        if (p < a.world) v[p] = Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k);
       store_pack<D>(a.out, k, a.n, reduce_packs<D>(v, a.world));
     }
     phase_mark<Mem>(a.phases, c, 4);

@@ -39,7 +39,10 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
 
   for (int p = 0; p < a.world; ++p) {
     const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
-    for (std::size_t k = r.begin + t0; k < r.end; k += nt) own[k] = load_pack<D>(a.in, k, a.n);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
+      const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
+      Mem::store_data(own + k, x);
+    }
   }
 
   bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
@@ -49,9 +52,9 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
       Pack v[kLayoutMaxRanks] = {};
       ARB_UNROLL
       for (int p = 0; p < kLayoutMaxRanks; ++p)
-        if (p < a.world) v[p] = staging_ptr(a.scratch[p], slot, a.packs)[k];
+        if (p < a.world) v[p] = Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k);
       const Pack sum = reduce_packs<D>(v, a.world);
-      own[k] = sum;
+      Mem::store_data(own + k, sum);
       store_pack<D>(a.out, k, a.n, sum);
     }
     // The scatter's end is the second barrier's first mark (after its block_sync).
@@ -62,7 +65,7 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
       if (p == a.rank) continue;
       const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
       const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
-      for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, src[k]);
+      for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, Mem::load_data(src + k));
     }
     phase_mark<Mem>(a.phases, c, 7);
   }

@@ -1,0 +1,141 @@
+// `arbench settings RESULT.json [MORE.json ...] [--out-dir DIR]`: from measured results to what
+// the user sets: arbench's NCCL tuner table, NCCL's example-plugin file and the settings of each
+// engine, per world size (docs/engine-settings.md). The logic lives in settings/ (host-tested);
+// this file is the command line and the files.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "arbench/core/errors.hpp"
+#include "arbench/core/models.hpp"
+#include "cli/values.hpp"
+#include "commands.hpp"
+#include "io/output_paths.hpp"
+#include "measure/tuner_plugin.hpp"
+#include "results/report.hpp"
+#include "settings/settings.hpp"
+#include "settings/settings_report.hpp"
+
+namespace arbench {
+namespace {
+
+inline constexpr const char* kTableFile = "arbench-nccl-tuner.table";
+inline constexpr const char* kExampleFile = "nccl_tuner.conf";
+inline constexpr const char* kJsonFile = "settings.json";
+
+struct SettingsArgs {
+  std::vector<std::string> results;
+  std::string out_dir = "arbench-settings", format = "text", dtype = "bf16", model, plugin;
+  std::vector<int> gpus;
+  std::optional<int> hidden;
+  int hidden_typed = 0;  // --hidden as parsed (hidden is set from it when given)
+  double alpha = 0.01, margin_percent = 5;
+};
+
+// Every value the user typed, before any file is read.
+std::optional<int> resolve_hidden(const SettingsArgs& a) {
+  // --alpha, --margin, --gpus and --hidden are checked as they are parsed (bench/cli).
+  if (a.out_dir.empty()) throw UsageError("--out-dir is empty; name a folder for the settings files");
+  for (const std::string& r : a.results)
+    if (r.empty()) throw UsageError("a RESULT argument is empty; name a result JSON written by `arbench run`");
+  if (a.model.empty()) return a.hidden;
+  const ModelPreset* p = find_model_preset(a.model);
+  if (!p) {
+    std::string names;
+    for (const auto& m : kModelPresets) names += (names.empty() ? "" : ", ") + std::string(m.name);
+    throw UsageError("unknown --model '" + a.model + "'; presets: " + names + " (or give --hidden)");
+  }
+  return p->hidden;
+}
+
+// The folder, created when missing; UsageError when it is not a writable folder.
+std::filesystem::path prepare_out_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p = fs::absolute(dir, ec);
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec))
+    throw UsageError("--out-dir " + dir + ": exists and is not a folder; name a folder for the settings files");
+  fs::create_directories(p, ec);
+  if (ec) throw UsageError("--out-dir " + dir + ": cannot create it (" + ec.message() + ")");
+  check_output_paths({{"--out-dir", (p / kJsonFile).string()}});
+  return p;
+}
+
+int run_settings(const SettingsArgs& a) {
+  const std::optional<int> hidden = resolve_hidden(a);
+  const std::filesystem::path dir = prepare_out_dir(a.out_dir);
+  SettingsOptions opt;
+  opt.worlds = a.gpus;
+  opt.verdict.alpha = a.alpha;
+  opt.verdict.threshold = a.margin_percent / 100;
+  opt.paths.table = (dir / kTableFile).string();
+  opt.paths.example_conf = (dir / kExampleFile).string();
+  const TunerPluginPath plugin = find_tuner_plugin();
+  opt.paths.plugin = a.plugin.empty() ? plugin.path : std::filesystem::absolute(a.plugin).string();
+  if (a.plugin.empty() && !plugin.found)
+    std::cerr << "arbench settings: " << kTunerPluginFile << " not found (looked at " << plugin.looked
+              << "); the lines below name where `cmake --install` puts it: build the target arbench_nccl_tuner "
+                 "or give --plugin PATH\n";
+
+  const auto measured = load_measured(a.results, a.dtype, hidden);
+  const SettingsReport rep = make_settings(*measured, opt);
+  const nlohmann::json j = settings_json(rep);
+  if (!rep.table_text.empty()) write_file_atomically(opt.paths.table, rep.table_text);
+  if (!rep.example_conf_text.empty()) write_file_atomically(opt.paths.example_conf, rep.example_conf_text);
+  write_file_atomically((dir / kJsonFile).string(), j.dump(2) + "\n");
+  if (a.format == "json") {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << format_settings(rep);
+    std::cout << "\nwritten: " << (dir / kJsonFile).string() << (rep.table_text.empty() ? "" : ", " + opt.paths.table)
+              << (rep.example_conf_text.empty() ? "" : ", " + opt.paths.example_conf) << "\n";
+  }
+  std::cout << std::flush;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_settings_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<SettingsArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "settings", "What to set in NCCL and your engine per GPU count, from measured results");
+  sub->add_option("RESULT", args->results,
+                  "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
+      ->required()
+      ->option_text("FILE");
+  cli::text(*sub, "--out-dir", args->out_dir, "DIR",
+            "folder for the tuner table, the NCCL example file and settings.json (created if missing; default "
+            "arbench-settings)");
+  cli::int_list(*sub, "--gpus", args->gpus, "N", cli::ints(1, 1 << 16),
+                "world sizes, comma-separated (default: each in the results)");
+  cli::choice(*sub, "--dtype", args->dtype, {"bf16", "fp16", "fp32"}, "dtype of the cases to use (default bf16)");
+  auto* hidden = cli::number(*sub, "--hidden", args->hidden_typed, "N", cli::ints(1, 1 << 20),
+                             "hidden size of the fused family to use (default: the only one measured)");
+  cli::text(*sub, "--model", args->model, "NAME", "a model preset, for its hidden size (as `arbench step`)")
+      ->excludes(hidden);
+  cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
+              "significance level: a choice must beat the other with Mann-Whitney p < alpha (default 0.01)");
+  cli::percent(*sub, "--margin", args->margin_percent, cli::above(0, 99),
+               "a choice must also be faster by at least this many percent (5 or 5%; default 5)");
+  cli::text(*sub, "--plugin", args->plugin, "PATH",
+            "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
+  cli::choice(*sub, "--format", args->format, {"text", "json"},
+              "text or json (json: the settings.json document; default text)");
+  sub->callback([args, &exit_code, sub] {
+    try {
+      if (sub->count("--hidden") > 0) args->hidden = args->hidden_typed;
+      exit_code = run_settings(*args);
+    } catch (const Error& e) {
+      std::cerr << "arbench settings: " << e.what() << "\n";
+      exit_code = e.exit_code();
+    }
+  });
+}
+
+}  // namespace arbench

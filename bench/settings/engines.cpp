@@ -1,0 +1,182 @@
+// Engine settings from the NCCL plan and the findings; see engines.hpp. Each engine's rules,
+// and the facts they rest on, are in knobs.cpp's sources; docs/engine-settings.md explains them.
+#include "settings/engines.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "settings/knobs.hpp"
+
+namespace arbench {
+namespace engine_detail {
+
+std::string mib_value(std::uint64_t bytes) {  // 524288 -> "0.5", rounded down to 4 decimals
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", std::floor(double(bytes) / 1048576.0 * 1e4) / 1e4);
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+// The NCCL variables of the measurement that fix the communicators' channel counts (NCCL reads them
+// once per process): the engine gets them too, so a rule's channel count means what it meant.
+const char* const kCarriedNcclEnv[] = {"NCCL_MIN_CTAS", "NCCL_MAX_CTAS", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"};
+
+std::string carried_env(const Measured& m) {
+  std::string env;
+  for (const char* k : kCarriedNcclEnv)
+    if (const auto it = m.facts.nccl_env.find(k); it != m.facts.nccl_env.end())
+      env += (env.empty() ? "" : " ") + std::string(k) + "=" + it->second;
+  return env;
+}
+
+// The NCCL variables that load arbench's plugin with the table (empty when it has no rule here).
+std::string nccl_env(const NcclPlan& p, const SettingsPaths& paths) {
+  if (!p.missing.empty() || p.rules().empty()) return {};
+  std::string env = "NCCL_TUNER_PLUGIN=" + paths.plugin + " ARBENCH_NCCL_TUNER_TABLE=" + paths.table;
+  if (!paths.carried_env.empty()) env += " " + paths.carried_env;
+  return env;
+}
+
+// A shell command as lines: each environment assignment on its own line, then the program and
+// each flag, joined by line continuations (so every line stays short and the whole pastes as one).
+std::vector<std::string> shell_lines(const std::string& env, const std::string& program,
+                                     const std::vector<std::string>& flags) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < env.size();) {
+    std::size_t end = env.find(' ', i);
+    if (end == std::string::npos) end = env.size();
+    if (end > i) parts.push_back(env.substr(i, end - i));
+    i = end + 1;
+  }
+  const std::size_t n_env = parts.size();
+  parts.push_back(program);
+  for (const std::string& f : flags) parts.push_back("  " + f);
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    lines.push_back((i >= n_env && n_env > 0 ? "  " : "") + parts[i] + (i + 1 < parts.size() ? " \\" : ""));
+  return lines;
+}
+
+EngineSetting missing(const std::string& knob_id, const std::string& why, const std::string& run_line) {
+  EngineSetting s;
+  s.knob = knob_id;
+  s.status = S::missing;
+  s.why = why;
+  s.run_line = run_line;
+  return s;
+}
+
+std::string lead_text(const Advantage& a) { return size_text(a.lead, a.axis); }
+
+int GpuFacts::cc_major() const {
+  const auto dot = cc.find('.');
+  if (cc.empty() || dot == 0) return -1;
+  int v = 0;
+  for (char c : cc.substr(0, dot)) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace engine_detail
+
+namespace {
+
+using namespace engine_detail;
+
+// "up to 64 KiB: nccl[ring/ll/ch:4]", "above 64 KiB up to 2 MiB: NCCL's own choice".
+std::string range_text(const NcclRange& r) {
+  return (r.min_bytes == 0 ? std::string("up to ") : "above " + size_text(r.min_bytes - 1, "bytes") + " up to ") +
+         size_text(r.max_bytes, "bytes") + ": " + (r.keeps_nccl() ? std::string("NCCL's own choice") : r.variant);
+}
+
+// --- NCCL -----------------------------------------------------------------------------------
+
+EngineSection nccl_section(const NcclPlan& p, const SettingsPaths& paths) {
+  EngineSection sec;
+  sec.engine = "NCCL";
+  if (!p.missing.empty()) {
+    sec.settings.push_back(missing("nccl.tuner_plugin", p.missing, p.run_line));
+    return sec;
+  }
+  EngineSetting plugin;
+  plugin.knob = "nccl.tuner_plugin";
+  const auto rules = p.rules();
+  std::string ranges;
+  for (const NcclRange& r : p.ranges) {
+    ranges += (ranges.empty() ? "" : "; ") + range_text(r);
+    if (!r.evidence.empty()) plugin.evidence.push_back(r.evidence.back());
+  }
+  if (rules.empty()) {
+    plugin.status = S::keep;
+    plugin.value = "NCCL's own choice at every measured size";
+    plugin.why = "no forced configuration beats it anywhere (" + ranges + ")";
+  } else {
+    plugin.status = S::set;
+    plugin.paste = nccl_env(p, paths);
+    plugin.value = std::to_string(rules.size()) + " of " + std::to_string(p.ranges.size()) + " size ranges: " + ranges;
+    plugin.why = "where a forced configuration beats NCCL's own choice, the plugin applies it; every other size, "
+                 "collective and GPU count stays NCCL's";
+    if (p.max_channels(false) > 0)
+      plugin.why += "; a rule's channel count is capped at the communicator's, as it was when measured" +
+                    (paths.carried_env.empty() ? std::string()
+                                               : " (with the measurement's " + paths.carried_env + ")");
+  }
+  if (!p.tuned.empty()) {
+    int faster = 0, slower = 0;
+    for (const Evidence& e : p.tuned) faster += e.beats, slower += e.loses;
+    plugin.why += ". Checked with nccl[tuned]: faster than nccl at " + std::to_string(faster) + " of " +
+                  std::to_string(p.tuned.size()) + " sizes, slower at " + std::to_string(slower);
+    for (const Evidence& e : p.tuned)
+      if (e.loses) plugin.evidence.push_back(e);
+  } else if (!rules.empty()) {
+    plugin.run_line = "arbench run --backend cuda --gpus " + std::to_string(p.world) +
+                      " --family allreduce --variants 'nccl,nccl[tuned]' --tuner-table " + paths.table +
+                      " --out verify-" + std::to_string(p.world) + ".json";
+  }
+  sec.settings.push_back(plugin);
+
+  if (!rules.empty()) {
+    if (!p.example_missing.empty()) {
+      sec.settings.push_back(missing("nccl.example_plugin", p.example_missing, p.example_run_line));
+    } else {
+      EngineSetting ex;
+      ex.knob = "nccl.example_plugin";
+      ex.status = S::try_it;
+      ex.paste = "NCCL_TUNER_PLUGIN=libnccl-tuner-example.so NCCL_TUNER_CONFIG_FILE=" + paths.example_conf;
+      if (!paths.carried_env.empty()) ex.paste += " " + paths.carried_env;
+      ex.value = "the same choice with an explicit channel count on every row, 0.." +
+                 size_text(p.example.back().max_bytes, "bytes");
+      ex.why = "instead of arbench's plugin, and with NCCL 2.30.3 or newer only (caveat below)";
+      sec.settings.push_back(ex);
+    }
+  }
+  return sec;
+}
+
+}  // namespace
+
+const char* status_name(SettingStatus s) {
+  switch (s) {
+    case S::set: return "set";
+    case S::try_it: return "try";
+    case S::keep: return "keep";
+    case S::gated: return "gated";
+    default: return "missing";
+  }
+}
+
+std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
+                                           SettingsPaths paths) {
+  paths.carried_env = carried_env(m);
+  GpuFacts gpu;
+  if (!m.facts.gpus.empty()) gpu = {m.facts.gpus.front().name, m.facts.gpus.front().cc};
+  return {nccl_section(nccl, paths), vllm_section(m, nccl, f, paths, gpu), sglang_section(nccl, f, paths, gpu),
+          trtllm_section(nccl, f, paths), flashinfer_section(m, f, gpu)};
+}
+
+}  // namespace arbench

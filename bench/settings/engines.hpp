@@ -1,0 +1,88 @@
+// Per world size and engine (NCCL itself, vLLM, SGLang, TensorRT-LLM, FlashInfer's API): what to
+// set, from the NCCL plan and the findings, and what the engine cannot take on this machine.
+//
+// Each setting has a status:
+//   set      the knob is verified and the measurement says switch it: in the engine's command line
+//   try      the measurement says it helps, but the knob, or its behaviour on this GPU, is not
+//            verified (knobs.hpp says what): listed apart, never in the command line
+//   keep     the engine's default is what the measurement favours: nothing to paste
+//   gated    the engine cannot take it on this GPU or topology (a path gated to other architectures
+//            or to NVLink): reported, never emitted as if it worked
+//   missing  the result lacks the measurement: `run_line` measures it
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "settings/evidence.hpp"
+#include "settings/findings.hpp"
+#include "settings/measured.hpp"
+#include "settings/nccl_plan.hpp"
+
+namespace arbench {
+
+enum class SettingStatus { set, try_it, keep, gated, missing };
+const char* status_name(SettingStatus s);  // "set", "try", "keep", "gated", "missing"
+
+struct EngineSetting {
+  std::string knob;    // knobs.hpp id
+  SettingStatus status = SettingStatus::keep;
+  std::string paste;   // the exact text to paste (env assignments, a flag, a YAML line, Python)
+  std::string value;   // what the measurement gives, for people
+  std::string why;     // how it follows from the evidence, or why it cannot apply
+  std::vector<Evidence> evidence;  // the decisive comparisons (all sizes in the JSON)
+  std::string run_line;            // missing: what to run
+};
+
+struct EngineSection {
+  std::string engine;  // "NCCL", "vLLM", "SGLang", "TensorRT-LLM", "FlashInfer"
+  std::vector<EngineSetting> settings;
+  std::vector<std::string> command;  // the engine's command with every `set` setting, one shell line each
+};
+
+// Where the files are (absolute paths), for the paste lines.
+struct SettingsPaths {
+  std::string plugin, table, example_conf;
+  std::string carried_env;  // filled by engine_sections: the measurement's channel-count variables
+};
+
+// The NCCL section's and the commands' environment carries the measurement's NCCL_MIN_CTAS,
+// NCCL_MAX_CTAS, NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS (provenance.nccl_env), where it had them.
+std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
+                                           SettingsPaths paths);
+
+}  // namespace arbench
+
+// ---- internal: what engines.cpp (NCCL, the dispatch) and engines_serving.cpp (vLLM, SGLang,
+// TensorRT-LLM, FlashInfer) share.
+
+namespace arbench::engine_detail {
+
+using S = SettingStatus;
+
+// 524288 -> "0.5": MiB, rounded down to 4 decimals.
+std::string mib_value(std::uint64_t bytes);
+// The measurement's channel-count variables (NCCL_MIN_CTAS, ...) from provenance.nccl_env.
+std::string carried_env(const Measured& m);
+// The NCCL variables that load arbench's plugin with the table (empty when it has no rule here).
+std::string nccl_env(const NcclPlan& p, const SettingsPaths& paths);
+// A shell command as lines: each environment assignment on its own line, then the program and
+// each flag, joined by line continuations.
+std::vector<std::string> shell_lines(const std::string& env, const std::string& program,
+                                     const std::vector<std::string>& flags);
+EngineSetting missing(const std::string& knob_id, const std::string& why, const std::string& run_line);
+std::string lead_text(const Advantage& a);
+
+struct GpuFacts {
+  std::string name, cc;  // of the result's first GPU; empty when not recorded
+  int cc_major() const;  // -1 when unknown
+};
+
+EngineSection vllm_section(const Measured& m, const NcclPlan& p, const Findings& f, const SettingsPaths& paths,
+                           const GpuFacts& gpu);
+EngineSection sglang_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths, const GpuFacts& gpu);
+EngineSection trtllm_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths);
+EngineSection flashinfer_section(const Measured& m, const Findings& f, const GpuFacts& gpu);
+
+}  // namespace arbench::engine_detail

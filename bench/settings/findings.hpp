@@ -1,0 +1,52 @@
+// What one world size's measurements say about the choices engines expose, beyond NCCL's own
+// configuration (nccl_plan.hpp). Each is "the best of group A against the best of group B" at
+// every size measured for both, weighed with evidence.hpp's rule:
+//
+//   custom      arbench's one-shot / two-shot kernels   vs `nccl`          (custom all-reduce on/off)
+//   shots       one-shot (pull or push)                 vs `twoshot`       (the one-shot/two-shot crossover)
+//   nccl_symm   `nccl-symm`                             vs `nccl`          (NCCL symmetric memory on/off)
+//   fusion      fused all-reduce + RMSNorm              vs the best unfused pair, in tokens at the result's hidden size
+//   fused_shots `fused-oneshot`                         vs `fused-twoshot` (FlashInfer's use_oneshot)
+//
+// `lead` is where A holds from the smallest measured size upward: for a "beats" comparison
+// (custom, nccl_symm, fusion) the largest size up to which A beats B at every measured size (0:
+// not even at the smallest); for a crossover (shots, fused_shots) the largest size up to which A
+// is never beaten by B.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "settings/evidence.hpp"
+#include "settings/measured.hpp"
+
+namespace arbench {
+
+struct Advantage {
+  std::string a, b;     // what the groups are, for people
+  std::string axis;     // "bytes" | "tokens"
+  bool measured = false;
+  std::uint64_t lead = 0;
+  bool everywhere = false;  // A holds at every measured size
+  int wins = 0, losses = 0;
+  std::vector<Evidence> evidence;  // every size measured for both groups, ascending
+  std::string missing, run_line;   // when !measured
+
+  std::uint64_t first_size() const { return evidence.empty() ? 0 : evidence.front().size; }
+  std::uint64_t last_size() const { return evidence.empty() ? 0 : evidence.back().size; }
+  // The evidence at the largest size of the lead and at the first size past it (when any).
+  std::vector<Evidence> boundary() const;
+};
+
+struct Findings {
+  int world = 0;
+  Advantage custom, shots, nccl_symm, fusion, fused_shots;
+};
+
+Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt);
+
+// The names of arbench's custom all-reduce kernels (the engines' custom all-reduce stand-ins).
+inline const char* const kCustomVariants[] = {"oneshot-pull", "oneshot-push", "twoshot"};
+
+}  // namespace arbench

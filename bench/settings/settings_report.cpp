@@ -1,0 +1,205 @@
+// Text and JSON of `arbench settings`; see settings_report.hpp.
+#include "settings/settings_report.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report_table.hpp"
+#include "settings/knobs.hpp"
+
+namespace arbench {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kWidth = 120;
+
+// `text` after `label`, wrapped at kWidth with a hanging indent of `indent` columns.
+std::string wrapped(const std::string& label, const std::string& text, std::size_t indent) {
+  std::string out = label;
+  if (out.size() < indent)
+    out.resize(indent, ' ');
+  else
+    out += ' ';
+  std::size_t col = out.size();
+  bool line_empty = true;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string::npos) end = text.size();
+    // "(p 0.13, n 12/12)" stays on one line, with what follows its ')' up to the next blank.
+    if (const std::size_t close = text[i] == '(' ? text.find(')', i) : std::string::npos;
+        close != std::string::npos && close >= end)
+      end = std::min(text.size(), text.find(' ', close));
+    const std::string word = text.substr(i, end - i);
+    i = end + 1;
+    if (word.empty()) continue;
+    if (!line_empty && col + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(indent, ' ');
+      col = indent;
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    line_empty = false;
+  }
+  return out + "\n";
+}
+
+std::string world_title(const WorldSettings& w) {
+  return std::to_string(w.world) + " GPUs (tensor parallel " + std::to_string(w.world) + ", " +
+         (w.nccl.nvlink ? "every GPU pair NVLink-connected" : "PCIe: not every GPU pair is NVLink-connected") +
+         (w.nccl.nnodes > 1 ? ", " + std::to_string(w.nccl.nnodes) + " nodes" : "") + ")";
+}
+
+// One setting: status and knob, then its lines under a label column (paste and run lines are never
+// wrapped: they are meant to be copied whole).
+std::string format_setting(const EngineSetting& s) {
+  const Knob& k = knob(s.knob);
+  const std::string pad(10, ' ');
+  constexpr std::size_t kText = 20;
+  std::string out = wrapped("  " + std::string(status_name(s.status)), std::string(k.what), pad.size());
+  if (!s.paste.empty()) out += pad + "paste     " + s.paste + "\n";
+  if (!s.value.empty()) out += wrapped(pad + "value", s.value, kText);
+  if (!s.why.empty()) out += wrapped(pad + "why", s.why, kText);
+  for (std::size_t i = 0; i < s.evidence.size() && i < 4; ++i)
+    out += wrapped(pad + (i == 0 ? "evidence" : ""), evidence_text(s.evidence[i]), kText);
+  if (s.evidence.size() > 4)
+    out += pad + std::string(10, ' ') + "(" + std::to_string(s.evidence.size() - 4) + " more in settings.json)\n";
+  if (!s.run_line.empty())
+    out += pad + (s.status == SettingStatus::missing ? "measure   " : "verify    ") + s.run_line + "\n";
+  if (!k.caveat.empty() && s.status != SettingStatus::keep && s.status != SettingStatus::gated)
+    out += wrapped(pad + (k.verified ? "caveat" : "unverified"), std::string(k.caveat), kText);
+  return out;
+}
+
+json advantage_json(const Advantage& a) {
+  json j = {{"a", a.a}, {"b", a.b}, {"axis", a.axis}, {"measured", a.measured}};
+  if (!a.measured) {
+    j["missing"] = a.missing;
+    j["run_line"] = a.run_line;
+    return j;
+  }
+  j["lead"] = a.lead;
+  j["everywhere"] = a.everywhere;
+  j["wins"] = a.wins;
+  j["losses"] = a.losses;
+  j["evidence"] = json::array();
+  for (const Evidence& e : a.evidence) j["evidence"].push_back(evidence_json(e));
+  return j;
+}
+
+json ranges_json(const std::vector<NcclRange>& ranges) {
+  json out = json::array();
+  for (const NcclRange& r : ranges) {
+    json j = {{"min_bytes", r.min_bytes}, {"max_bytes", r.max_bytes}, {"variant", r.variant},
+              {"keeps_nccl", r.keeps_nccl()}, {"channels", r.channels}, {"note", r.note}};
+    j["algo"] = r.keeps_nccl() ? json(nullptr) : json(tuner::algo_name(r.algo));
+    j["proto"] = r.keeps_nccl() ? json(nullptr) : json(tuner::proto_name(r.proto));
+    j["evidence"] = json::array();
+    for (const Evidence& e : r.evidence) j["evidence"].push_back(evidence_json(e));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_settings(const SettingsReport& rep) {
+  std::string out = "arbench settings: what to set in your engine, from measurements on this machine\n";
+  std::string sources;
+  for (const std::string& s : rep.sources) sources += (sources.empty() ? "" : ", ") + s;
+  out += wrapped("results", sources, 9);
+  out += wrapped("machine", (rep.gpu.empty() ? std::string("GPU unknown") : rep.gpu + " (cc " + rep.cc + ")") +
+                                ", CUDA driver " + (rep.cuda_driver.empty() ? "unknown" : rep.cuda_driver) + ", NCCL " +
+                                (rep.nccl_version.empty() ? "unknown" : rep.nccl_version) + ", fingerprint " +
+                                (rep.fingerprint.empty() ? "unknown" : rep.fingerprint),
+                 9);
+  out += wrapped("rule", "a choice counts where it is at least " + format_fixed(rep.verdict.threshold * 100, 1) +
+                             "% faster with Mann-Whitney p < " + format_p_value(rep.verdict.alpha) +
+                             " (--margin, --alpha); " + rep.dtype +
+                             (rep.hidden > 0 ? ", fused family at hidden " + std::to_string(rep.hidden) : ""),
+                 9);
+  out += "files    " + (rep.table_text.empty() ? std::string("(no tuner table: ") + rep.table_missing + ")" : rep.paths.table) +
+         (rep.example_conf_text.empty() ? "" : ", " + rep.paths.example_conf) + "\n";
+  out += "plugin   " + rep.paths.plugin + "\n";
+  out += wrapped("status", "set: in the command line below; try: measured to help, but the knob or its behaviour "
+                           "on this GPU is not verified; keep: the default is right; gated: the engine cannot take "
+                           "it here; missing: measure it with the line given",
+                 9);
+  for (const WorldSettings& w : rep.worlds) {
+    const std::string title = " " + world_title(w) + " ";
+    const std::size_t bar = title.size() < kWidth ? (kWidth - title.size()) / 2 : 0;
+    out += "\n" + std::string(bar, '=') + title + std::string(bar, '=') + "\n";
+    for (const std::string& n : w.nccl.notes) out += wrapped("note:", n, 6);
+    for (const EngineSection& e : w.engines) {
+      out += "\n" + e.engine + "\n";
+      for (const EngineSetting& s : e.settings) out += format_setting(s);
+      if (!e.command.empty()) {
+        out += "  command:\n";
+        for (const std::string& line : e.command) out += "    " + line + "\n";
+      }
+    }
+  }
+  if (!rep.ignored.empty()) {
+    out += "\nleft out (" + std::to_string(rep.ignored.size()) + "):\n";
+    for (const std::string& s : rep.ignored) out += wrapped("", s, 2);
+  }
+  return out;
+}
+
+json settings_json(const SettingsReport& rep) {
+  json j;
+  j["schema"] = "arbench-settings";
+  j["schema_version"] = kSettingsSchemaVersion;
+  j["sources"] = rep.sources;
+  j["machine"] = {{"gpu", rep.gpu}, {"cc", rep.cc}, {"cpu", rep.cpu}, {"cuda_driver", rep.cuda_driver},
+                  {"nccl_version", rep.nccl_version}, {"fingerprint", rep.fingerprint}, {"nodes", rep.nodes}};
+  j["rule"] = {{"alpha", rep.verdict.alpha}, {"margin", rep.verdict.threshold}};
+  j["dtype"] = rep.dtype;
+  j["hidden"] = rep.hidden;
+  j["files"] = {{"plugin", rep.paths.plugin},
+                {"table", rep.table_text.empty() ? json(nullptr) : json(rep.paths.table)},
+                {"example_conf", rep.example_conf_text.empty() ? json(nullptr) : json(rep.paths.example_conf)}};
+  if (!rep.table_missing.empty()) j["table_missing"] = rep.table_missing;
+  j["worlds"] = json::array();
+  for (const WorldSettings& w : rep.worlds) {
+    json jw = {{"world", w.world}, {"nvlink", w.nccl.nvlink}, {"nodes", w.nccl.nnodes}};
+    json nccl = {{"ranges", ranges_json(w.nccl.ranges)}, {"example", ranges_json(w.nccl.example)},
+                 {"notes", w.nccl.notes}};
+    if (!w.nccl.missing.empty()) nccl["missing"] = {{"why", w.nccl.missing}, {"run_line", w.nccl.run_line}};
+    if (!w.nccl.example_missing.empty())
+      nccl["example_missing"] = {{"why", w.nccl.example_missing}, {"run_line", w.nccl.example_run_line}};
+    nccl["max_channels"] = w.nccl.max_channels(false);
+    nccl["tuned"] = json::array();
+    for (const Evidence& e : w.nccl.tuned) nccl["tuned"].push_back(evidence_json(e));
+    jw["nccl"] = std::move(nccl);
+    jw["findings"] = {{"custom", advantage_json(w.findings.custom)},       {"shots", advantage_json(w.findings.shots)},
+                      {"nccl_symm", advantage_json(w.findings.nccl_symm)}, {"fusion", advantage_json(w.findings.fusion)},
+                      {"fused_shots", advantage_json(w.findings.fused_shots)}};
+    jw["engines"] = json::array();
+    for (const EngineSection& e : w.engines) {
+      json je = {{"engine", e.engine}, {"command", e.command}, {"settings", json::array()}};
+      for (const EngineSetting& s : e.settings) {
+        const Knob& k = knob(s.knob);
+        json js = {{"knob", s.knob},   {"what", k.what},   {"status", status_name(s.status)},
+                   {"paste", s.paste}, {"value", s.value}, {"why", s.why},
+                   {"source", k.source}, {"verified", k.verified}, {"caveat", k.caveat}};
+        js["evidence"] = json::array();
+        for (const Evidence& e2 : s.evidence) js["evidence"].push_back(evidence_json(e2));
+        if (!s.run_line.empty()) js["run_line"] = s.run_line;
+        je["settings"].push_back(std::move(js));
+      }
+      jw["engines"].push_back(std::move(je));
+    }
+    j["worlds"].push_back(std::move(jw));
+  }
+  j["ignored"] = rep.ignored;
+  return j;
+}
+
+}  // namespace arbench

@@ -1,0 +1,54 @@
+// The island variants' memory on the GPU fabrics of one process (Fabric::alloc_island,
+// Fabric::alloc_host_mapped; docs/variants.md, "Island variants"). NCCL's symmetric windows need
+// P2P between every pair of GPUs; these need it only within an island:
+//   IslandBuffers      cudaMalloc on each rank's GPU, zero-filled on the rank's stream; peer
+//                      access enabled (cudaDeviceEnablePeerAccess) from every rank to every peer
+//                      the fabric says it can reach; peer(r, p) throws for the other pairs.
+//   HostMappedBuffers  pinned host memory per rank (cudaHostAlloc, portable + mapped), zero-
+//                      filled, addressed by every GPU (unified addressing: the host pointer is
+//                      the device pointer on every device): the cross-island path of GPUs
+//                      without P2P, as NCCL's SHM transport.
+// Both are freed only once the owner's streams are idle (else left allocated, as DeviceBuffers).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "kernels/fabric/cuda/cuda_fabric.hpp"
+
+namespace arbench {
+
+class IslandBuffers final : public RankBuffers {
+ public:
+  IslandBuffers(const CudaFabric& owner, std::size_t bytes);
+  ~IslandBuffers() override;
+  std::size_t bytes() const override { return bytes_; }
+  bool symmetric() const override { return true; }
+  void* local(int rank) const override;
+  void* peer(int rank, int peer) const override;
+
+ private:
+  const CudaFabric& owner_;
+  std::size_t bytes_;
+  std::vector<void*> ptrs_;  // per local rank
+};
+
+class HostMappedBuffers final : public RankBuffers {
+ public:
+  HostMappedBuffers(const CudaFabric& owner, std::size_t bytes);
+  ~HostMappedBuffers() override;
+  std::size_t bytes() const override { return bytes_; }
+  bool symmetric() const override { return true; }
+  void* local(int rank) const override { return ptrs_.at(static_cast<std::size_t>(rank)); }
+  void* peer(int /*rank*/, int peer) const override { return ptrs_.at(static_cast<std::size_t>(peer)); }
+
+ private:
+  const CudaFabric& owner_;
+  std::size_t bytes_;
+  std::vector<void*> ptrs_;  // per rank
+};
+
+// Whether device `a` can access device `b`'s memory directly (same device: yes).
+bool devices_have_p2p(int a, int b);
+
+}  // namespace arbench

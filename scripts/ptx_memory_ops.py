@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""The PTX the device memory policy emits, checked without a GPU (issue 29, docs/verification.md).
+
+The model checker (tests/model/) proves the protocols under the C++ memory model; that carries
+over to the GPU only if every policy operation compiles to the PTX operation the mapping assumes.
+This script compiles every custom protocol kernel (kernels/{symm,ring,fused}/*.cu) to PTX with the
+build's own command (compile_commands.json; -lineinfo is in the build's flags) for every
+architecture the build targets, attributes each memory instruction to the DeviceMem member
+(kernels/mem_device.cuh) whose line emitted it (nvcc's `.loc`, following `inlined_at` out of an
+intrinsic's header), and checks:
+
+  1. every instruction of a policy operation is one that operation may emit (RULES: flags
+     st.release.sys / ld.acquire.sys, LL lines volatile v2.u64, data one 16-byte v4 access,
+     ring slots ld.global.cg.v4, counters plain u32);
+  2. no ld.global.nc anywhere (a non-coherent load may serve peer-written memory from a stale
+     cache), no .release/.acquire below .sys scope, and no .release/.acquire/.volatile outside a
+     policy operation (a protocol that bypassed the policy);
+  3. each kernel has its protocol's operations (REQUIRED), so a dropped flag or a data path that
+     no longer goes through the policy fails;
+  4. with --expect: per (source, arch, kernel entry, policy op, opcode) the instruction count
+     equals the checked-in expectation (scripts/ptx_memory_ops.expected), so one dropped fence or
+     flag among several fails too. Counts differ between architectures (sm_120 unrolls some
+     loops) and may move with the nvcc version: after checking the change, regenerate the file
+     with `table --build-dir build/ci --write scripts/ptx_memory_ops.expected`.
+
+  ptx_memory_ops.py check --build-dir build/ci [--expect FILE] [--keep DIR]
+                                                   compile and check every protocol kernel
+                                                   (--keep: leave the PTX files in DIR)
+  ptx_memory_ops.py check --ptx FILE.ptx... --policy kernels/mem_device.cuh [--kernel NAME] [--expect FILE]
+                                                   the same rules on saved PTX files (tests); a file
+                                                   named NAME.cu.sm_XX.ptx (as --keep writes them)
+                                                   names its kernel and architecture
+  ptx_memory_ops.py table --build-dir build/ci [--write FILE]
+                                                   per source, arch, kernel entry: policy op, opcode,
+                                                   count (--write: as the expectation file)
+
+Exit 0: clean; 1: violations (one line each); 2: bad usage; 77: no nvcc (skipped).
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The protocol kernels and the policy operations each must contain (at least one instruction).
+REQUIRED = {
+    "oneshot_pull": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "oneshot_push": ("ll_store", "ll_load", "counter_load", "counter_store"),
+    "twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "ring": ("store_release", "load_acquire", "load_data_cg", "store_data", "counter_load", "counter_store"),
+    "fused_oneshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "fused_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "add_rmsnorm": (),  # the norm kernel alone: no peer memory (its all-reduce is oneshot_pull's)
+}
+V4 = ("u32", "b32", "f32")  # nvcc types a 16-byte vector by its use
+RULES = {
+    "store_release": {"st.release.sys.global.u32"},
+    "load_acquire": {"ld.acquire.sys.global.u32"},
+    "ll_store": {"st.volatile.global.v2.u64"},
+    "ll_load": {"ld.volatile.global.v2.u64"},
+    "load_data": {f"ld.global.v4.{t}" for t in V4},
+    "load_data_cg": {f"ld.global.cg.v4.{t}" for t in V4},
+    "store_data": {f"st.global.v4.{t}" for t in V4},
+    "counter_load": {"ld.global.u32"},
+    "counter_store": {"st.global.u32"},
+    "claim": {"atom.global.cas.b32", "atom.relaxed.global.cas.b32"},  # own memory; sm_90 / sm_120 spelling
+}
+MEM = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ld|st|atom|red)\.[a-z0-9_.]*)\s")
+ENTRY = re.compile(r"^(?:\.visible\s+)?\.entry\s+([^\s(]+)\(")
+LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(?:.*inlined_at\s+(\d+)\s+(\d+))?")
+FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]+)"')
+POLICY = "mem_device.cuh"
+
+
+def policy_lines(cuh):
+    """{line number: DeviceMem member} for every line inside a member's body."""
+    out, cur, depth = {}, None, 0
+    with open(cuh, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            m = re.search(r"ARB_HD static [\w:<>]+\s*\*?\s*(\w+)\(", line)
+            if m and cur is None:
+                cur, depth = m.group(1), 0
+            if cur:
+                out[n] = cur
+                depth += line.count("{") - line.count("}")
+                if depth <= 0 and "}" in line:
+                    cur = None
+    return out
+
+
+def short(mangled):
+    try:
+        text = subprocess.run(["c++filt", mangled], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return mangled
+    m = re.search(r"(\w+)<([^>]*)>\(", text)
+    if not m:
+        return text
+    targs = m.group(2).replace("(arbench::DType)0", "bf16").replace("(arbench::DType)1", "fp16")
+    return f"{m.group(1)}<{targs.replace('(arbench::DType)2', 'fp32')}>"
+
+
+def scan(ptx_text, plines):
+    """Counter{(entry, policy op or '-', opcode): n}; the PTX's .file table is at its end."""
+    lines = ptx_text.splitlines()
+    files = {m.group(1): m.group(2) for m in map(FILE.match, lines) if m}
+    table = collections.Counter()
+    entry, loc = None, None
+    for line in lines:
+        m = ENTRY.match(line)
+        if m:
+            entry, loc = short(m.group(1)), None
+            continue
+        m = LOC.match(line)
+        if m:
+            loc = (files.get(m.group(1), "?"), int(m.group(2)))
+            if not loc[0].endswith(POLICY) and m.group(3) and files.get(m.group(3), "").endswith(POLICY):
+                loc = (files[m.group(3)], int(m.group(4)))  # an intrinsic inlined into a member (__ldcg)
+            continue
+        m = MEM.match(line)
+        if not m or entry is None:
+            continue
+        opcode = m.group(1)
+        if opcode.startswith("ld.param") or ".shared" in opcode or ".local" in opcode:
+            continue
+        op = plines.get(loc[1], "-") if loc and loc[0].endswith(POLICY) else "-"
+        table[(entry, op, opcode)] += 1
+    return table
+
+
+def violations(table, kernel, where):
+    out = []
+    seen = collections.defaultdict(set)
+    for (entry, op, opcode), n in sorted(table.items()):
+        seen[entry].add(op)
+        what = f"{where}: {entry}: {n}x {opcode}"
+        if ".nc" in opcode:
+            out.append(f"{what}: a non-coherent load (may return a stale peer write); use a plain or .cg load")
+        if (".release" in opcode or ".acquire" in opcode) and ".sys" not in opcode:
+            out.append(f"{what}: below system scope (a peer GPU over PCIe needs .sys)")
+        if op in RULES and opcode not in RULES[op]:
+            out.append(f"{what} emitted by DeviceMem::{op}, which may emit only {', '.join(sorted(RULES[op]))}")
+        if op == "-" and any(s in opcode for s in (".release", ".acquire", ".volatile")):
+            out.append(f"{what} outside the memory policy (kernels/{POLICY}): a protocol bypassed it")
+    if not seen:
+        out.append(f"{where}: no kernel entry with memory instructions (did the compile fail?)")
+    for entry, ops in sorted(seen.items()):
+        missing = [op for op in REQUIRED.get(kernel, ()) if op not in ops]
+        if missing:
+            out.append(f"{where}: {entry}: no instruction of DeviceMem::{', ::'.join(missing)}; the protocol "
+                       "dropped them or moves that memory behind the policy's back")
+    return out
+
+
+def count_rows(results):
+    """{(where, entry, op, opcode): n} of the policy operations; where = 'file sm_XX'."""
+    return {(where, entry, op, opcode): n for _, where, table in results
+            for (entry, op, opcode), n in table.items() if op != "-"}
+
+
+def read_expected(path):
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                file, arch, entry, op, opcode, n = line.split()
+                rows[(f"{file} {arch}", entry, op, opcode)] = int(n)
+    return rows
+
+
+def count_violations(results, expected):
+    got = count_rows(results)
+    wheres = {where for _, where, _ in results}
+    out = []
+    for key in sorted(set(got) | {k for k in expected if k[0] in wheres}):
+        want, have = expected.get(key), got.get(key, 0)
+        if want != have:
+            where, entry, op, opcode = key
+            out.append(f"{where}: {entry}: DeviceMem::{op} emitted {have}x {opcode}, expected {want or 0}x "
+                       "(scripts/ptx_memory_ops.expected; regenerate with `table --write` once the change is "
+                       "understood)")
+    return out
+
+
+def protocol_sources(build_dir):
+    with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
+        entries = json.load(f)
+    return [e for e in entries if e["file"].endswith(".cu") and
+            os.path.splitext(os.path.basename(e["file"]))[0] in REQUIRED]
+
+
+def archs(command):
+    return sorted(set(re.findall(r"code=\[?(?:compute_\d+,)?sm_(\d+)", command)), key=int)
+
+
+def compile_ptx(entry, arch, tmp):
+    args = [a for a in shlex.split(entry["command"]) if not a.startswith("--generate-code") and a != "-c"]
+    if os.path.basename(args[0]) in ("ccache", "sccache"):
+        args = args[1:]
+    out = os.path.join(tmp, f"{os.path.basename(entry['file'])}.sm_{arch}.ptx")
+    i = args.index("-o")
+    args[i + 1] = out
+    args += [f"-arch=sm_{arch}", "-ptx"]
+    p = subprocess.run(args, cwd=entry["directory"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"compiling {entry['file']} for sm_{arch} failed:\n{p.stderr}")
+    with open(out, encoding="utf-8") as f:
+        return f.read()
+
+
+def from_build(build_dir, source_dir, keep=None):
+    """[(kernel, 'file sm_XX', table)] for every protocol kernel and architecture of the build."""
+    plines = policy_lines(os.path.join(source_dir, "kernels", POLICY))
+    jobs = [(e, a) for e in protocol_sources(build_dir) for a in archs(e["command"])]
+    if not jobs:
+        raise SystemExit(f"no protocol kernel in {build_dir}/compile_commands.json")
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, os.cpu_count() or 1)) as pool:
+        out = keep or tmp
+        os.makedirs(out, exist_ok=True)
+        texts = list(pool.map(lambda j: compile_ptx(j[0], j[1], out), jobs))
+    return [(os.path.splitext(os.path.basename(e["file"]))[0], f"{os.path.basename(e['file'])} sm_{a}", scan(t, plines))
+            for (e, a), t in zip(jobs, texts)]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", choices=("check", "table"))
+    ap.add_argument("--build-dir")
+    ap.add_argument("--ptx", nargs="+")
+    ap.add_argument("--policy")
+    ap.add_argument("--kernel", choices=sorted(REQUIRED))
+    ap.add_argument("--keep")
+    ap.add_argument("--expect")
+    ap.add_argument("--write")
+    a = ap.parse_args(argv)
+    source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if a.ptx:
+        if not a.policy:
+            ap.error("--ptx needs --policy")
+        results = []
+        for path in a.ptx:
+            # NAME.cu.sm_XX.ptx (what --keep writes) names its source and arch
+            m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
+            kernel = a.kernel or (m.group(2) if m else None)
+            if kernel not in REQUIRED:
+                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted(REQUIRED))})")
+            with open(path, encoding="utf-8") as f:
+                where = f"{m.group(1)} {m.group(3)}" if m else os.path.basename(path)
+                results.append((kernel, where, scan(f.read(), policy_lines(a.policy))))
+    elif a.build_dir:
+        if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
+            print("no nvcc: skipped")
+            return 77
+        results = from_build(os.path.abspath(a.build_dir), source_dir, a.keep and os.path.abspath(a.keep))
+    else:
+        ap.error("give --build-dir or --ptx")
+    if a.mode == "table":
+        lines = [f"{where} {entry} {op} {opcode} {n}" for (where, entry, op, opcode), n in sorted(count_rows(results).items())]
+        if a.write:
+            with open(a.write, "w", encoding="utf-8") as f:
+                f.write("# scripts/ptx_memory_ops.py's expectation: source arch kernel-entry policy-op opcode count\n"
+                        "# (generated by `ptx_memory_ops.py table --build-dir build/ci --write FILE`; do not edit)\n")
+                f.write("\n".join(lines) + "\n")
+        else:
+            print("\n".join(lines))
+        return 0
+    bad = [v for kernel, where, table in results for v in violations(table, kernel, where)]
+    if a.expect:
+        bad += count_violations(results, read_expected(a.expect))
+    for v in bad:
+        print(v)
+    print(f"ptx-memory-ops: {len(results)} PTX files, {len(bad)} violation(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

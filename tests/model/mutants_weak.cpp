@@ -1,0 +1,59 @@
+// Mutants only a weak memory model shows (TSan on x86, a TSO machine, cannot), and the ring's
+// credit wait, which matters only once a sender can lap its receiver.
+//   stale epoch counter  counter_load may return the counter's previous value. The kernel
+//                        boundary is a happens-before edge, so a genuinely relaxed load after it
+//                        is never stale in the C++ model (coherence): the mutant stands for a
+//                        counter read served by a stale or non-coherent cache. W2 B1 T1 ops3.
+//   LL flag split        each LL half as two separate relaxed 4-byte stores, data then flag: a
+//                        reader may see the new flag with the old data. W2 B1 T1 ops2. Run also
+//                        with seq_cst stores and loads, where it must survive (the strong-machine
+//                        view: what TSan on x86 would see).
+//   credit wait skipped  the ring sends without waiting for the slot's credit: killed at 6 ranks,
+//                        equivalent below (a sender runs at most N - 1 <= kSlots transfers ahead).
+#include "tests/model/fused_model.hpp"
+#include "tests/model/model_case.hpp"
+#include "tests/model/ring_model.hpp"
+#include "tests/model/symm_model.hpp"
+
+namespace arbench::model {
+
+void weak_mutant_cases(std::vector<ModelCase>& out) {
+  using K = TwinKernel;
+  using Stale = RelacyMem<algo::Fault::none, Weak::counter_stale>;
+  const char* stale = "stale epoch counter";
+  ModelConfig ops2, ops3;
+  ops3.ops = 3;
+  out.push_back(mutant_case<SymmTest<Stale, K::oneshot_pull, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<SymmTest<Stale, K::oneshot_push, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<SymmTest<Stale, K::twoshot, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<RingTest<Stale, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<FusedTest<Stale, K::add_rmsnorm, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<FusedTest<Stale, K::fused_oneshot, 2, 1, 1>>(ops3, stale));
+  out.push_back(mutant_case<FusedTest<Stale, K::fused_twoshot, 2, 1, 1>>(ops3, stale));
+
+  using Split = RelacyMem<algo::Fault::none, Weak::ll_split>;
+  out.push_back(mutant_case<SymmTest<Split, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data"));
+  // The same split under sequential consistency survives: only a weak model shows the fault, as
+  // a TSO machine (x86: TSan's twins) keeps the data store before the flag store and the flag
+  // load before the data load.
+  using SplitSc = RelacyMem<algo::Fault::none, Weak::ll_split_sc>;
+  ModelCase strong = mutant_case<SymmTest<SplitSc, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data");
+  strong.point += " seq_cst";
+  strong.expect_pass = true;
+  strong.note = "survives with seq_cst stores and loads: only a weak memory model shows it";
+  out.push_back(strong);
+
+  ModelConfig skip;
+  skip.skip_credit_wait = true;
+  using Plain = RelacyMem<>;
+  ModelCase w6 = mutant_case<RingTest<Plain, 6, 1, 1>>(skip, "credit wait skipped");
+  w6.baseline_cfg.skip_credit_wait = false;
+  out.push_back(w6);
+  ModelCase w3 = mutant_case<RingTest<Plain, 3, 1, 1>>(skip, "credit wait skipped");
+  w3.baseline_cfg.skip_credit_wait = false;
+  w3.expect_pass = true;
+  w3.note = "equivalent below 6 ranks: a sender runs at most N - 1 <= kSlots transfers ahead";
+  out.push_back(w3);
+}
+
+}  // namespace arbench::model

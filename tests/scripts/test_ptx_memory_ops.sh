@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The PTX the device memory policy emits (scripts/ptx_memory_ops.py, docs/verification.md).
+# Every protocol kernel of the build, for every architecture it targets, compiled to PTX with the
+# build's own flags: each policy operation emits only its PTX (flags st.release.sys /
+# ld.acquire.sys, data one 16-byte access ...), no ld.global.nc, no scope below .sys, every
+# kernel has its protocol's operations, and each operation's count is the checked-in one
+# (scripts/ptx_memory_ops.expected). Then the checker must fail on what a broken device policy
+# or protocol would emit, planted in a copy of oneshot_pull's sm_90 PTX: a flag store at .gpu
+# scope, a plain load for the acquire, a non-coherent load of peer data, the release stores gone,
+# one of its two acquire loads gone.
+# Exit 77 (skipped) without nvcc or a configured build.
+set -uo pipefail
+src=${1:?usage: test_ptx_memory_ops.sh SOURCE_DIR BUILD_DIR}
+build=${2:?usage: test_ptx_memory_ops.sh SOURCE_DIR BUILD_DIR}
+tool="python3 $src/scripts/ptx_memory_ops.py"
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "no nvcc: skipped"; exit 77; }
+[ -f "$build/compile_commands.json" ] || { echo "no $build/compile_commands.json: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect=$src/scripts/ptx_memory_ops.expected
+$tool check --build-dir "$build" --keep "$tmp/ptx" --expect "$expect" || exit 1
+base=$tmp/ptx/oneshot_pull.cu.sm_90.ptx
+[ -f "$base" ] || { echo "FAIL: no $base (does the build still target sm_90?)"; exit 1; }
+
+fails=0
+mkdir -p "$tmp/planted"
+planted=$tmp/planted/oneshot_pull.cu.sm_90.ptx
+plant() {  # plant SED_SCRIPT EXPECTED_TEXT WHAT
+  sed "$1" "$base" >"$planted"
+  if cmp -s "$base" "$planted"; then
+    echo "FAIL: planting '$3' changed nothing (sed '$1')"; fails=$((fails + 1)); return
+  fi
+  out=$($tool check --ptx "$planted" --policy "$src/kernels/mem_device.cuh" --expect "$expect" 2>&1); rc=$?
+  if [ $rc -ne 1 ] || ! grep -qF -- "$2" <<<"$out"; then
+    echo "FAIL: $3: exit $rc, expected 1 and '$2'; output:"; echo "$out"; fails=$((fails + 1))
+  else
+    echo "caught: $3"
+  fi
+}
+plant 's/st\.release\.sys\.global/st.release.gpu.global/' "below system scope" "a flag store at .gpu scope"
+plant 's/ld\.acquire\.sys\.global\.u32/ld.global.u32/' "emitted by DeviceMem::load_acquire" "a plain load for the acquire"
+plant 's/ld\.global\.v4\.u32/ld.global.nc.v4.u32/' "a non-coherent load" "a non-coherent load of peer data"
+plant '/st\.release\.sys\.global/d' "no instruction of DeviceMem::store_release" "the release stores dropped"
+plant '0,/ld\.acquire\.sys\.global\.u32/{/ld\.acquire\.sys\.global\.u32/d}' \
+  "DeviceMem::load_acquire emitted 1x ld.acquire.sys.global.u32, expected 2x" "one of two acquire loads dropped"
+[ $fails -eq 0 ] || exit 1
+echo "ptx-memory-ops: every protocol kernel clean; the five planted violations caught"
