@@ -18,6 +18,7 @@ struct CompareArgs {
   std::string base, next, format = "text";
   double alpha = 0.01;
   double threshold_percent = 5;
+  double run_threshold_percent = -1;  // unset: half of --threshold
   bool allow_different_machines = false;
   bool allow_missing = false, strict = false, correctness_only = false;
 };
@@ -30,6 +31,7 @@ int run_compare(const CompareArgs& a) {
   opt.allow_missing = a.allow_missing;
   opt.strict = a.strict;
   opt.correctness_only = a.correctness_only;
+  opt.run_threshold = a.run_threshold_percent < 0 ? -1 : a.run_threshold_percent / 100;
   const ResultFile base = load_result_file(a.base);
   const ResultFile next = load_result_file(a.next);
   for (const ResultFile* r : {&base, &next})
@@ -53,6 +55,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
               "significance level of the Mann-Whitney U test (two-sided; default 0.01)");
   cli::percent(*sub, "--threshold", args->threshold_percent, cli::reals(0, 10000),
                "smallest change of the median that counts, in percent (5 or 5%; default 5)");
+  cli::percent(*sub, "--run-threshold", args->run_threshold_percent, cli::reals(0, 10000),
+               "smallest change of the geometric mean of all cases that counts for the whole run, when the "
+               "whole confidence interval lies beyond it, in percent (default: half of --threshold)");
   cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"}, "output format (default text)");
   sub->add_flag("--allow-different-machines", args->allow_different_machines,
                 "compare even when the machine fingerprints differ (ratios then mix machine "
@@ -70,7 +75,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "same = the median moved less than the threshold; noisy = it moved more, but p >= alpha;\n"
       "failed = NEW has no valid measurement. slower and failed are regressions (exit 1), and so\n"
       "are cases of BASE missing in NEW (--allow-missing). A slower case is not counted when NEW's\n"
-      "device state was abnormal (--strict counts it). No case in common: exit 2.");
+      "device state was abnormal (--strict counts it). No case in common: exit 2.\n"
+      "Whole run (10 cases or more): slower when the (1 - alpha) bootstrap interval of the geometric\n"
+      "mean of the ratios lies above 1 + run threshold: a regression too (exit 1); faster when below.");
   sub->callback([args, &exit_code] {
     try {
       exit_code = run_compare(*args);

@@ -269,6 +269,20 @@ def shown_command(cmd):
     return " ".join(out)
 
 
+def whole_run(run):
+    """compare's run-level verdict as a count: (label, figure, class). Red when it fails the gate,
+    amber for a slower one not counted (correctness-only gate) or a noisy one."""
+    if run.get("verdict") is None:
+        return (f"whole run: no verdict ({run.get('reason', '')})", fmt_change(run.get("geomean_ratio")), "")
+    verdict = run["verdict"]
+    label = (f"whole run {verdict} ({run.get('confidence', 0) * 100:.0f}% CI {fmt_change(run.get('ci_lower'))} to "
+             f"{fmt_change(run.get('ci_upper'))}, {run.get('cases', 0)} cases, bar {run.get('threshold', 0) * 100:.1f}%)")
+    if verdict == "slower" and not run.get("counted"):
+        label += f", not counted: {run.get('not_counted', '')}"
+    cls = "bad" if run.get("counted") else "warn" if verdict in ("slower", "noisy") else ""
+    return (label, fmt_change(run.get("geomean_ratio")), cls)
+
+
 def page(result, compare, notes, rows, figs, figs_why, nights, title):
     prov = result["arbench"].get("provenance", {})
     gate_fail = (compare or {}).get("gate") == "fail" or any(
@@ -296,6 +310,9 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
               ("slower, timings not gated" if correctness_only else "slower, not counted", not_counted,
                "warn" if not_counted and not correctness_only else ""),
               ("device state abnormal", abnormal, "warn" if abnormal else "")]
+    run = (compare or {}).get("run")
+    if run:  # the whole run: the geometric mean of the ratios and its interval (docs/regression.md)
+        counts.append(whole_run(run))
     attention = sorted((r for r in rows if r["attention"]), key=lambda r: not r["counted"])
     date = result.get("context", {}).get("date", "")
     out = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"

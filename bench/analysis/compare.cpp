@@ -55,9 +55,46 @@ CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOpti
   return row;
 }
 
+// The whole run: the ratios of the cases the gate could count (not failed; NEW's device state
+// normal, unless strict), judged together; counted like a case's slower.
+RunLevel judge_whole_run(const std::vector<CaseComparison>& rows, const CompareOptions& opt) {
+  RunLevel run;
+  run.threshold = run_threshold(opt);
+  run.confidence = 1 - opt.verdict.alpha;
+  std::vector<double> ratios;
+  for (const CaseComparison& r : rows) {
+    if (r.result.verdict == Verdict::failed || !(r.result.ratio > 0) || !std::isfinite(r.result.ratio)) continue;
+    if (!r.device_marker.empty() && !opt.strict) {
+      ++run.left_out;
+      continue;
+    }
+    ratios.push_back(r.result.ratio);
+  }
+  RunVerdictOptions ro;
+  ro.alpha = opt.verdict.alpha;
+  ro.threshold = run.threshold;
+  run.result = judge_run(ratios, ro);
+  if (!run.result.judged) {
+    run.reason = std::to_string(ratios.size()) + " case(s) to judge, a run-level verdict needs at least " +
+                 std::to_string(ro.min_cases);
+    if (run.left_out) run.reason += " (" + std::to_string(run.left_out) + " left out: device state abnormal tonight)";
+    return run;
+  }
+  if (run.result.verdict != Verdict::slower) return run;
+  if (opt.correctness_only) run.not_counted = "timings not gated (correctness only)";
+  run.counted = run.not_counted.empty();
+  return run;
+}
+
 }  // namespace
 
-int compare_exit_code(const CompareReport& rep) { return rep.regressions > 0 || rep.missing > 0 ? 1 : 0; }
+double run_threshold(const CompareOptions& opt) {
+  return opt.run_threshold >= 0 ? opt.run_threshold : opt.verdict.threshold / 2;
+}
+
+int compare_exit_code(const CompareReport& rep) {
+  return rep.regressions > 0 || rep.missing > 0 || rep.run.counted ? 1 : 0;
+}
 
 std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
                                                      const ResultFile& next) {
@@ -150,6 +187,10 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                         " slower case(s) not counted: NEW's device state was abnormal for them (throttling, "
                         "clock change, downtrained link or other processes); --strict counts them");
   rep.geomean_ratio = log_count ? std::exp(log_sum / log_count) : 1.0;
+  rep.run = judge_whole_run(rep.rows, opt);
+  if (rep.run.left_out > 0 && rep.run.result.judged)
+    rep.notes.push_back("run-level verdict: " + std::to_string(rep.run.left_out) +
+                        " case(s) left out, NEW's device state was abnormal for them; --strict counts them");
 
   std::stable_sort(rep.rows.begin(), rep.rows.end(),
                    [](const CaseComparison& x, const CaseComparison& y) {

@@ -9,6 +9,11 @@
 // (`correctness_only`, for CPU timings); a case of BASE missing from NEW, unless
 // `allow_missing`. When both files recorded the 95% CI of each median (arbench run), a material
 // change whose intervals overlap is `noisy`: the change is within what the runs measured.
+//
+// The run-level verdict (verdict.hpp's judge_run) judges the geometric mean of the matched
+// cases' ratios with a bootstrap interval across cases; a run-level `slower` fails the gate like
+// a case's, with the same exceptions: not under `correctness_only`, and cases whose device state
+// was abnormal tonight are left out of it unless `strict`.
 #pragma once
 
 #include <string>
@@ -25,6 +30,20 @@ struct CompareOptions {
   bool allow_missing = false;     // cases of BASE absent from NEW do not fail the gate
   bool strict = false;            // count `slower` even when NEW's device state was abnormal
   bool correctness_only = false;  // report timings, gate on failed (and missing) cases only
+  double run_threshold = -1;      // bar of the run-level verdict; < 0: half of verdict.threshold
+};
+
+// The bar the run-level verdict uses: opt.run_threshold, or half the per-case threshold.
+double run_threshold(const CompareOptions& opt);
+
+struct RunLevel {
+  RunVerdict result;       // the geometric mean, its interval and the verdict (judged or not)
+  double threshold = 0;    // the bar used
+  double confidence = 0;   // of the interval: 1 - alpha
+  int left_out = 0;        // cases with a ratio left out: NEW's device state abnormal (!strict)
+  bool counted = false;    // a run-level slower that fails the gate
+  std::string not_counted; // a run-level slower that does not, and why
+  std::string reason;      // why there is no run-level verdict (too few cases)
 };
 
 struct CaseComparison {
@@ -55,10 +74,12 @@ struct CompareReport {
   int regressions = 0;   // rows that fail the gate (counted)
   int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted)
   int missing = 0;       // cases of BASE absent from NEW that fail the gate (!allow_missing)
+  RunLevel run;          // the whole run: did every case move together?
   CompareOptions options;
 };
 
-// 1 when the gate fails (a counted regression, or missing cases), else 0.
+// 1 when the gate fails (a counted regression, missing cases, or a counted run-level slower),
+// else 0.
 int compare_exit_code(const CompareReport& rep);
 
 // Fingerprint fields that differ between the two files (both fingerprints known and unequal).

@@ -20,6 +20,33 @@ std::string summary_line(const CompareReport& rep) {
                     Verdict::faster})
     s += " " + std::string(verdict_name(v)) + " " + std::to_string(counts[v]);
   if (rep.not_counted) s += " (" + std::to_string(rep.not_counted) + " slower not counted)";
+  if (rep.run.counted) s += "\nthe whole run is slower: a regression";
+  return s;
+}
+
+std::string run_interval(const RunLevel& run) {
+  return format_fixed(run.confidence * 100, 0) + "% CI " + format_percent_change(run.result.ci_lower) + " to " +
+         format_percent_change(run.result.ci_upper);
+}
+
+// The run-level verdict in words: what moved, how sure, against which bar, and what it means.
+std::string run_line(const RunLevel& run) {
+  const RunVerdict& r = run.result;
+  if (!r.judged) return "whole run: no verdict (" + run.reason + ")";
+  const std::string bar = format_fixed(run.threshold * 100, 1) + "%";
+  // Two lines, each under 120 columns: what moved and how sure, then against which bar.
+  std::string s = "whole run: " + std::string(verdict_name(r.verdict)) + ": geometric mean " +
+                  format_percent_change(r.geomean_ratio) + " over " + std::to_string(r.cases) + " case(s) (" +
+                  run_interval(run) + ", bootstrap over cases)\n  ";
+  switch (r.verdict) {
+    case Verdict::slower:
+      s += "the interval lies above the run threshold +" + bar + ": " +
+           (run.counted ? std::string("a regression (fails the gate)") : "not counted: " + run.not_counted);
+      break;
+    case Verdict::faster: s += "the interval lies below the run threshold -" + bar + " (informational)"; break;
+    case Verdict::noisy: s += "beyond the run threshold +-" + bar + ", but the interval reaches back across it"; break;
+    default: s += "within the run threshold +-" + bar; break;
+  }
   return s;
 }
 
@@ -65,7 +92,12 @@ std::string human(const CompareReport& rep, bool markdown) {
                r.result.verdict == Verdict::failed ? "" : format_p_value(r.result.p_value),
                markdown && r.counted ? "**" + verdict + "**" : verdict});
   }
-  t.add_row({"geometric mean", "", "", format_percent_change(rep.geomean_ratio), "", ""});
+  const RunLevel& run = rep.run;
+  if (run.result.judged)
+    t.add_row({"whole run: geometric mean (" + run_interval(run) + ")", "", "",
+               format_percent_change(run.result.geomean_ratio), "", std::string(verdict_name(run.result.verdict))});
+  else
+    t.add_row({"geometric mean", "", "", format_percent_change(rep.geomean_ratio), "", ""});
   out += markdown ? t.markdown() : t.text();
 
   auto list = [&](const char* title, const std::vector<std::string>& names, const std::string& why = {}) {
@@ -78,7 +110,8 @@ std::string human(const CompareReport& rep, bool markdown) {
        rep.missing ? ", missing in NEW: failures (--allow-missing accepts them)" : "");
   list("Only in NEW", rep.only_in_new);
   list("Not comparable", rep.not_comparable);
-  out += "\n" + std::string(markdown ? "**" : "") + summary_line(rep) +
+  out += "\n" + run_line(run) + "\n";
+  out += std::string(markdown ? "**" : "") + summary_line(rep) +
          (markdown ? "**" : "") + "\n";
   return out;
 }
@@ -109,6 +142,20 @@ nlohmann::json as_json(const CompareReport& rep) {
                           {"device_differences", r.device_differences}});
   }
   j["geomean_ratio"] = rep.geomean_ratio;
+  const RunLevel& run = rep.run;
+  auto judged_number = [&](double v) { return run.result.judged ? nlohmann::json(v) : nlohmann::json(); };
+  j["run"] = {{"verdict", run.result.judged ? nlohmann::json(verdict_name(run.result.verdict)) : nlohmann::json()},
+              {"geomean_ratio", run.result.geomean_ratio},
+              {"ci_lower", judged_number(run.result.ci_lower)},
+              {"ci_upper", judged_number(run.result.ci_upper)},
+              {"confidence", run.confidence},
+              {"cases", run.result.cases},
+              {"left_out", run.left_out},
+              {"threshold", run.threshold},
+              {"method", "percentile bootstrap over cases, fixed seed"},
+              {"counted", run.counted},
+              {"not_counted", run.not_counted},
+              {"reason", run.reason}};
   j["only_in_base"] = rep.only_in_base;
   j["only_in_new"] = rep.only_in_new;
   j["not_comparable"] = rep.not_comparable;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "analysis/mann_whitney.hpp"
@@ -52,6 +53,46 @@ SampleComparison compare_samples(std::span<const double> base, std::span<const d
   c.p_value = mann_whitney_u(base, next).p_value;
   c.verdict = classify(c.ratio, c.p_value, opt);
   return c;
+}
+
+Verdict classify_run(double geomean, double ci_lower, double ci_upper, double threshold) {
+  const double eps = 1e-12;  // as classify: "exactly at the bar" counts
+  if (ci_lower >= 1 + threshold - eps) return Verdict::slower;
+  if (ci_upper <= 1 - threshold + eps) return Verdict::faster;
+  if (std::abs(geomean - 1) >= threshold - eps) return Verdict::noisy;
+  return Verdict::same;
+}
+
+RunVerdict judge_run(std::span<const double> ratios, const RunVerdictOptions& opt) {
+  RunVerdict r;
+  r.cases = int(ratios.size());
+  if (ratios.empty()) return r;
+  std::vector<double> logs;
+  for (double x : ratios) logs.push_back(std::log(x));
+  double sum = 0;
+  for (double x : logs) sum += x;
+  const std::size_t n = logs.size();
+  r.geomean_ratio = r.ci_lower = r.ci_upper = std::exp(sum / double(n));
+  if (r.cases < opt.min_cases) return r;
+  r.judged = true;
+  // Percentile bootstrap of the mean log ratio. mt19937_64's sequence is fixed by the standard
+  // and `% n` (not a distribution, whose algorithm is the library's) keeps the draws, and so the
+  // interval, the same on every platform; its bias is below n / 2^64.
+  std::mt19937_64 gen(opt.seed);
+  std::vector<double> means(std::size_t(std::max(opt.resamples, 1)));
+  for (double& m : means) {
+    double s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += logs[gen() % n];
+    m = s / double(n);
+  }
+  std::sort(means.begin(), means.end());
+  const double tail = opt.alpha / 2 * double(means.size());
+  const auto lo = std::size_t(std::floor(tail));
+  const auto hi = std::min(means.size() - 1, means.size() - 1 - std::size_t(std::floor(tail)));
+  r.ci_lower = std::exp(means[lo]);
+  r.ci_upper = std::exp(means[hi]);
+  r.verdict = classify_run(r.geomean_ratio, r.ci_lower, r.ci_upper, opt.threshold);
+  return r;
 }
 
 }  // namespace arbench

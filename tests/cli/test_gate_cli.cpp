@@ -3,6 +3,7 @@
 // (JSON fields, case names, exact --samples, option validation before any work).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -117,6 +118,71 @@ TEST(GateCli, SamplingOptionsAreValidatedBeforeAnyWork) {
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
     EXPECT_NE(r.output.find(message), std::string::npos) << bad << "\n" << r.output;
     EXPECT_EQ(r.output.find("cases run"), std::string::npos) << bad << "\n" << r.output;
+  }
+}
+
+// ---- The whole run (docs/regression.md#the-whole-run-a-drift-across-all-cases) -------------
+
+// BASE and NEW of `count` cases, NEW's case i = BASE's scaled by factor(i); written to files.
+template <class Factor>
+std::pair<std::string, std::string> drift_files(const std::string& label, int count, double spread, int samples,
+                                                Factor factor) {
+  std::vector<arbench::testing::SynthCase> base, next;
+  for (int i = 0; i < count; ++i) {
+    const std::string name = ar_name("ring", 4, 1024ull * std::uint64_t(i + 1));
+    base.push_back({name, jittered(30 + i, spread, samples, unsigned(i + 1))});
+    next.push_back({name, jittered((30 + i) * factor(i), spread, samples, unsigned(i + 9000))});
+  }
+  return {write_temp(make_result(base).dump(), label + "-base"), write_temp(make_result(next).dump(), label + "-new")};
+}
+
+TEST(GateCli, UniformFourPercentDriftExitsOne) {
+  const auto [base, next] = drift_files("drift4", 100, 0.01, 40, [](int) { return 1.04; });
+  const CliResult r = run_arbench("compare " + base + " " + next);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no regression in 100 compared case(s): failed 0 slower 0 noisy 0 same 100 faster 0\n"
+                          "the whole run is slower: a regression"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("whole run: geometric mean (99% CI +"), std::string::npos) << r.output;
+  const CliResult j = run_arbench("compare " + base + " " + next + " --format json");
+  EXPECT_EQ(j.exit_code, 1) << j.output;
+  const json doc = json::parse(j.output);
+  EXPECT_EQ(doc["run"]["verdict"], "slower");
+  EXPECT_EQ(doc["gate"], "fail");
+  // A bar above the drift (--run-threshold) lets it pass; each case alone was `same`.
+  EXPECT_EQ(run_arbench("compare " + base + " " + next + " --run-threshold 5%").exit_code, 0);
+}
+
+TEST(GateCli, ThirtyPercentOnNoisyCasesExitsOne) {
+  const auto [base, next] = drift_files("noisy30", 100, 0.10, 4, [](int) { return 1.30; });
+  const CliResult r = run_arbench("compare " + base + " " + next);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("noisy 100"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("whole run: slower: geometric mean +"), std::string::npos) << r.output;
+}
+
+TEST(GateCli, SelfAndNoiseWithoutShiftExitZero) {
+  const auto [base, next] = drift_files("noise", 100, 0.02, 40, [](int i) { return i % 2 ? 1.03 : 0.97; });
+  CliResult r = run_arbench("compare " + base + " " + base);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("whole run: same: geometric mean +0.0% over 100 case(s) (99% CI +0.0% to +0.0%"),
+            std::string::npos)
+      << r.output;
+  r = run_arbench("compare " + base + " " + next);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("whole run: same"), std::string::npos) << r.output;
+}
+
+TEST(GateCli, RunThresholdIsValidated) {
+  const auto [base, next] = drift_files("badbar", 10, 0.01, 10, [](int) { return 1.0; });
+  for (const auto& [bad, message] : std::vector<std::pair<std::string, std::string>>{
+           {"-1", "--run-threshold: -1 is out of range: 0 <= PCT <= 10000"},
+           {"abc", "--run-threshold: 'abc' is not a number; expected 0 <= PCT <= 10000"},
+           {"nan", "--run-threshold: nan is not a number; expected 0 <= PCT <= 10000"}}) {
+    const CliResult r = run_arbench("compare " + base + " " + next + " --run-threshold " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << bad << "\n" << r.output;
   }
 }
 

@@ -4,12 +4,13 @@ and known winners, for the plot, report and nightly tests; deterministic (fixed 
 Standard library only.
 
 usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
-                                [--downtrained NAME ...] [--fail NAME ...]
+                                [--scale FACTOR] [--downtrained NAME ...] [--fail NAME ...]
 
 --gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
 device state (healthy Gen5 x16 GPUs), as `arbench run` writes on a GPU box; without it, the
 result is CPU timing (backend host) as before. --seed changes the samples' jitter (another
-night of the same machine). --slow scales a case's samples; --downtrained records that case's
+night of the same machine). --slow scales a case's samples, --scale every case's (a drift of
+the whole run; with the same --seed, every ratio is exactly FACTOR); --downtrained records that case's
 first GPU on a x8 link; --fail marks a case failed with a wrong element.
 """
 import argparse
@@ -48,7 +49,7 @@ def gpu_state(world, width_of_first=16):
 
 
 def case(name, median, rng, extra, args):
-    median *= args.slow.get(name, 1.0)
+    median *= args.slow.get(name, 1.0) * args.scale
     s = sorted(median * rng.uniform(0.97, 1.05) for _ in range(21))
     c = {"name": name, "status": "ok", "reason": "", "samples_us": s, "median_us": s[10],
          "p10_us": s[2], "p50_us": s[10], "p90_us": s[18], "p99_us": s[20],
@@ -71,6 +72,7 @@ def main():
     p.add_argument("--gpu", action="store_true")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--slow", action="append", default=[], metavar="NAME=FACTOR")
+    p.add_argument("--scale", type=float, default=1.0, metavar="FACTOR")
     p.add_argument("--downtrained", action="append", default=[], metavar="NAME")
     p.add_argument("--fail", action="append", default=[], metavar="NAME")
     args = p.parse_args()

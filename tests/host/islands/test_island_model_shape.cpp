@@ -133,8 +133,13 @@ std::string shape_disagreement() {
   // the partial across, island-oneshot the whole of it, oneshot-push every rank's data to every
   // rank of the other island.
   const std::size_t last = kSizes.size() - 1;
-  EXPECT_GT(model["oneshot-push"][last], 1.5 * model["island-oneshot"][last]);
-  EXPECT_GT(model["island-oneshot"][last], 1.5 * model["island-twoshot"][last]);
+  // (The model's intra link is the host's, measured above: a burst of load in that measurement
+  // can skew it, so this too is a shape that one of the three measurements must show; the model
+  // with fixed costs is checked exactly in IslandModel.StepsAndCrossovers.)
+  if (!(model["oneshot-push"][last] > 1.5 * model["island-oneshot"][last]))
+    return "largest size: the model (host-calibrated) puts island-oneshot within 1.5x of oneshot-push";
+  if (!(model["island-oneshot"][last] > 1.5 * model["island-twoshot"][last]))
+    return "largest size: the model (host-calibrated) puts island-twoshot within 1.5x of island-oneshot";
   if (!(measured["island-oneshot"][last] < measured["oneshot-push"][last]))
     return "largest size: island-oneshot measured no faster than oneshot-push";
   if (!(measured["island-twoshot"][last] < measured["oneshot-push"][last]))

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "arbench/core/errors.hpp"
@@ -50,17 +51,23 @@ TEST(TwinTimeout, MissingRankIsAnErrorNotAHang) {
   }
 }
 
-// The bound holds per op, not per wait: a receiver that dawdles 200 ms before each of its ~45
-// transfers keeps every single wait of its peers under the 0.3 s bound, but the op as a whole
-// takes ~9 s. The op must fail once its waits have spent 0.3 s (it ends after ~0.5-1 s: the slow
-// rank finishes its current dawdle first), not run to the end as it did with a bound per wait.
-// The limit, 4 s, leaves a loaded 2-core machine (TSan suites beside) room on both sides.
+// The bound holds per op, not per wait: a receiver that dawdles 400 ms before each of its 42
+// transfers keeps every single wait of its peers under the 0.5 s bound, but the op as a whole
+// takes 42 x 0.4 = 16.8 s. The op must fail once its waits have spent 0.5 s (it ends after
+// ~1-1.5 s: the slow rank finishes its current dawdle first), not run to the end as it did with a
+// bound per wait. The limit is half of what that bug takes: a loaded 2-core machine (TSan suites
+// beside) may stretch the right behaviour several-fold and still pass; the bug cannot.
 TEST(TwinTimeout, BoundHoldsPerOpNotPerWait) {
-  constexpr double kBound = 0.3;
-  HostFabric fabric(8, kBound);
-  RingRun r{DType::bf16, 8, 8 * 8 * 3, 1, 1, 16};  // one channel, one-pack chunks: many transfers
+  constexpr double kBound = 0.5, kDawdleS = 0.4;
+  constexpr int kWorld = 8, kElems = 8 * 8 * 3, kChunkBytes = 16;
+  // A ring op: 2 (world - 1) steps, each one segment of kElems / kWorld bf16 in chunks.
+  constexpr int kTransfers = 2 * (kWorld - 1) * ((kElems * 2 / kWorld + kChunkBytes - 1) / kChunkBytes);
+  static_assert(kTransfers == 42);
+  constexpr double kBugTakesS = kTransfers * kDawdleS, kLimitS = kBugTakesS / 2;
+  HostFabric fabric(kWorld, kBound);
+  RingRun r{DType::bf16, kWorld, kElems, 1, 1, kChunkBytes};  // one channel, one-pack chunks: many transfers
   r.opt.slow_rank = 5;
-  r.opt.consume_delay_ns = 200'000'000;
+  r.opt.consume_delay_ns = std::uint64_t(kDawdleS * 1e9);
   std::string error;
   const auto t0 = std::chrono::steady_clock::now();
   try {
@@ -70,7 +77,8 @@ TEST(TwinTimeout, BoundHoldsPerOpNotPerWait) {
   }
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_NE(error.find("waited"), std::string::npos) << "no timeout although the op ran " << took << " s: " << error;
-  EXPECT_LT(took, 4.0) << "the op's waits together took longer than one bound (" << kBound << " s) + slack";
+  EXPECT_LT(took, kLimitS) << "the op's waits together took longer than one bound (" << kBound
+                           << " s) + slack: a bound per wait takes " << kBugTakesS << " s";
 }
 
 }  // namespace
