@@ -1,7 +1,7 @@
 #include "kernels/fabric/peer/peer_fabric.hpp"
 
 #include "arbench/core/cuda_check.hpp"
-#include "kernels/fabric/cuda/peer_probe_cuda.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
 #include "kernels/fabric/host/peer_check.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
