@@ -3,7 +3,9 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
+#include <string_view>
 
 #include "topo/topology.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
@@ -20,6 +22,30 @@ int device_count() {
     return 0;
   }
   return n;
+}
+
+// Physically plausible bands, wide enough for every GPU box arbench may meet and narrow enough that
+// a unit slip (bytes/us taken as GB/s, ms as us: factors of 1000) or a zero lands outside:
+// - a link between two GPUs, one way: above 1 GB/s (the slowest path still used, PCIe Gen3 x4 or
+//   a copy staged through host memory, moves ~3 GB/s even at the small probe's 4 MiB) and below
+//   1000 GB/s (NVLink 5, the fastest GPU link today, is 900 GB/s per direction); both ways at
+//   once (the sum): below 2000 GB/s.
+// - the diagonal, a copy within one GPU: above 1 GB/s and below 10000 GB/s (no GPU memory reaches
+//   10 TB/s; B200's HBM3e is 8 TB/s).
+// - one-way latency: above 0.05 us (a flag through L2 alone takes longer) and below 1000 us (a
+//   PCIe hop is 1-3 us; a ms would be a lost peer or a unit slip).
+void expect_plausible(const LinkMatrix& m, std::string_view name) {
+  const bool latency = name == kLatency;
+  const bool bidir = name.find("bidir") != std::string_view::npos;
+  for (std::size_t i = 0; i < m.values.size(); ++i)
+    for (std::size_t j = 0; j < m.values[i].size(); ++j) {
+      if (!m.values[i][j]) continue;
+      const double v = *m.values[i][j];
+      const double low = latency ? 0.05 : 1.0;
+      const double high = latency ? 1000.0 : i == j ? 10000.0 : bidir ? 2000.0 : 1000.0;
+      EXPECT_GT(v, low) << name << " " << i << "->" << j << " (" << m.unit << ")";
+      EXPECT_LT(v, high) << name << " " << i << "->" << j << " (" << m.unit << ")";
+    }
 }
 
 ProbeOptions small() {
@@ -82,7 +108,7 @@ TEST(TopoGpu, OneGpuMeasuresTheDiagonalAndSkipsPairs) {
     ASSERT_TRUE(m.skipped) << name;
     EXPECT_NE(m.skipped->find("fewer than 2 GPUs"), std::string::npos) << name;
     ASSERT_TRUE(m.values[0][0]) << name << " notes: " << (m.notes.empty() ? "" : m.notes[0]);
-    EXPECT_GT(*m.values[0][0], 0.0) << name;
+    expect_plausible(m, name);
   }
   EXPECT_FALSE(l.matrices.at(std::string(kCeBidir)).values[0][0]);  // no pair, no bidirectional cell
 }
@@ -105,6 +131,12 @@ TEST(TopoGpu, EveryPairIsMeasured) {
     EXPECT_GT(*lat.values[0][1], 0.0);
     EXPECT_LT(*lat.values[0][1], 1000.0);  // microseconds; a PCIe hop is a few
   }
+  int cells = 0;
+  for (const auto& [name, m] : l.matrices) {
+    expect_plausible(m, name);
+    for (const auto& row : m.values) cells += int(std::count_if(row.begin(), row.end(), [](auto v) { return v.has_value(); }));
+  }
+  EXPECT_GE(cells, int(gpus.size() * gpus.size())) << "at least the copy-engine matrix is full";
 }
 
 }  // namespace

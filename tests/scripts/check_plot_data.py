@@ -9,7 +9,11 @@ from the result JSON (and the history and reference files):
   winners    each cell is the variant with the lowest median at that size and GPU count
   fused_speedup  per (variant, hidden): (tokens, min over the unfused variants / median)
   history    the black line: per night, the geometric mean of median / first night's median
-usage: check_plot_data.py RESULT.json OUT_DIR HISTORY.jsonl [REFERENCE.json]
+  phases_gpus<N>  per (family, variant) panel, one bar series per phase part (entry skew,
+             staging, wait, reduce, exit skew, in that order), stacked: per size, the height is
+             the case's phases.breakdown_us[part] and the bottom the sum of the parts below it
+usage: check_plot_data.py RESULT.json OUT_DIR HISTORY.jsonl|- [REFERENCE.json]
+(HISTORY "-": no history given to plot.py, and none checked.)
 Exit 0 when every figure matches, 1 with one line per mismatch otherwise.
 """
 import importlib.util
@@ -49,6 +53,8 @@ def describe(fig):
                        ln.get_color(), ln.get_linestyle()) for ln in ax.get_lines()],
             "image": [list(row) for row in ax.images[0].get_array()] if ax.images else None,
             "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
+            "bars": [(c.get_label(), [float(b.get_height()) for b in c.patches], [float(b.get_y()) for b in c.patches])
+                     for c in ax.containers],
         })
     return axes
 
@@ -62,7 +68,11 @@ def expected_cases(result):
     for c in json.load(open(result))["arbench"]["cases"]:
         if c.get("status", "ok") != "ok" or not c.get("median_us"):
             continue
-        variant = c["variant"] + (" (in-place)" if c["name"].endswith("/inplace") else "")
+        parts = c["name"].split("/")
+        skew = [p for p in parts if p.startswith("skew:")]
+        # plot.py's series: in-place, skewed (skew:N as in the name) and cold-cache cases apart
+        variant = c["variant"] + (" (in-place)" if "inplace" in parts else "") + (
+            f" {skew[0]}" if skew else "") + (" (cold cache)" if c.get("cache") == "cold" else "")
         out.append(dict(c, variant=variant))
     return out
 
@@ -108,7 +118,8 @@ def check_size_sweep(figs, stem, cases, key, reference):
 
 
 def check_winners(figs, cases):
-    ar = [c for c in cases if c["family"] == "allreduce"]
+    # ranks arriving together only: a skewed case answers another question (docs/output.md)
+    ar = [c for c in cases if c["family"] == "allreduce" and not c.get("skew_us")]
     dtype = sorted({c["dtype"] for c in ar})[0]
     ar = [c for c in ar if c["dtype"] == dtype]
     best = {}
@@ -187,8 +198,42 @@ def check_history(figs, history):
           f"history: geometric-mean line {geo}, want {want}")
 
 
+PHASE_KEYS = ["entry_skew", "staging", "wait", "reduce", "exit_skew"]  # docs/latency-breakdown.md
+
+
+def check_phases(figs, cases):
+    timed = [c for c in cases if isinstance(c.get("phases"), dict) and "breakdown_us" in c["phases"]]
+    worlds = sorted({c["world"] for c in timed})
+    plotted = sorted(k for k in figs if k.startswith("phases_gpus"))
+    check(plotted == sorted(f"phases_gpus{w}" for w in worlds),
+          f"phases: figures {plotted}, want one per GPU count with timelines {worlds}")
+    for world in worlds:
+        panels = figs.get(f"phases_gpus{world}")
+        if panels is None:
+            continue
+        mine = [c for c in timed if c["world"] == world]
+        keys = sorted({(c["family"], c["variant"]) for c in mine})
+        titles = [v + ("" if f == "allreduce" else " (AR+RMSNorm)") for f, v in keys]
+        check([p["title"] for p in panels] == titles, f"phases {world} GPUs: panels {[p['title'] for p in panels]}, "
+              f"want {titles}")
+        for panel, key in zip(panels, keys):
+            rows = sorted((c for c in mine if (c["family"], c["variant"]) == key), key=lambda c: (c["bytes"], c["tokens"]))
+            bars = panel["bars"]
+            what = f"phases {world} GPUs {key[1]}"
+            check(len(bars) == len(PHASE_KEYS), f"{what}: {len(bars)} bar series, want {len(PHASE_KEYS)}")
+            below = [0.0] * len(rows)
+            for (label, heights, bottoms), part in zip(bars, PHASE_KEYS):
+                want = [float(c["phases"]["breakdown_us"].get(part, 0)) for c in rows]
+                check(len(heights) == len(want) and all(close(h, w) for h, w in zip(heights, want)),
+                      f"{what} {part} ({label}): heights {heights}, want {want}")
+                check(len(bottoms) == len(below) and all(close(b, w) for b, w in zip(bottoms, below)),
+                      f"{what} {part} ({label}): stacked on {bottoms}, want {below}")
+                below = [b + w for b, w in zip(below, want)]
+
+
 def main():
     result, out, history = sys.argv[1:4]
+    history = None if history == "-" else history
     reference = sys.argv[4] if len(sys.argv) > 4 else None
     plot = load_plot_module()
     figs = {}
@@ -203,7 +248,7 @@ def main():
         return sink
 
     plot.file_sink = recording_file_sink
-    sys.argv = ["plot.py", result, "--out", out, "--history", history, "--formats", "png"]
+    sys.argv = ["plot.py", result, "--out", out, "--formats", "png"] + (["--history", history] if history else [])
     if reference:
         sys.argv += ["--reference", reference]
     with open(os.devnull, "w") as quiet:
@@ -217,7 +262,9 @@ def main():
     check_size_sweep(figs, "busbw", cases, "busbw_GBps", None)
     check_winners(figs, cases)
     check_fused(figs, cases)
-    check_history(figs, history)
+    if history:
+        check_history(figs, history)
+    check_phases(figs, cases)
     for p in problems:
         print(f"FAIL: {os.path.basename(result)}: {p}")
     print(f"{os.path.basename(result)}: plotted data checked, {len(problems)} problem(s)")

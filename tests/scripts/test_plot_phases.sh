@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # plot.py's phase figures (docs/latency-breakdown.md): a real host run with --phases and --skew
 # gives one stacked-bar figure per GPU count (phases_gpus2, phases_gpus4, PNG and SVG), the
-# skewed cases are read (and kept out of the winner map) without breaking the other plots; a
-# result without timelines gives no phase figure.
+# skewed cases are read (and kept out of the winner map) without breaking the other plots; what
+# the phase figures draw is the JSON's data (check_plot_data.py: every bar's height and stacking
+# recomputed from phases.breakdown_us); a result without timelines gives no phase figure.
 # Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
 # Usage: test_plot_phases.sh REPO ARBENCH_EXE
 set -euo pipefail
@@ -25,6 +26,7 @@ for stem in phases_gpus2 phases_gpus4 latency winners; do
   done
 done
 head -c 8 "$tmp/p/phases_gpus4.png" | grep -q PNG || { echo "FAIL: phases_gpus4.png is not a PNG"; status=1; }
+"$py" "$repo/tests/scripts/check_plot_data.py" "$tmp/phases.json" "$tmp/checked" - || status=1
 grep -q "skew:5" "$tmp/p/latency.svg" || { echo "FAIL: the skewed cases are not curves of their own"; status=1; }
 
 "$arbench" run --backend host --gpus 2 -b 1K -e 1K --variants oneshot-pull --family allreduce --samples 2 \

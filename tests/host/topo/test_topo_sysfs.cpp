@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "topo/topology.hpp"
 #include "topo_fixtures.hpp"
@@ -97,9 +100,38 @@ TEST(TopoSysfs, MissingRootIsAWarningNotACrash) {
   EXPECT_NE(t.warnings[0].find("/nonexistent/arbench/sysfs"), std::string::npos);
 }
 
+// What holds for every GPU the reader finds, on any tree: its bus id is already in canonical form
+// (normalize_bus_id leaves it as it is), the GPUs come in bus order, each is found by its own id
+// and sits under a host bridge.
+void expect_well_formed_gpus(const Topology& t, const std::string& where) {
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+    const GpuInfo& g = t.gpus[i];
+    EXPECT_EQ(normalize_bus_id(g.bus_id), std::optional<std::string>(g.bus_id)) << where << ": " << g.bus_id;
+    EXPECT_EQ(t.find_gpu(g.bus_id), int(i)) << where << ": " << g.bus_id;
+    EXPECT_EQ(g.path.host_bridge.rfind("pci", 0), 0u) << where << ": " << g.bus_id << " under '" << g.path.host_bridge << "'";
+    if (i > 0) {
+      EXPECT_LT(t.gpus[i - 1].bus_id, g.bus_id) << where;
+    }
+  }
+}
+
 TEST(TopoSysfs, ThisMachinesSysfsReadsWithoutCrashing) {
-  Topology t = read_sysfs_topology("/");  // whatever this machine has; no GPU needed
-  for (const auto& g : t.gpus) EXPECT_TRUE(normalize_bus_id(g.bus_id)) << g.bus_id;
+  Topology t = read_sysfs_topology("/");  // whatever this machine has; no GPU needed (often none)
+  expect_well_formed_gpus(t, "this machine");
+}
+
+// The same checks over trees of known devices, so they run (and can fail) on a machine without
+// GPUs: every fixture, with the number of GPUs it holds.
+TEST(TopoSysfs, EveryFixturesGpusAreWellFormed) {
+  const std::pair<const char*, std::size_t> fixtures[] = {
+      {"four_switches_two_sockets", 8}, {"direct_two_root_complexes", 8}, {"one_switch_four_gpus", 4},
+      {"flat_eight_gpus", 8},           {"split_three_five", 8},          {"two_sockets_eight_gpus", 8},
+      {"two_switches_eight_gpus", 8},   {"broken", 2}};
+  for (const auto& [name, gpus] : fixtures) {
+    const Topology t = read_sysfs_topology(sysfs_fixture(name));
+    EXPECT_EQ(t.gpus.size(), gpus) << name;
+    expect_well_formed_gpus(t, name);
+  }
 }
 
 TEST(TopoSysfs, NormalizeBusId) {
