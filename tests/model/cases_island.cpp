@@ -36,10 +36,10 @@ void island_cases(std::vector<ModelCase>& out) {
   one_pack.elems = 5;
   // Every relaxed LL load is a "newest or previous" choice: island-oneshot's bounded search fits
   // only 1 + 1 ranks and one pack (W3 2 + 1 one pack at bound 1: 1.7 M iterations, 122 s).
-  island_points<K::island_oneshot>(out, 10000);
+  island_points<K::island_oneshot>(out, 6000);
   out.push_back(bound_case<I<K::island_oneshot, 2, 1, 1>>(island_config(one_pack, 2, 1), 2));
   // W4 2 + 2 at bound 1: 720 k iterations, 38 s; W3 T2 at bound 1: over 90 s (random search).
-  island_points<K::island_twoshot>(out, 40000);
+  island_points<K::island_twoshot>(out, 20000);
   out.push_back(bound_case<I<K::island_twoshot, 3, 1, 1>>(island_config(ops2, 3, 2), 2));
 }
 
