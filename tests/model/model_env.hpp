@@ -43,6 +43,7 @@
 #include "arbench/algo/fused/fused_oneshot.hpp"
 #include "arbench/algo/fused/fused_twoshot.hpp"
 #include "arbench/algo/fused/norm_rows.hpp"
+#include "arbench/algo/island/fused_island.hpp"
 #include "arbench/algo/island/island_oneshot.hpp"
 #include "arbench/algo/island/island_twoshot.hpp"
 #include "arbench/algo/ll.hpp"

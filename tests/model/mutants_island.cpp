@@ -9,8 +9,7 @@
 //   cross partner at own position only                    W3 B1 T1 ops2, 2 + 1 (unequal: rank 2 serves
 //                                                         ranks 0 and 1, the fault drops rank 1)
 //   stale epoch counter (model-only)                      W4 B1 T1 ops3, 2 + 2
-// Not here: fused-island-oneshot and fused-island-twoshot (no model world yet: main.cpp lists
-// their rows as not model-checked).
+// The fused island forms: mutants_fused_island.cpp.
 #include "tests/model/island_model.hpp"
 #include "tests/model/model_case.hpp"
 
