@@ -3,8 +3,8 @@
 
 The model checker (tests/model/) proves the protocols under the C++ memory model; that carries
 over to the GPU only if every policy operation compiles to the PTX operation the mapping assumes.
-This script compiles every custom protocol kernel (kernels/{symm,ring,fused}/*.cu) to PTX with the
-build's own command (compile_commands.json; -lineinfo is in the build's flags) for every
+This script compiles every custom protocol kernel (kernels/{symm,ring,fused,island}/*.cu) to PTX
+with the build's own command (compile_commands.json; -lineinfo is in the build's flags) for every
 architecture the build targets, attributes each memory instruction to the DeviceMem member
 (kernels/mem_device.cuh) whose line emitted it (nvcc's `.loc`, following `inlined_at` out of an
 intrinsic's header), and checks:
@@ -57,6 +57,13 @@ REQUIRED = {
     "fused_oneshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
     "fused_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
     "add_rmsnorm": (),  # the norm kernel alone: no peer memory (its all-reduce is oneshot_pull's)
+    # kernels/island: LL within the island and across (oneshot), or staging, release flags and
+    # 1/k partials (twoshot); the fused forms also stage rows for the norm.
+    "island_oneshot": ("ll_store", "ll_load", "counter_load", "counter_store"),
+    "island_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "fused_island": ("ll_store", "ll_load", "counter_load", "counter_store"),
+    "fused_island_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load",
+                             "counter_store"),
 }
 V4 = ("u32", "b32", "f32")  # nvcc types a 16-byte vector by its use
 RULES = {

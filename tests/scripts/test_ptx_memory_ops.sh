@@ -7,7 +7,8 @@
 # (scripts/ptx_memory_ops.expected). Then the checker must fail on what a broken device policy
 # or protocol would emit, planted in a copy of oneshot_pull's sm_90 PTX: a flag store at .gpu
 # scope, a plain load for the acquire, a non-coherent load of peer data, the release stores gone,
-# one of its two acquire loads gone.
+# one of its two acquire loads gone; and in island_twoshot's (a cross-island flag at .gpu scope,
+# one release store gone) and island_oneshot's (an LL line read non-coherently, one LL store gone).
 # Exit 77 (skipped) without nvcc or a configured build.
 set -uo pipefail
 src=${1:?usage: test_ptx_memory_ops.sh SOURCE_DIR BUILD_DIR}
@@ -25,8 +26,9 @@ base=$tmp/ptx/oneshot_pull.cu.sm_90.ptx
 
 fails=0
 mkdir -p "$tmp/planted"
-planted=$tmp/planted/oneshot_pull.cu.sm_90.ptx
-plant() {  # plant SED_SCRIPT EXPECTED_TEXT WHAT
+plant() {  # plant SED_SCRIPT EXPECTED_TEXT WHAT [KERNEL]
+  local base=$tmp/ptx/${4:-oneshot_pull}.cu.sm_90.ptx planted=$tmp/planted/${4:-oneshot_pull}.cu.sm_90.ptx
+  [ -f "$base" ] || { echo "FAIL: no $base (does the build still target sm_90?)"; fails=$((fails + 1)); return; }
   sed "$1" "$base" >"$planted"
   if cmp -s "$base" "$planted"; then
     echo "FAIL: planting '$3' changed nothing (sed '$1')"; fails=$((fails + 1)); return
@@ -44,5 +46,15 @@ plant 's/ld\.global\.v4\.u32/ld.global.nc.v4.u32/' "a non-coherent load" "a non-
 plant '/st\.release\.sys\.global/d' "no instruction of DeviceMem::store_release" "the release stores dropped"
 plant '0,/ld\.acquire\.sys\.global\.u32/{/ld\.acquire\.sys\.global\.u32/d}' \
   "DeviceMem::load_acquire emitted 1x ld.acquire.sys.global.u32, expected 2x" "one of two acquire loads dropped"
+plant 's/st\.release\.sys\.global/st.release.gpu.global/' "below system scope" \
+  "island-twoshot: a cross-island flag store at .gpu scope" island_twoshot
+plant '0,/st\.release\.sys\.global\.u32/{/st\.release\.sys\.global\.u32/d}' \
+  "DeviceMem::store_release emitted 2x st.release.sys.global.u32, expected 3x" \
+  "island-twoshot: one of three release stores dropped" island_twoshot
+plant 's/ld\.volatile\.global\.v2\.u64/ld.global.nc.v2.u64/' "a non-coherent load" \
+  "island-oneshot: an LL line read non-coherently" island_oneshot
+plant '0,/st\.volatile\.global\.v2\.u64/{/st\.volatile\.global\.v2\.u64/d}' \
+  "DeviceMem::ll_store emitted 31x st.volatile.global.v2.u64, expected 32x" \
+  "island-oneshot: one LL store dropped" island_oneshot
 [ $fails -eq 0 ] || exit 1
-echo "ptx-memory-ops: every protocol kernel clean; the five planted violations caught"
+echo "ptx-memory-ops: every protocol kernel clean; the nine planted violations caught"

@@ -18,15 +18,16 @@
 namespace arbench::algo {
 
 // The epoch of the op about to run (the block's counter + 1), and its record at the end (also
-// after a timeout), as begin_epoch/end_epoch in barrier.hpp.
+// after a timeout), as begin_epoch/end_epoch in barrier.hpp: through Mem::counter_load/
+// counter_store (mem_policy.hpp), so the model checker sees the counter (tests/model/).
 template <class Mem>
 ARB_HD std::uint32_t island_begin_epoch(const IslandArgs& a, const BlockCtx& c) {
-  return next_epoch(a.state->epoch[c.block]);
+  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
 }
 template <class Mem>
 ARB_HD void island_end_epoch(const IslandArgs& a, const BlockCtx& c, std::uint32_t epoch) {
   Mem::block_sync();
-  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) a.state->epoch[c.block] = epoch;
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
 }
 
 template <class Mem>
