@@ -9,7 +9,7 @@
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
-#include "kernels/fabric/cuda/process_gpu.hpp"
+#include "kernels/fabric/cuda/process_device.hpp"
 #include "kernels/fabric/nccl/watchdog.hpp"
 
 namespace arbench {
@@ -31,28 +31,9 @@ void agree_or_throw(World& w, const std::string& failure, const char* what) {
 
 }  // namespace
 
-int NcclProcessFabric::choose_device(World& w) {
-  const WorldLayout& l = w.layout();
-  const std::string& host = l.hosts.at(std::size_t(w.rank()));
-  int device = 0;
-  std::string bus_id, failure;
-  try {
-    device = choose_process_gpu(l.local_rank, l.local_size, cuda_device_count_or_throw(), host);
-    char id[32] = {};
-    ARB_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, device));
-    bus_id = id;
-  } catch (const Error& e) {
-    failure = e.what();
-  }
-  agree_or_throw(w, failure, "choosing the processes' GPUs");
-  agree_or_throw(w, shared_gpu_problem(l.hosts, w.all_gather(bus_id, "exchanging the GPUs' bus ids")),
-                 "checking that no two processes share a GPU");
-  return device;
-}
-
 NcclProcessFabric::NcclProcessFabric(World& processes, double timeout_s, std::map<std::string, std::string> env,
                                      BrokenPair planted)
-    : CudaFabric(choose_device(processes), processes.rank(), processes.size(), processes, timeout_s),
+    : CudaFabric(agree_process_device(processes), processes.rank(), processes.size(), processes, timeout_s),
       api_(NcclApi::get()), env_(std::move(env)), planted_(planted) {
   // NCCL waits inside its setup calls for every process; the watchdog bounds them.
   dog_ = std::make_unique<Watchdog>([this] {

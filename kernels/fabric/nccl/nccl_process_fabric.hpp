@@ -49,8 +49,6 @@ class NcclProcessFabric final : public CudaFabric {
   void abandon_op_group() override;
 
  private:
-  // The GPU this process drives, agreed by every process (collective; before the base exists).
-  static int choose_device(World& w);
   void create_communicator(World& w);
   // Why the custom kernels cannot run across these processes (empty when they can). Collective.
   std::string symmetric_problem(World& w);
