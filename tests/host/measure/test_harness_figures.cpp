@@ -82,8 +82,8 @@ class SpinningFabric final : public ForwardingFabric {
 
 // The same figures through the host fabric's own measurement: an empty op that spins kSpin on
 // every rank. A sample is at least the spin (the clock only moves forward), so the floor is too;
-// the upper end is 20x, wide enough for a preempted thread on a loaded 2-core machine in a median
-// of 20 samples, and far from the 1000x of a unit slip. The release skew of real threads has no
+// its upper end is the case's own latency (the same spin and more) times 4, far from the 1000x of
+// a unit slip, whatever the machine's load. The release skew of real threads has no
 // known value (a preempted thread reads its release late), but two threads never read the clock
 // in the same nanosecond sample after sample: its median is above 0.
 TEST(HarnessFigures, TheHostFabricsFloorOfAnOpOfKnownDuration) {
@@ -95,8 +95,10 @@ TEST(HarnessFigures, TheHostFabricsFloorOfAnOpOfKnownDuration) {
   const CaseResult r = h.run(ring_case(2));
   ASSERT_TRUE(r.ok) << r.reason;
   EXPECT_GE(r.floor_us, SpinningFabric::kSpin * 1e6);
-  EXPECT_LE(r.floor_us, 20 * SpinningFabric::kSpin * 1e6);
-  EXPECT_GE(r.latency_us.median, r.floor_us * 0.5) << "the case's op spins as long as the floor's, and does more";
+  // The upper end relative to what the same fabric measured for the case's op (which spins as
+  // long and does more): at load 128 a 2 ms spin took over 20x its length, so no absolute bound.
+  EXPECT_LE(r.floor_us, 4 * r.latency_us.median) << "the floor, an empty op, far above the case's op";
+  EXPECT_GE(r.latency_us.median, r.floor_us * 0.25) << "the case's op spins as long as the floor's, and does more";
   EXPECT_GT(r.start_skew_us, 0.0);
 }
 
