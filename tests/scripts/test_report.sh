@@ -55,7 +55,8 @@ page=$(find "$tmp/results/nightly" -name report.html | sort | tail -n 1)
 [[ -s $page ]] || fail "no report.html"
 
 # Self-contained: nothing to fetch at view time.
-if grep -Eo '(src|href)="https?://[^"]*"|url\(https?:[^)]*\)|@import' "$page" | head -n 3 | grep -q .; then
+# One grep, no pipe: with pipefail a `| head | grep -q` can die of SIGPIPE and hide a match.
+if grep -Eq '(src|href)="https?://[^"]*"|url\(https?:[^)]*\)|@import' "$page"; then
   fail "the page references the network: $(grep -Eo '(src|href)="https?://[^"]*"' "$page" | head -n 3)"
 fi
 
