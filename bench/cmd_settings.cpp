@@ -16,7 +16,7 @@
 #include "cli/values.hpp"
 #include "commands.hpp"
 #include "io/output_paths.hpp"
-#include "measure/tuner_plugin.hpp"
+#include "measure/nccl/tuner_plugin.hpp"
 #include "results/report.hpp"
 #include "settings/settings.hpp"
 #include "settings/settings_report.hpp"

@@ -11,7 +11,7 @@
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_process_fabric.hpp"
-#include "kernels/fabric/cuda/process_gpu.hpp"
+#include "kernels/fabric/cuda/process/process_gpu.hpp"
 #include "kernels/fabric/host/shm_fabric.hpp"
 #include "kernels/fabric/cuda/single_gpu_fabric.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"

@@ -5,7 +5,7 @@
 #include "arbench/core/errors.hpp"
 #include "results/stats.hpp"
 #include "measure/data_path.hpp"
-#include "measure/nccl_protocol_policy.hpp"
+#include "measure/nccl/nccl_protocol_policy.hpp"
 #include "measure/phase_recorder.hpp"
 #include "measure/sampling.hpp"
 #include "measure/symm_footprint.hpp"

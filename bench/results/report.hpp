@@ -15,7 +15,7 @@ inline constexpr int kSchemaVersion = 1;
 
 nlohmann::json case_to_json(const CaseResult& r);
 // The inverse: a case of a result document read back whole (a child process's results, folded
-// into its parent's run: bench/run/env_child.hpp). Throws UsageError naming `where` when `j` is
+// into its parent's run: bench/run/process/env_child.hpp). Throws UsageError naming `where` when `j` is
 // not a case of this schema.
 CaseResult case_from_json(const nlohmann::json& j, const std::string& where);
 // Google Benchmark's JSON text with the `arbench` object added.

@@ -23,8 +23,8 @@
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
-#include "measure/tuner_plugin.hpp"
-#include "run/nccl_tuner_env.hpp"
+#include "measure/nccl/tuner_plugin.hpp"
+#include "run/process/nccl_tuner_env.hpp"
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
@@ -34,8 +34,8 @@
 #include "measure/fabric_factory.hpp"
 #include "measure/harness.hpp"
 #include "sweep/memory_check.hpp"
-#include "run/env_child.hpp"
-#include "run/multi_process.hpp"
+#include "run/process/env_child.hpp"
+#include "run/process/multi_process.hpp"
 #include "run/progress.hpp"
 #include "run/run_console.hpp"
 #include "run/symm_mem_text.hpp"
@@ -138,7 +138,7 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
   run.provenance["topology"] = links.provenance(max_world);
   run.provenance["device_state"] = devices.provenance();
   // Per world size, whether every GPU pair is NVLink-connected: `arbench settings` recommends LL128
-  // only where it is (measure/nccl_protocol_policy.hpp says why).
+  // only where it is (measure/nccl/nccl_protocol_policy.hpp says why).
   if (b == Backend::cuda) {
     nlohmann::json nvlink = nlohmann::json::object();
     for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
@@ -197,7 +197,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     if (cfg.test_absent_rank >= 0 && lead)
       std::cerr << "arbench: test switch ARBENCH_TEST_ABSENT_RANK=" << cfg.test_absent_rank
                 << ": that rank never launches its ops (its peers must time out)\n";
-    for (const char* k : {"NCCL_ALGO", "NCCL_PROTO"})  // NCCL reads them too (measure/nccl_protocol_policy.hpp)
+    for (const char* k : {"NCCL_ALGO", "NCCL_PROTO"})  // NCCL reads them too (measure/nccl/nccl_protocol_policy.hpp)
       if (const char* v = std::getenv(k)) cfg.inherited_nccl_env[k] = v;
     cfg.test_broken_p2p = parse_broken_pair(std::getenv("ARBENCH_TEST_BROKEN_P2P"));
     if (cfg.test_broken_p2p.a >= 0 && lead)

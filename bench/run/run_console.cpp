@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "run/multi_process.hpp"
+#include "run/process/multi_process.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sizes.hpp"
 #include "text/wrap.hpp"

@@ -8,7 +8,7 @@
 #include "islands/cost_model.hpp"
 #include "islands/derive.hpp"
 #include "islands/link_costs.hpp"
-#include "kernels/fabric/cuda/process_gpu.hpp"
+#include "kernels/fabric/cuda/process/process_gpu.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
 #include "topo/topology.hpp"

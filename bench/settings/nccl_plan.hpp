@@ -4,7 +4,7 @@
 //  - at each measured size, the fastest forced configuration replaces NCCL's choice only where it
 //    beats `nccl` (significant and material, evidence.hpp); elsewhere NCCL keeps its choice;
 //  - LL128 is never chosen unless every GPU pair of that world size is NVLink-connected (NCCL
-//    itself enables it only there: over PCIe a 128-byte store may tear; measure/nccl_protocol_policy);
+//    itself enables it only there: over PCIe a 128-byte store may tear; measure/nccl/nccl_protocol_policy);
 //  - sizes between two measured sizes go to the larger one's choice, as `arbench tune`'s dispatch
 //    rules do: a range runs from just above the previous range's last measured size (0 for the
 //    first) to its own last measured size; nothing above the largest measured size is covered;

@@ -65,7 +65,7 @@ struct RunConfig {
   // affect the sweep is refused (sweep/option_scope.hpp), never silently ignored.
   std::set<std::string> given;
   // --allow-ll128-pcie: offer nccl[*/ll128] on GPUs that are not all NVLink-connected
-  // (measure/nccl_protocol_policy.hpp says why it is not offered by default).
+  // (measure/nccl/nccl_protocol_policy.hpp says why it is not offered by default).
   bool allow_ll128_pcie = false;
   // NCCL_ALGO / NCCL_PROTO as this process inherited them (filled by `arbench run`): NCCL reads
   // them too, so an inherited value that enables LL128 over PCIe is refused like a forced one.

@@ -10,7 +10,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
-#include "run/nccl_tuner_env.hpp"
+#include "run/process/nccl_tuner_env.hpp"
 #include "sweep/sweep.hpp"
 
 namespace arbench {

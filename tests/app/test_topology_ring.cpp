@@ -2,7 +2,7 @@
 // `arbench run` does on the cuda backend (read the PCIe tree, give the ring variant the order that
 // follows it, read --links FILE, annotate each case), with the machine described instead of read:
 // a fixture sysfs tree and its GPUs' bus ids, and the ring's host twin running the order. The GPU
-// remainder (a real tree, real links, the CUDA ring) is tests/gpu/test_topology_ring_gpu.cpp.
+// remainder (a real tree, real links, the CUDA ring) is tests/gpu/topo/test_topology_ring_gpu.cpp.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

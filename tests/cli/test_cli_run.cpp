@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_util.hpp"
-#include "help_options.hpp"
+#include "tests/cli/inputs/help_options.hpp"
 #include "results/report.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 
 #include <sstream>
 
-#include "help_options.hpp"
-#include "probe_bases.hpp"
+#include "tests/cli/inputs/help_options.hpp"
+#include "tests/cli/inputs/probe_bases.hpp"
 
 namespace {
 

@@ -31,7 +31,7 @@ struct ModelConfig {
   // the norm's lane tree crosses threads with T = 2)
   int tokens = 2;
   int hidden = 9;
-  // island family (island_model.hpp's island_config): the islands, made outside the run
+  // island family (island/island_model.hpp's island_config): the islands, made outside the run
   algo::IslandMap islands;
   int island_world = 0;
 };

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# tests/scripts/find_python.sh finds a Python with matplotlib wherever it is: the python3 first on
+# tests/scripts/support/find_python.sh finds a Python with matplotlib wherever it is: the python3 first on
 # PATH when it has matplotlib, else the next candidate (/usr/bin/python3, ...) when the first
 # lacks it, $ARBENCH_PYTHON before both; and with none, it fails naming what it tried. Stub
 # pythons stand in (one that imports matplotlib, one that cannot), so this runs on any machine.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/find_python.sh"
+source "$here/support/find_python.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -42,5 +42,5 @@ if ! /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 && ! /usr/local/bin
   [[ $py_why == *"tried: $tmp/without/python3"* ]] || fail "the failure does not say what it tried: $py_why"
   echo "none with matplotlib: fails, saying: $py_why"
 fi
-grep -q '/usr/bin/python3 /usr/local/bin/python3' "$here/find_python.sh" || fail "find_python.sh no longer tries /usr/bin/python3 and /usr/local/bin/python3"
+grep -q '/usr/bin/python3 /usr/local/bin/python3' "$here/support/find_python.sh" || fail "find_python.sh no longer tries /usr/bin/python3 and /usr/local/bin/python3"
 echo "PASS"

@@ -31,7 +31,7 @@
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-source "$(dirname "$0")/find_python.sh"
+source "$(dirname "$0")/support/find_python.sh"
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 export ARBENCH_EXE=$exe ARBENCH_RESULTS_DIR=$tmp/results
@@ -166,9 +166,9 @@ gpu=$tmp/gpu
 mkdir -p "$gpu"
 slow='allreduce/twoshot/bf16/gpus:8/bytes:65536'
 link='allreduce/nccl/bf16/gpus:4/bytes:1048576'
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/a.json" --gpu --seed 1
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/b.json" --gpu --seed 2
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/c.json" --gpu --seed 3 \
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/a.json" --gpu --seed 1
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/b.json" --gpu --seed 2
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/c.json" --gpu --seed 3 \
   --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link"
 night 0 gpu_a ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/a.json"
 night 0 gpu_b ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/b.json"
@@ -204,7 +204,7 @@ sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cas
   "$(latest "$gpu/results")/compare.json" || fail "gpu_e still compared with the old baseline"
 
 # A slow drift across all cases fails the night although no case moves by the threshold.
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$gpu/drift.json" --gpu --seed 3 \
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/drift.json" --gpu --seed 3 \
   --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link" --scale 1.04
 night 0 drift_base ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/c.json"
 night 1 drift ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/drift.json"

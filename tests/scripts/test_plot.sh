@@ -6,13 +6,13 @@
 # Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
 set -euo pipefail
 repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-source "$(dirname "$0")/find_python.sh"
+source "$(dirname "$0")/support/find_python.sh"
 find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
 echo "python with matplotlib: $py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$tmp/synthetic.json"
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/synthetic.json"
 shopt -s nullglob
 samples=("$repo"/results/samples/*.json)
 ((${#samples[@]})) || { echo "FAIL: no sample result in results/samples/"; exit 1; }
@@ -59,7 +59,7 @@ sys.exit(not any(c["name"].startswith("allreduce_rmsnorm/unfused-") for c in cas
     { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
   grep -q "<svg" "$out/plots/latency.svg" ||
     { echo "FAIL: $name: latency.svg is not an SVG"; status=1; }
-  "$py" "$repo/tests/scripts/check_plot_data.py" "$result" "$out/data" "$out/h.jsonl" \
+  "$py" "$repo/tests/scripts/support/check_plot_data.py" "$result" "$out/data" "$out/h.jsonl" \
     "$repo/results/reference/published-pcie-allreduce.json" || status=1
   echo "$name: $(wc -l <"$out/written.txt") files"
 done

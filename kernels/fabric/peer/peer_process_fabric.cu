@@ -1,6 +1,6 @@
 #include "kernels/fabric/peer/peer_process_fabric.hpp"
 
-#include "kernels/fabric/cuda/process_device.hpp"
+#include "kernels/fabric/cuda/process/process_device.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"

@@ -1,8 +1,8 @@
-// Which GPU each process of a multi-process cuda run drives (kernels/fabric/cuda/process_gpu.hpp).
+// Which GPU each process of a multi-process cuda run drives (kernels/fabric/cuda/process/process_gpu.hpp).
 #include <gtest/gtest.h>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/cuda/process_gpu.hpp"
+#include "kernels/fabric/cuda/process/process_gpu.hpp"
 
 using namespace arbench;
 

@@ -12,7 +12,7 @@
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"
 #include "measure/harness.hpp"
-#include "measure/nccl_protocol_policy.hpp"
+#include "measure/nccl/nccl_protocol_policy.hpp"
 #include "tests/host/measure/harness_test_util.hpp"
 
 namespace arbench {

@@ -1,5 +1,5 @@
 // Cases that need an environment of their own run in a child process started with it
-// (bench/run/env_child.hpp): the parent never calls setenv while NCCL's or MPI's threads live. A
+// (bench/run/process/env_child.hpp): the parent never calls setenv while NCCL's or MPI's threads live. A
 // fake child (a shell script) stands in for arbench: it checks it got the variables and its role,
 // and writes a result file the parent reads back whole. A child that writes nothing, crashes or
 // hangs fails its cases with the reason (the hang killed at its bound). Before, a forced
@@ -13,7 +13,7 @@
 #include <fstream>
 #include <string>
 
-#include "run/env_child.hpp"
+#include "run/process/env_child.hpp"
 
 namespace arbench {
 namespace {

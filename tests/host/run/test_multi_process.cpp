@@ -1,10 +1,10 @@
-// The run command's rules for a run of several processes (run/multi_process.hpp).
+// The run command's rules for a run of several processes (run/process/multi_process.hpp).
 #include <gtest/gtest.h>
 
 #include "arbench/core/errors.hpp"
 #include "../fake_world.hpp"
 #include "results/provenance.hpp"
-#include "run/multi_process.hpp"
+#include "run/process/multi_process.hpp"
 
 using namespace arbench;
 
