@@ -8,6 +8,7 @@ READMEs and this check cannot drift apart):
   Depends on: arbench/, results/      quoted-include prefixes allowed besides the folder's own
   Never includes: <cuda, <nccl        angle-include prefixes that are forbidden ("-" for none)
 
+No folder of those roots or of tests/ (but its fixture data) holds more than 20 files.
 Two rules hold whatever the READMEs say: nothing under kernels/ or include/arbench/ may
 include a bench/ header (kernels know no CLI, JSON or harness), and every folder holding
 sources must have the README lines. A folder's own prefix covers its own headers only: a
@@ -21,7 +22,12 @@ import re
 import sys
 
 SOURCE_EXT = ('.hpp', '.cpp', '.cu', '.cuh', '.h')
+# A folder a reader takes in at once: more files than this and it is split by concern
+# (docs/architecture.md). Counted in the source roots and in tests/ (not its fixture data).
+MAX_FILES = 20
 ROOTS = ('include/arbench', 'kernels', 'bench')
+CROWD_ROOTS = ROOTS + ('tests',)
+CROWD_SKIP = ('tests/fixtures',)
 # What a quoted include starts with when it names a bench/ header (bench/ is an include root).
 BENCH_PREFIXES = ('core/', 'cli/', 'io/', 'text/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'settings/', 'topo/', 'islands/', 'workload/', 'mpi/',
                   'commands.hpp', 'bench/')
@@ -63,8 +69,21 @@ def is_own(target, own):
     return target.startswith(own) and '/' not in target[len(own):]
 
 
-def check(root):
+def crowded(root):
+    """Folders holding more than MAX_FILES files (their own, not their subfolders')."""
     problems = []
+    for top in CROWD_ROOTS:
+        for dirpath, _, files in os.walk(os.path.join(root, top)):
+            rel = os.path.relpath(dirpath, root).replace(os.sep, '/')
+            if rel.startswith(CROWD_SKIP) or len(files) <= MAX_FILES:
+                continue
+            problems.append(f'{rel}/: holds {len(files)} files, more than {MAX_FILES}; split it by '
+                            f'concern into subfolders, in a commit of moves only (docs/architecture.md)')
+    return problems
+
+
+def check(root):
+    problems = crowded(root)
     for top in ROOTS:
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             sources = sorted(f for f in files if f.endswith(SOURCE_EXT))

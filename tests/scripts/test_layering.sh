@@ -2,7 +2,7 @@
 # The layering check (scripts/check_layering.py): the tree as it is passes, and each planted
 # violation — kernels or algo code including a bench/ header, analysis including CUDA, a
 # folder including a concern its README does not allow (measure/ reaching run/, a folder
-# reaching its own subfolder's layer), a folder without its README — fails
+# reaching its own subfolder's layer), a folder without its README, a folder of more than 20 files — fails
 # with a message naming the file and the rule.
 set -uo pipefail
 src=${1:?usage: test_layering.sh SOURCE_DIR}
@@ -17,7 +17,10 @@ fails=0
 # and print EXPECTED.
 plant() {
   rm -rf "$tmp/tree" && mkdir -p "$tmp/tree" && cp -r "$src/bench" "$src/kernels" "$src/include" "$tmp/tree/"
-  if [ "$2" = "--remove" ]; then rm "$tmp/tree/$1"; else sed -i "1i $2" "$tmp/tree/$1"; fi
+  if [ "$2" = "--remove" ]; then rm "$tmp/tree/$1"
+  elif [ "$2" = "--crowd" ]; then  # files added to folder $1 until it holds 21
+    while (($(find "$tmp/tree/$1" -maxdepth 1 -type f | wc -l) <= 20)); do mktemp -p "$tmp/tree/$1" extra_XXXX.hpp >/dev/null; done
+  else sed -i "1i $2" "$tmp/tree/$1"; fi
   out=$($check --root "$tmp/tree" 2>&1); rc=$?
   if [ $rc -ne 1 ] || ! grep -qF -- "$3" <<<"$out"; then
     echo "FAIL: planting '$2' in $1 gave exit $rc, expected 1 and '$3'; output:"; echo "$out"
@@ -46,5 +49,16 @@ plant kernels/fabric/host/host_fabric.cpp '#include "kernels/fabric/nccl/nccl_ap
   'kernels/fabric/host/host_fabric.cpp:1: includes "kernels/fabric/nccl/nccl_api.hpp", outside what kernels/fabric/host/README.md allows'
 plant kernels/fabric/cuda/cuda_fabric.cu '#include "kernels/fabric/nccl/nccl_api.hpp"' \
   'kernels/fabric/cuda/cuda_fabric.cu:1: includes "kernels/fabric/nccl/nccl_api.hpp", outside what kernels/fabric/cuda/README.md allows'
-[ $fails -eq 0 ] && echo "layering: the tree passes and all 11 planted violations are caught"
+# The subfolders split off their folders point one way too: up to the folder, never back down
+# (measure/ never reaches run/process/; the GPU fabrics' common part never reaches process/;
+# measure/nccl/ is a leaf).
+plant bench/measure/harness.cpp '#include "run/process/multi_process.hpp"' \
+  'bench/measure/harness.cpp:1: includes "run/process/multi_process.hpp", outside what bench/measure/README.md allows'
+plant kernels/fabric/cuda/cuda_fabric.cu '#include "kernels/fabric/cuda/process/process_gpu.hpp"' \
+  'kernels/fabric/cuda/cuda_fabric.cu:1: includes "kernels/fabric/cuda/process/process_gpu.hpp", outside what kernels/fabric/cuda/README.md allows'
+plant bench/measure/nccl/tuner_plugin.cpp '#include "measure/harness.hpp"' \
+  'bench/measure/nccl/tuner_plugin.cpp:1: includes "measure/harness.hpp", outside what bench/measure/nccl/README.md allows'
+# A folder grown past 20 files is named (split it by concern, moves only).
+plant bench/run --crowd 'bench/run/: holds 21 files, more than 20; split it by concern'
+[ $fails -eq 0 ] && echo "layering: the tree passes and all 15 planted violations are caught"
 exit $((fails > 0))
