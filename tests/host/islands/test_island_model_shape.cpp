@@ -41,7 +41,9 @@ std::unique_ptr<Variant> make(const std::string& name) {
 // The fastest of the isolated samples, not their median: the model predicts an op's cost without
 // interference, and load on a shared 2-core machine only ever adds time (a preempted rank). At
 // load 15-25 the median of 5 samples was seen 10x off between two measurements of the same op
-// (CI rehearsal: 1 KB oneshot-push 64 ms, then 22 ms), the fastest of them far less so.
+// (CI rehearsal: 1 KB oneshot-push 64 ms, then 22 ms); at load 20-27 beside a build even the
+// fastest of 7 was 1.1 s once and 14 ms another time, so attempts keep the fastest of every
+// sample taken so far (Fastest) rather than starting over.
 struct Measured {
   double seconds = 0;           // fastest of the isolated samples
   std::uint64_t crossed_a_b = 0;  // bytes one op put on the island 0 -> island 1 link
@@ -83,14 +85,29 @@ Measured measure(HostFabric& f, const std::string& name, std::size_t bytes, int 
   return m;
 }
 
-// One measurement of every variant at every size against the model: the first disagreement in
-// shape, or empty. The traffic on the cross link is exact and checked every time.
-std::string shape_disagreement() {
+// The fastest time of each (fabric, variant, size) over every attempt so far: time added by load
+// is not kept from one attempt to the next.
+class Fastest {
+ public:
+  double operator()(const std::string& key, double seconds) {
+    auto [it, added] = best_.try_emplace(key, seconds);
+    if (!added) it->second = std::min(it->second, seconds);
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, double> best_;
+};
+
+// One measurement of every variant at every size against the model (with the fastest times of
+// the earlier attempts): the first disagreement in shape, or empty. The traffic on the cross link
+// is exact and checked every time.
+std::string shape_disagreement(Fastest& fastest) {
   // The host's own link, measured: oneshot-push inside one island-free fabric at two sizes
   // (one step: its latency at the small size, its bandwidth from the difference).
   HostFabric plain(kWorld, 60.0);
-  const double t_small = measure(plain, "oneshot-push", kSizes.front(), kSamples).seconds;
-  const double t_large = measure(plain, "oneshot-push", kSizes.back(), kSamples).seconds;
+  const double t_small = fastest("plain small", measure(plain, "oneshot-push", kSizes.front(), kSamples).seconds);
+  const double t_large = fastest("plain large", measure(plain, "oneshot-push", kSizes.back(), kSamples).seconds);
   islands::LinkCosts costs;
   costs.intra_latency_s = t_small;
   costs.intra_gbps = 2.0 * double(kSizes.back() - kSizes.front()) * (kWorld - 1) / std::max(t_large - t_small, 1e-6) / 1e9;
@@ -108,9 +125,10 @@ std::string shape_disagreement() {
       if (!p.has_value()) return name + ": the model does not know it";
       const Measured m = measure(f, name, bytes, kSamples);
       model[name].push_back(p->seconds());
-      measured[name].push_back(m.seconds);
-      std::printf("%-15s %7zu B  model %9.1f us  measured %9.1f us  crossed %8llu B\n", name.c_str(), bytes,
-                  p->seconds() * 1e6, m.seconds * 1e6, static_cast<unsigned long long>(m.crossed_a_b));
+      measured[name].push_back(fastest(name + " " + std::to_string(bytes), m.seconds));
+      std::printf("%-15s %7zu B  model %9.1f us  measured %9.1f us (fastest so far %9.1f us)  crossed %8llu B\n",
+                  name.c_str(), bytes, p->seconds() * 1e6, m.seconds * 1e6, measured[name].back() * 1e6,
+                  static_cast<unsigned long long>(m.crossed_a_b));
       // Traffic on the cross link, per direction: what the model counts (LL doubles the bytes;
       // flags add a few words).
       const double M = double(bytes);
@@ -158,15 +176,19 @@ std::string shape_disagreement() {
 
 
 // CPU timings on a shared 2-core machine: a burst of load can reorder one measurement, so the
-// shape must hold in one of three (a real disagreement holds in all three).
+// shape must hold after one of five, each keeping the fastest times of those before (a real
+// disagreement is in the uncontended times, which load cannot take away). ctest runs this test
+// alone (RUN_SERIAL, tests/serial_tests.cmake): its neighbours were most of its load.
 TEST(IslandModelShape, ModelAndHostMeasurementAgree) {
+  constexpr int kAttempts = 5;
+  Fastest fastest;
   std::string problem;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    problem = shape_disagreement();
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    problem = shape_disagreement(fastest);
     if (problem.empty()) break;
     std::printf("attempt %d: %s\n", attempt + 1, problem.c_str());
   }
-  EXPECT_EQ(problem, "") << "the host measurement disagrees with the model in three measurements";
+  EXPECT_EQ(problem, "") << "the host measurement disagrees with the model after " << kAttempts << " measurements";
 }
 
 // The model itself: island sizes and variants it knows, and the crossovers it must show.
