@@ -72,22 +72,34 @@ TEST(GateCli, FixedSamplesAreExactAndRecordTheirNoise) {
 }
 
 TEST(GateCli, AdaptiveSamplingRecordsStopAndNoise) {
+  // Which rule stops a case depends on the machine: idle, a 1000% target is met at the first
+  // check (8 samples); at load 20 on 2 cores a third of the host samples waited for a time slice
+  // (10x the median) and the target was met only at the 40-sample budget. So this CLI test
+  // checks that what is recorded agrees with the rule, whichever stopped the case; the rule's
+  // own arithmetic is tested with a virtual clock in tests/host/measure/test_sampling.cpp.
   const std::string out = temp_path("adaptive.json");
   const CliResult r = run_arbench(kHostCase + " --max-noise 1000% --min-samples 8 --max-samples 40 --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("sampling: 2 of 2 cases reached --max-noise 1000%"), std::string::npos) << r.output;
   const json doc = read_json(out);
   EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "adaptive");
+  int reached = 0;
   for (const json& c : doc["arbench"]["cases"]) {
-    EXPECT_EQ(c["sampling"]["stop"], "noise") << c.dump();
-    // A 1000% target is met by the first check (8 samples) unless the loaded machine put an
-    // outlier at the interval's edge (seen once: 10 samples); either way long before the budget.
-    EXPECT_GE(c["samples_us"].size(), 8u);
-    EXPECT_LT(c["samples_us"].size(), 40u);
-    EXPECT_LE(c["noise"].get<double>(), 10.0);
+    const std::string stop = c["sampling"]["stop"].get<std::string>();
+    const double noise = c["noise"].get<double>();
+    EXPECT_GE(c["samples_us"].size(), 8u) << c.dump();   // --min-samples
+    EXPECT_LE(c["samples_us"].size(), 40u) << c.dump();  // --max-samples counts every attempt
+    if (stop == "noise") {
+      ++reached;
+      EXPECT_LE(noise, 10.0) << c.dump();  // stopped by the target: it was met
+    } else {
+      EXPECT_TRUE(stop == "max_samples" || stop == "max_time") << c.dump();
+      EXPECT_GT(noise, 10.0) << c.dump();  // stopped by the budget: the target was not met
+    }
     EXPECT_LE(c["median_ci_us"][0].get<double>(), c["median_us"].get<double>());
     EXPECT_GE(c["median_ci_us"][1].get<double>(), c["median_us"].get<double>());
   }
+  const std::string footer = "sampling: " + std::to_string(reached) + " of 2 cases reached --max-noise 1000%";
+  EXPECT_NE(r.output.find(footer), std::string::npos) << r.output;
 }
 
 TEST(GateCli, ColdCacheNamesTheCases) {
