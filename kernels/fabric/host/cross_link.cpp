@@ -1,6 +1,7 @@
 #include "kernels/fabric/host/cross_link.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <thread>
 
@@ -47,24 +48,43 @@ int CrossLink::owner_of(const void* addr) const {
   return -1;
 }
 
+namespace {
+thread_local std::array<std::array<SenderLateness, kMaxRanks>, kMaxRanks> tl_late{};
+}  // namespace
+
+std::uint64_t SenderLateness::owed(std::uint64_t now) const {
+  return now - resumed_ns <= kSpinNs ? std::min(late_ns, now) : 0;
+}
+
+void SenderLateness::returned(std::uint64_t t, std::uint64_t end) {
+  late_ns = t > end && t - end > kSpinNs ? t - end : 0;
+  resumed_ns = t;
+}
+
+std::uint64_t CrossLink::start_of(std::uint64_t busy_until, std::uint64_t issued, std::uint64_t latency) {
+  // Streaming (the link busy, or idle for less than one latency): queue behind what is in
+  // flight. Drained: the first byte of the new burst pays the latency.
+  return busy_until + latency >= issued ? std::max(busy_until, issued) : issued + latency;
+}
+
 void CrossLink::transfer(int from, int to, std::size_t bytes) const {
   bytes_[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)].fetch_add(bytes, std::memory_order_relaxed);
   const auto latency = static_cast<std::uint64_t>(model_.latency_s * 1e9);
   const auto stream = model_.gbps > 0 ? static_cast<std::uint64_t>(static_cast<double>(bytes) / model_.gbps) : 0u;
   auto& busy = busy_until_[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)];
+  SenderLateness& mine = tl_late[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)];
+  if (mine.link != this) mine = SenderLateness{this};
   const std::uint64_t now = steady_now_ns();
+  // Issued when this thread would have issued it had it kept its core (SenderLateness).
+  const std::uint64_t issued = now - mine.owed(now);
   std::uint64_t was = busy.load(std::memory_order_relaxed), end = 0;
   do {
-    // Streaming (the link busy, or idle for less than one latency): queue behind what is in
-    // flight. Drained: the first byte of the new burst pays the latency.
-    const std::uint64_t start = was + latency >= now ? std::max(was, now) : now + latency;
-    end = start + stream;
+    end = start_of(was, issued, latency) + stream;
   } while (!busy.compare_exchange_weak(was, end, std::memory_order_relaxed));
-  // Short waits (most transfers are one 16-byte line) spin: a yield on a loaded machine gives
-  // the core away for far longer than the line takes. Long ones let the other ranks run.
-  constexpr std::uint64_t kSpinNs = 20000;
-  for (std::uint64_t t = steady_now_ns(); t < end; t = steady_now_ns())
-    if (end - t > kSpinNs) std::this_thread::yield();
+  std::uint64_t t = steady_now_ns();
+  for (; t < end; t = steady_now_ns())
+    if (end - t > SenderLateness::kSpinNs) std::this_thread::yield();  // long waits let the other ranks run
+  mine.returned(t, end);
 }
 
 void CrossLink::charge(const void* addr, std::size_t bytes, bool store) {

@@ -9,6 +9,8 @@
 // finds it busy, or idle for less, queues behind what is in flight (posted writes pipeline). It
 // ends b / gbps after its start; the accessing thread waits until then (yielding), then does the
 // access: what it stores becomes visible when the model says it arrived.
+// A transfer is issued when its thread would have issued it had it kept its core
+// (SenderLateness): preemption on a loaded machine neither re-pays the latency nor idles the link.
 // Which accesses are transfers: the ones a memory policy reports through charge() (CrossLinkMem,
 // cross_link_mem.hpp: flags, LL lines and data packs of the protocols that route them through
 // the policy), from a thread that runs a rank (the host fabric's rank threads set a Scope;
@@ -31,6 +33,23 @@ struct CrossLinkModel {
   double latency_s = 0;  // before the first byte of a transfer that finds the link idle
   double gbps = 0;       // GB/s (1e9 bytes/s) per direction; 0: no limit
   bool active() const { return latency_s > 0 || gbps > 0; }
+};
+
+// What a rank thread owes the link clock on one direction. A sender that got its core back
+// late after its previous transfer arrived (a loaded machine's scheduler tick, 4 ms or more)
+// would otherwise find the link drained and pay the latency again on every line, and the link
+// would count the scheduler's time as its own. So a transfer that follows at once (within the
+// spin budget of the return) is issued that lateness earlier; one after a barrier or a wait for
+// a peer was not delayed by it and is owed nothing. The link never starts a transfer before the
+// one in flight ends, so the credit is only time the link sat idle.
+struct SenderLateness {
+  static constexpr std::uint64_t kSpinNs = 20000;  // waits this short spin; longer ones yield
+  const void* link = nullptr;  // whose clock (a thread may run ranks of several fabrics)
+  std::uint64_t late_ns = 0;     // after the previous transfer's arrival, beyond kSpinNs
+  std::uint64_t resumed_ns = 0;  // when the thread got its core back
+
+  std::uint64_t owed(std::uint64_t now) const;          // to take off a transfer issued at `now`
+  void returned(std::uint64_t t, std::uint64_t end);  // back at t from a transfer arriving at end
 };
 
 class CrossLink {
@@ -58,6 +77,10 @@ class CrossLink {
     const CrossLink* prev_link_;
     int prev_rank_;
   };
+
+  // When a transfer issued at `issued` starts on a link busy until `busy_until` (steady ns):
+  // behind it while streaming (idle for at most `latency`), else after the latency.
+  static std::uint64_t start_of(std::uint64_t busy_until, std::uint64_t issued, std::uint64_t latency);
 
   // Bytes charged so far from the island of rank `from_rank` to that of `to_rank` (tests).
   std::uint64_t bytes_crossed(int from_rank, int to_rank) const;

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -184,9 +185,11 @@ TEST(IslandModelShape, ModelAndHostMeasurementAgree) {
   Fastest fastest;
   std::string problem;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const auto start = std::chrono::steady_clock::now();
     problem = shape_disagreement(fastest);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    std::printf("attempt %d (%.1f s): %s\n", attempt + 1, took.count(), problem.empty() ? "agrees" : problem.c_str());
     if (problem.empty()) break;
-    std::printf("attempt %d: %s\n", attempt + 1, problem.c_str());
   }
   EXPECT_EQ(problem, "") << "the host measurement disagrees with the model after " << kAttempts << " measurements";
 }
