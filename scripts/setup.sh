@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what Debian provides (compiler, CMake, Ninja, Google Benchmark, GoogleTest, CLI11,
+# Installs what Debian provides (compiler, CMake, Ninja, ccache, Google Benchmark, GoogleTest, CLI11,
 # nlohmann_json, matplotlib, Open MPI for the multi-process mode and its tests, Relacy for the
 # model checker's tests) and checks what it cannot install: CUDA 13 and NCCL >= 2.28.
 # Then the test tools (unless --no-test-tools, as on a GPU box's nightly runner): Chromium for
@@ -20,7 +20,7 @@ done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-packages=(g++ cmake ninja-build git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
+packages=(g++ cmake ninja-build ccache git libbenchmark-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
           python3 python3-matplotlib python3-numpy libopenmpi-dev openmpi-bin relacy-dev)
 missing=()
 for p in "${packages[@]}"; do
