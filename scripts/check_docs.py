@@ -190,8 +190,6 @@ def check_options(root, exe):
 # folder (a reader's own files, e.g. a rerun to compare). `run` commands that do not choose their
 # sampling get `--samples 1 --warmup 0 --pipelined-ops 1`: the same output, a fraction of the time.
 
-EXAMPLE_PAGES = ["README.md"] + [f"docs/{p}" for p in sorted(os.listdir(os.path.join(os.path.dirname(__file__), "..", "docs")))
-                                if p.endswith(".md")]
 COMMAND = re.compile(r"^(arbench|scripts/nightly\.sh|/usr/bin/python3 scripts/|build/(release|ci)/arbench)\b")
 DIRECTIVE = re.compile(r"^<!--\s*docs-run:\s*(skip|files)\s*(.*?)\s*-->\s*$")
 SAMPLING = ("--samples", "--warmup", "--pipelined-ops", "--max-noise", "--min-samples", "--max-samples",
@@ -297,9 +295,54 @@ def check_shape(expected, output, variants):
     return missing
 
 
+def page_commands(path):
+    """The commands of a page in order, with the scratch files each needs first: a list of
+    (files, where, command, expected rc, expected output lines or None, why not run or "")."""
+    found = []
+    for start, language, lines, directive in example_blocks(path):
+        files = directive[1].split() if directive and directive[0] == "files" else []
+        commands = []  # [line, command, expected rc, expected output lines or None, comment]
+        if language in ("sh", "bash", "shell"):
+            for number, text in lines:
+                command, note = split_comment(text.strip())
+                if COMMAND.match(command):
+                    m = re.match(r"exit (\d+)", note)
+                    commands.append([number, command, int(m.group(1)) if m else 0, None, note])
+        elif language == "":
+            for number, text in lines:
+                if text.startswith("$ "):
+                    command, note = split_comment(text[2:].strip())
+                    m = re.match(r"exit (\d+)", note)
+                    commands.append([number, command, int(m.group(1)) if m else 0, [], note])
+                elif commands:
+                    commands[-1][3].append((number, text))
+        for number, command, want_rc, expected, note in commands:
+            why = why_not_run(command) or ("meant for the GPU box" if "GPU box" in note else "")
+            if directive and directive[0] == "skip":
+                why = directive[1] or "marked docs-run: skip"
+            found.append((files, number, command, want_rc, expected, why))
+            files = []  # copied once, before the block's first command
+        if files:  # a block without commands still gets its files (a later block may use them)
+            found.append((files, start, "", 0, None, "no command"))
+    return found
+
+
+def all_pages(root):
+    readme = ["README.md"] if os.path.exists(os.path.join(root, "README.md")) else []
+    return readme + [f"docs/{p}" for p in sorted(os.listdir(os.path.join(root, "docs"))) if p.endswith(".md")]
+
+
+def example_pages(root):
+    """The pages (relative to root) with at least one command that runs without a GPU: the ctest
+    runs one entry per such page (tests/CMakeLists.txt), and its planted entry checks none is left out."""
+    return [page for page in all_pages(root)
+            if any(command and not why for _, _, command, _, _, why in page_commands(os.path.join(root, page)))]
+
+
 def run_examples(root, exe, pages, verbose):
     import shutil
     import tempfile
+    import time
     root = os.path.realpath(root)
     exe = os.path.realpath(exe)
     listing = subprocess.run([exe, "list", "--backend", "host"], capture_output=True, text=True).stdout
@@ -326,55 +369,40 @@ def run_examples(root, exe, pages, verbose):
                    ARBENCH_EXE=exe, ARBENCH_RESULTS_DIR=os.path.join(scratch, "nightly-results"))
         done = {}
         try:
-            for start, language, lines, directive in example_blocks(path):
-                if directive and directive[0] == "files":
-                    for pair in directive[1].split():
-                        name, _, src = pair.partition("=")
-                        shutil.copy(os.path.join(root, src), os.path.join(scratch, name))
-                commands = []  # (line, command, expected rc, expected output lines or None, comment)
-                if language in ("sh", "bash", "shell"):
-                    for number, text in lines:
-                        command, note = split_comment(text.strip())
-                        if COMMAND.match(command):
-                            m = re.match(r"exit (\d+)", note)
-                            commands.append([number, command, int(m.group(1)) if m else 0, None, note])
-                elif language == "":
-                    for number, text in lines:
-                        if text.startswith("$ "):
-                            command, note = split_comment(text[2:].strip())
-                            m = re.match(r"exit (\d+)", note)
-                            commands.append([number, command, int(m.group(1)) if m else 0, [], note])
-                        elif commands:
-                            commands[-1][3].append((number, text))
-                for number, command, want_rc, expected, note in commands:
-                    where = f"{page}:{number}"
-                    why = why_not_run(command) or ("meant for the GPU box" if "GPU box" in note else "")
-                    if directive and directive[0] == "skip":
-                        why = directive[1] or "marked docs-run: skip"
-                    if why:
-                        skipped.append(f"{where}: not run: {command} ({why})")
-                        continue
-                    shell = shell_command(command)
-                    if shell not in done:
-                        try:
-                            r = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, stdout=subprocess.PIPE,
-                                               stderr=subprocess.STDOUT, text=True, timeout=900)
-                            done[shell] = (r.returncode, r.stdout)
-                        except subprocess.TimeoutExpired:
-                            done[shell] = (-1, "(timed out after 900 s)")
-                        ran += 1
-                    rc, output = done[shell]
-                    if rc != want_rc:
-                        tail = "\n    ".join(output.strip().splitlines()[-6:])
-                        problems.append(f"{where}: `{command}` exited {rc}, the page expects {want_rc}:\n    {tail}")
-                        continue
-                    missing = check_shape(expected or [], output, variants)
-                    for line, text in missing:
-                        problems.append(f"{page}:{line}: `{command}` no longer prints a line shaped like: "
-                                        f"{text.strip()}")
-                    if missing:  # what it printed instead, so a failure far away (CI) can be read
-                        problems.append(f"{where}: `{command}` printed:\n    " +
-                                        "\n    ".join(output.rstrip().splitlines()[-60:]))
+            for files, number, command, want_rc, expected, why in page_commands(path):
+                for pair in files:
+                    name, _, src = pair.partition("=")
+                    shutil.copy(os.path.join(root, src), os.path.join(scratch, name))
+                where = f"{page}:{number}"
+                if not command:
+                    continue
+                if why:
+                    skipped.append(f"{where}: not run: {command} ({why})")
+                    continue
+                shell = shell_command(command)
+                if shell not in done:
+                    began = time.monotonic()
+                    try:
+                        r = subprocess.run(["bash", "-c", shell], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT, text=True, timeout=900)
+                        done[shell] = (r.returncode, r.stdout)
+                    except subprocess.TimeoutExpired:
+                        done[shell] = (-1, "(timed out after 900 s)")
+                    if verbose:  # as it happens: a slow example shows where the test's minutes go
+                        print(f"{where}: {time.monotonic() - began:6.1f} s  {shell}", file=sys.stderr, flush=True)
+                    ran += 1
+                rc, output = done[shell]
+                if rc != want_rc:
+                    tail = "\n    ".join(output.strip().splitlines()[-6:])
+                    problems.append(f"{where}: `{command}` exited {rc}, the page expects {want_rc}:\n    {tail}")
+                    continue
+                missing = check_shape(expected or [], output, variants)
+                for line, text in missing:
+                    problems.append(f"{page}:{line}: `{command}` no longer prints a line shaped like: "
+                                    f"{text.strip()}")
+                if missing:  # what it printed instead, so a failure far away (CI) can be read
+                    problems.append(f"{where}: `{command}` printed:\n    " +
+                                    "\n    ".join(output.rstrip().splitlines()[-60:]))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     if verbose:
@@ -391,12 +419,18 @@ def main():
     ap.add_argument("--run-examples", action="store_true",
                     help="also run the examples of README.md and docs/ with --arbench (section 3)")
     ap.add_argument("--pages", nargs="*", help="with --run-examples: these pages only (default: all)")
-    ap.add_argument("--verbose", action="store_true", help="say which examples were not run, and why")
+    ap.add_argument("--verbose", action="store_true",
+                    help="with --run-examples: the seconds each example took, and which were not run, and why")
+    ap.add_argument("--example-pages", action="store_true",
+                    help="print the pages with an example that runs without a GPU, one a line, and exit")
     a = ap.parse_args()
+    if a.example_pages:
+        print("\n".join(example_pages(a.root)))
+        return 0
     if a.run_examples:
         if not a.arbench:
             ap.error("--run-examples needs --arbench EXE")
-        problems = run_examples(a.root, a.arbench, a.pages or EXAMPLE_PAGES, a.verbose)
+        problems = run_examples(a.root, a.arbench, a.pages or all_pages(a.root), a.verbose)
     else:
         problems = check_links(a.root)
         if a.arbench:
