@@ -64,6 +64,22 @@ rl::test_result_e run_search(rl::test_params& p) {
   return res;
 }
 
+// The configurations the case lists share (cases_*.cpp, mutants_*.cpp); the rest is
+// ModelConfig's defaults (2 ops; 19 elements = 3 bf16 packs, the last partial; 2 rows of 9).
+struct Configs {
+  ModelConfig ops2, ops3, wrap, missing, one_pack, wide, rows3;
+  Configs() {
+    ops3.ops = 3;
+    wrap.ops = 3;
+    wrap.start = 0xfffffffeu;  // 3 ops cross 2^32
+    missing.scenario = Scenario::missing_rank;
+    one_pack.elems = 5;  // one partial pack
+    wide.tokens = 1;     // rows: 1 row of 27 = 4 packs, so the norm's lane tree crosses threads with T = 2
+    wide.hidden = 27;
+    rows3.tokens = 3;  // rows: at W3 every rank owns a row; at B2 both blocks own rows
+  }
+};
+
 // "W2 B1 T2 ops3" and the config's distinguishing marks (ring: C for channels).
 std::string point_name(TwinKernel k, int world, int blocks, int threads, const ModelConfig& c);
 

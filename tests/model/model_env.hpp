@@ -293,6 +293,31 @@ struct EnvBase {
   template <class T>
   T& at(const void* p, ShadowIndex::Kind k, const Loc& loc) { return *static_cast<T*>(index.find(p, k, loc)); }
 
+  // Registration, before the threads start: the shadow of each word a peer can see, at its
+  // initial value (flags and counters: the first epoch's fill; LL lines: ll_fill's halves).
+  void add_flag(FlagCell& c, const void* at, std::uint32_t fill) {
+    c.a($).store(c.latest = fill, rl::mo_relaxed);
+    index.add(at, ShadowIndex::kFlag, &c);
+  }
+  void add_counter(Counter& c, const void* at, std::uint32_t fill) {
+    c.v($).store(fill);
+    index.add(at, ShadowIndex::kCounter, &c);
+  }
+  // `count` packs from `first`, on cells[n...]; n advances.
+  void add_packs(PackVar* cells, std::size_t& n, const Pack* first, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) index.add(first + k, ShadowIndex::kPack, &cells[n++]);
+  }
+  // `lines` LL lines from `first`, each half a whole 8-byte word, on cells[n...]; n advances.
+  void add_lines(WordCell* cells, std::size_t& n, const LlLine* first, std::size_t lines, std::uint32_t fill) {
+    const LlLine init = algo::ll_fill(fill);
+    for (std::size_t i = 0; i < lines; ++i)
+      for (int h = 0; h < 2; ++h) {
+        WordCell& c = cells[n++];
+        c.a($).store(c.latest = init.h[h], rl::mo_relaxed);
+        index.add(&first[i].h[h], ShadowIndex::kLlWord, &c);
+      }
+  }
+
  protected:
   ~EnvBase() = default;
 };

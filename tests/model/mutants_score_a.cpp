@@ -8,10 +8,7 @@
 //   block_all own flag   T2, rank 1 missing (one thread's wait expires, the other's succeeds)
 //   LL line torn         W2 B1 T1 ops2
 //   norm tree unsynced   T2, a row of 4 packs
-#include "tests/model/fused_model.hpp"
-#include "tests/model/model_case.hpp"
-#include "tests/model/ring_model.hpp"
-#include "tests/model/symm_model.hpp"
+#include "tests/model/mutant_points.hpp"
 
 namespace arbench::model {
 namespace {
@@ -23,44 +20,29 @@ using M = RelacyMem<F>;
 
 // One fault on the symmetric, ring and fused kernels it targets, at points of one shape.
 template <Fault F, int T>
-void flag_points(std::vector<ModelCase>& out, const ModelConfig& symm, const ModelConfig& ring,
-                 const ModelConfig& fused) {
-  out.push_back(mutant_case<SymmTest<M<F>, K::oneshot_pull, 2, 1, T>>(symm, nullptr));
-  out.push_back(mutant_case<SymmTest<M<F>, K::twoshot, 2, 1, T>>(symm, nullptr));
-  out.push_back(mutant_case<RingTest<M<F>, 2, 1, T>>(ring, nullptr));
-  out.push_back(mutant_case<FusedTest<M<F>, K::fused_oneshot, 2, 1, T>>(fused, nullptr));
-  out.push_back(mutant_case<FusedTest<M<F>, K::fused_twoshot, 2, 1, T>>(fused, nullptr));
+void flag_points(std::vector<ModelCase>& out, const FamilyConfigs& cfg) {
+  mutant_points<M<F>, 1, T, K::oneshot_pull, K::twoshot, K::ring, K::fused_oneshot, K::fused_twoshot>(out, cfg);
 }
 
 }  // namespace
 
 void score_mutant_cases_a(std::vector<ModelCase>& out) {
-  ModelConfig ops2;
-  flag_points<Fault::store_relaxed, 1>(out, ops2, ops2, ops2);
-  flag_points<Fault::load_relaxed, 1>(out, ops2, ops2, ops2);
+  const Configs c;
+  flag_points<Fault::store_relaxed, 1>(out, {c.ops2, c.ops2, c.ops2});
+  flag_points<Fault::load_relaxed, 1>(out, {c.ops2, c.ops2, c.ops2});
 
-  ModelConfig ring_chunk2;
+  ModelConfig ring_chunk2 = c.ops2;
   ring_chunk2.chunk_packs = 2;
-  ModelConfig wide_row;
-  wide_row.tokens = 1;
-  wide_row.hidden = 27;
-  using SyncSkip = M<Fault::block_sync_skipped>;
-  flag_points<Fault::block_sync_skipped, 2>(out, ops2, ring_chunk2, wide_row);
-  out.push_back(mutant_case<SymmTest<SyncSkip, K::oneshot_push, 2, 1, 2>>(ops2, nullptr));
-  out.push_back(mutant_case<FusedTest<SyncSkip, K::add_rmsnorm, 2, 1, 2>>(wide_row, nullptr));
+  flag_points<Fault::block_sync_skipped, 2>(out, {c.ops2, ring_chunk2, c.wide});
+  mutant_points<M<Fault::block_sync_skipped>, 1, 2, K::oneshot_push, K::add_rmsnorm>(out, {c.ops2, {}, c.wide});
 
-  ModelConfig missing;
-  missing.scenario = Scenario::missing_rank;
   ModelConfig ring_missing = ring_chunk2;
   ring_missing.scenario = Scenario::missing_rank;
-  flag_points<Fault::block_all_own, 2>(out, missing, ring_missing, missing);
+  flag_points<Fault::block_all_own, 2>(out, {c.missing, ring_missing, c.missing});
 
-  out.push_back(mutant_case<SymmTest<M<Fault::ll_torn>, K::oneshot_push, 2, 1, 1>>(ops2, nullptr));
-
-  using Unsynced = M<Fault::norm_tree_unsynced>;
-  out.push_back(mutant_case<FusedTest<Unsynced, K::add_rmsnorm, 2, 1, 2>>(wide_row, nullptr));
-  out.push_back(mutant_case<FusedTest<Unsynced, K::fused_oneshot, 2, 1, 2>>(wide_row, nullptr));
-  out.push_back(mutant_case<FusedTest<Unsynced, K::fused_twoshot, 2, 1, 2>>(wide_row, nullptr));
+  mutant_points<M<Fault::ll_torn>, 1, 1, K::oneshot_push>(out, {c.ops2, {}, {}});
+  mutant_points<M<Fault::norm_tree_unsynced>, 1, 2, K::add_rmsnorm, K::fused_oneshot, K::fused_twoshot>(
+      out, {{}, {}, c.wide});
 }
 
 }  // namespace arbench::model

@@ -10,40 +10,30 @@
 //                        view: what TSan on x86 would see).
 //   credit wait skipped  the ring sends without waiting for the slot's credit: killed at 6 ranks,
 //                        equivalent below (a sender runs at most N - 1 <= kSlots transfers ahead).
-#include "tests/model/fused_model.hpp"
-#include "tests/model/model_case.hpp"
-#include "tests/model/ring_model.hpp"
-#include "tests/model/symm_model.hpp"
+#include "tests/model/mutant_points.hpp"
 
 namespace arbench::model {
 
 void weak_mutant_cases(std::vector<ModelCase>& out) {
   using K = TwinKernel;
-  using Stale = RelacyMem<algo::Fault::none, Weak::counter_stale>;
-  const char* stale = "stale epoch counter";
-  ModelConfig ops2, ops3;
-  ops3.ops = 3;
-  out.push_back(mutant_case<SymmTest<Stale, K::oneshot_pull, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<SymmTest<Stale, K::oneshot_push, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<SymmTest<Stale, K::twoshot, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<RingTest<Stale, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<FusedTest<Stale, K::add_rmsnorm, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<FusedTest<Stale, K::fused_oneshot, 2, 1, 1>>(ops3, stale));
-  out.push_back(mutant_case<FusedTest<Stale, K::fused_twoshot, 2, 1, 1>>(ops3, stale));
+  const Configs c;
+  mutant_points<RelacyMem<algo::Fault::none, Weak::counter_stale>, 1, 1, K::oneshot_pull, K::oneshot_push, K::twoshot,
+                K::ring, K::add_rmsnorm, K::fused_oneshot, K::fused_twoshot>(out, {c.ops3, c.ops3, c.ops3},
+                                                                             "stale epoch counter");
 
   using Split = RelacyMem<algo::Fault::none, Weak::ll_split>;
-  out.push_back(mutant_case<SymmTest<Split, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data"));
+  out.push_back(mutant_case<SymmTest<Split, K::oneshot_push, 2, 1, 1>>(c.ops2, "LL flag split from its data"));
   // The same split under sequential consistency survives: only a weak model shows the fault, as
   // a TSO machine (x86: TSan's twins) keeps the data store before the flag store and the flag
   // load before the data load.
   using SplitSc = RelacyMem<algo::Fault::none, Weak::ll_split_sc>;
-  ModelCase strong = mutant_case<SymmTest<SplitSc, K::oneshot_push, 2, 1, 1>>(ops2, "LL flag split from its data");
+  ModelCase strong = mutant_case<SymmTest<SplitSc, K::oneshot_push, 2, 1, 1>>(c.ops2, "LL flag split from its data");
   strong.point += " seq_cst";
   strong.expect_pass = true;
   strong.note = "survives with seq_cst stores and loads: only a weak memory model shows it";
   out.push_back(strong);
 
-  ModelConfig skip;
+  ModelConfig skip = c.ops2;
   skip.skip_credit_wait = true;
   using Plain = RelacyMem<>;
   ModelCase w6 = mutant_case<RingTest<Plain, 6, 1, 1>>(skip, "credit wait skipped");
