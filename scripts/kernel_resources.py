@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Resource usage of every CUDA kernel, read from ptxas without a GPU.
+"""Resource usage of every CUDA kernel, read from the objects the build made, without a GPU.
 
-Recompiles each CUDA source of the build that defines kernels with the build's own command
-(compile_commands.json) plus `--resource-usage`, for every architecture the build targets, and
-reads ptxas's report: registers, shared memory, stack frame, spill stores/loads and barriers per
-kernel and architecture. (`cuobjdump --dump-resource-usage` would read the same from the objects,
-but it is not part of every toolkit install; ptxas is.)
+Reads, for each CUDA source of the build that defines kernels (compile_commands.json), the cubins
+nvcc embedded in its object for every architecture the build targets (scripts/cuda_objects.py):
+registers, shared memory, stack frame and barriers per kernel and architecture, what ptxas's
+`--resource-usage` report says. A cubin does not record spill bytes, but a spill lives in the
+function's stack frame: a frame of 0 B means no spill, and a source whose functions have a frame
+is compiled again with `--resource-usage` for ptxas's spill figures. (The build already ran
+ptxas; compiling every kernel again for two architectures took minutes.)
 
   kernel_resources.py check --build-dir build/ci [--docs docs/variants.md]
       fails (exit 1) when any kernel has a stack frame or spills, when a kernel falls below its
@@ -15,6 +17,8 @@ but it is not part of every toolkit install; ptxas is.)
       prints the Markdown table (or rewrites it between the markers in the docs page)
   kernel_resources.py check --report FILE --source NAME.cu    the same checks on a saved ptxas report
       of one source file (tests)
+  kernel_resources.py check --object FILE.o --source NAME.cu  the same checks on one object nvcc
+      made (tests; spill bytes of a function with a stack frame show as ?)
 
 Expectations: EXPECT maps a kernel's name to (barriers, register floor). The barrier count is
 exact: every kernel that syncs its block has one named barrier (bar.sync 0), the others none. The
@@ -22,7 +26,6 @@ register floor is about half of what the kernel used when the table was made: co
 move register counts a little, a kernel whose protocol body is gone drops to a handful.
 """
 import argparse
-import concurrent.futures
 import json
 import os
 import re
@@ -31,6 +34,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuda_objects  # noqa: E402  (scripts/cuda_objects.py: the device code in nvcc's objects)
 
 # kernel name (demangled, without namespace and template arguments), or "source.cu:name" when two
 # sources define kernels of one name -> (barriers, min registers)
@@ -67,10 +73,7 @@ DTYPES = {"0": "bf16", "1": "fp16", "2": "fp32"}
 
 def short_name(mangled):
     """fused_twoshot_kernel<fp16> from the mangled name (c++filt when present)."""
-    try:
-        text = subprocess.run(["c++filt", mangled], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        text = mangled
+    text = cuda_objects.demangle([mangled])[mangled].strip()
     m = re.search(r"(\w+)(?:<([^>]*)>)?\(", text)
     if not m:
         return text, ""
@@ -83,6 +86,7 @@ def short_name(mangled):
 def parse_report(text, source=""):
     """Records {function, name, targs, arch, registers, barriers, smem, stack, spill_stores,
     spill_loads, entry, source} from ptxas --resource-usage output (several architectures may mix)."""
+    cuda_objects.demangle(re.findall(r"Function properties for (\S+)", text))
     records = []
     arch = None
     entry = None
@@ -116,6 +120,10 @@ def parse_report(text, source=""):
     return records
 
 
+def spill(n):
+    return "?" if n is None else n  # read from an object: a cubin does not record spill bytes
+
+
 def problems(records):
     out = []
     kernels = [r for r in records if r["entry"]]
@@ -124,9 +132,9 @@ def problems(records):
     for r in records:
         what = f"{r['name']}<{r['targs']}> ({r['arch']})" if r["targs"] else f"{r['name']} ({r['arch']})"
         if r["stack"] or r["spill_stores"] or r["spill_loads"]:
-            out.append(f"{what}: {r['stack']} B stack frame, {r['spill_stores']} B spill stores, "
-                       f"{r['spill_loads']} B spill loads; a latency-bound kernel must keep everything in "
-                       "registers (narrow the live ranges, or give it more registers per thread)")
+            out.append(f"{what}: {r['stack']} B stack frame, {spill(r['spill_stores'])} B spill stores, "
+                       f"{spill(r['spill_loads'])} B spill loads; a latency-bound kernel must keep everything "
+                       "in registers (narrow the live ranges, or give it more registers per thread)")
         if not r["entry"]:
             continue
         key = f"{r['source']}:{r['name']}" if f"{r['source']}:{r['name']}" in EXPECT else r["name"]
@@ -176,13 +184,40 @@ def compile_one(entry, tmp):
     return p.stdout + p.stderr
 
 
+def from_object(obj, arch_numbers, source):
+    """Records of the kernels in one object nvcc made, for the given architectures (numbers); spill
+    bytes 0 for a function without a stack frame (a spill needs one), else None (not recorded)."""
+    cubins = cuda_objects.fatbin_entries(obj, cuda_objects.KIND_CUBIN)
+    missing = [f"sm_{a}" for a in arch_numbers if int(a) not in cubins]
+    if missing:
+        raise cuda_objects.Unreadable(f"{obj} has no cubin for {', '.join(missing)} (rebuild it)")
+    functions = {a: cuda_objects.cubin_functions(cubins[int(a)], int(a)) for a in arch_numbers}
+    cuda_objects.demangle(f["function"] for fs in functions.values() for f in fs)
+    records = []
+    for a in arch_numbers:
+        for f in functions[a]:
+            name, targs = short_name(f["function"])
+            unknown = None if f["stack"] else 0
+            records.append(dict(f, name=name, targs=targs, arch=f"sm_{a}", source=source,
+                                spill_stores=unknown, spill_loads=unknown))
+    return records
+
+
+def read_built(entry, tmp):
+    """Records of one source's kernels from the object the build made; a source with a stack frame
+    somewhere is compiled again for ptxas's spill bytes (it fails the check either way)."""
+    obj, source = cuda_objects.object_path(entry), os.path.basename(entry["file"])
+    records = from_object(obj, cuda_objects.archs(entry["command"]), source)
+    if any(r["stack"] for r in records):
+        records = parse_report(compile_one(entry, tmp), source)
+    return records
+
+
 def collect(build_dir):
     """Records of every kernel of the build, each tagged with its source file's name."""
     entries = kernel_sources(build_dir)
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(
-            max_workers=max(1, os.cpu_count() or 1)) as pool:
-        reports = list(pool.map(lambda e: compile_one(e, tmp), entries))
-    return [r for e, text in zip(entries, reports) for r in parse_report(text, os.path.basename(e["file"]))]
+    with tempfile.TemporaryDirectory() as tmp:
+        return [r for e in entries for r in read_built(e, tmp)]
 
 
 def table(records):
@@ -192,7 +227,7 @@ def table(records):
     for r in rows:
         name = f"`{r['name']}<{r['targs']}>`" if r["targs"] else f"`{r['name']}`"
         lines.append(f"| {r['source']} | {name} | {r['arch']} | {r['registers']} | {r['smem']} | {r['stack']} | "
-                     f"{r['spill_stores']} / {r['spill_loads']} | {r['barriers']} |")
+                     f"{spill(r['spill_stores'])} / {spill(r['spill_loads'])} | {r['barriers']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -208,13 +243,23 @@ def main():
     ap.add_argument("mode", choices=["check", "table"])
     ap.add_argument("--build-dir", help="a configured build folder (its compile_commands.json)")
     ap.add_argument("--report", help="a saved ptxas --resource-usage report instead of compiling")
-    ap.add_argument("--source", default="report", help="with --report: the source file the report came from")
+    ap.add_argument("--object", help="an object nvcc made (all the architectures it holds) instead of the build's")
+    ap.add_argument("--source", default="report", help="with --report or --object: the source file it came from")
     ap.add_argument("--docs", help="check mode: fail when the table in this page is stale")
     ap.add_argument("--write-docs", help="table mode: rewrite the table between the markers in this page")
     a = ap.parse_args()
-    if bool(a.build_dir) == bool(a.report):
-        ap.error("give exactly one of --build-dir and --report")
-    records = parse_report(open(a.report).read(), a.source) if a.report else collect(a.build_dir)
+    if sum(map(bool, (a.build_dir, a.report, a.object))) != 1:
+        ap.error("give exactly one of --build-dir, --report and --object")
+    try:
+        if a.report:
+            records = parse_report(open(a.report).read(), a.source)
+        elif a.object:
+            built = sorted(cuda_objects.fatbin_entries(a.object, cuda_objects.KIND_CUBIN))
+            records = from_object(a.object, [str(arch) for arch in built], a.source)
+        else:
+            records = collect(a.build_dir)
+    except cuda_objects.Unreadable as e:
+        raise SystemExit(f"kernel-resources: {e}")
     t = table(records)
     if a.mode == "table":
         if a.write_docs:

@@ -3,9 +3,12 @@
 
 The model checker (tests/model/) proves the protocols under the C++ memory model; that carries
 over to the GPU only if every policy operation compiles to the PTX operation the mapping assumes.
-This script compiles every custom protocol kernel (kernels/{symm,ring,fused,island}/*.cu) to PTX
-with the build's own command (compile_commands.json; -lineinfo is in the build's flags) for every
-architecture the build targets, attributes each memory instruction to the DeviceMem member
+This script reads the PTX of every custom protocol kernel (kernels/{symm,ring,fused,island}/*.cu)
+for every architecture the build targets from the object the build made (nvcc embeds the
+compute_XX PTX it gave ptxas; scripts/cuda_objects.py reads it; -lineinfo is in the build's flags),
+or, where that PTX cannot be unpacked here (zstd-compressed, and no libzstd nor zstd command),
+compiles it again with the build's own command (compile_commands.json); it attributes each
+memory instruction to the DeviceMem member
 (kernels/mem_device.cuh) whose line emitted it (nvcc's `.loc`, following `inlined_at` out of an
 intrinsic's header), and checks:
 
@@ -24,7 +27,7 @@ intrinsic's header), and checks:
      with `table --build-dir build/ci --write scripts/ptx_memory_ops.expected`.
 
   ptx_memory_ops.py check --build-dir build/ci [--expect FILE] [--keep DIR]
-                                                   compile and check every protocol kernel
+                                                   check the PTX of every protocol kernel
                                                    (--keep: leave the PTX files in DIR)
   ptx_memory_ops.py check --ptx FILE.ptx... --policy kernels/mem_device.cuh [--kernel NAME] [--expect FILE]
                                                    the same rules on saved PTX files (tests); a file
@@ -47,6 +50,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuda_objects  # noqa: E402  (scripts/cuda_objects.py: the device code in nvcc's objects)
 
 # The protocol kernels and the policy operations each must contain (at least one instruction).
 REQUIRED = {
@@ -102,10 +108,7 @@ def policy_lines(cuh):
 
 
 def short(mangled):
-    try:
-        text = subprocess.run(["c++filt", mangled], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return mangled
+    text = cuda_objects.demangle([mangled])[mangled].strip()
     m = re.search(r"(\w+)<([^>]*)>\(", text)
     if not m:
         return text
@@ -117,6 +120,7 @@ def scan(ptx_text, plines):
     """Counter{(entry, policy op or '-', opcode): n}; the PTX's .file table is at its end."""
     lines = ptx_text.splitlines()
     files = {m.group(1): m.group(2) for m in map(FILE.match, lines) if m}
+    cuda_objects.demangle(m.group(1) for m in map(ENTRY.match, lines) if m)  # one c++filt for all
     table = collections.Counter()
     entry, loc = None, None
     for line in lines:
@@ -202,10 +206,6 @@ def protocol_sources(build_dir):
             os.path.splitext(os.path.basename(e["file"]))[0] in REQUIRED]
 
 
-def archs(command):
-    return sorted(set(re.findall(r"code=\[?(?:compute_\d+,)?sm_(\d+)", command)), key=int)
-
-
 def compile_ptx(entry, arch, tmp):
     args = [a for a in shlex.split(entry["command"]) if not a.startswith("--generate-code") and a != "-c"]
     if os.path.basename(args[0]) in ("ccache", "sccache"):
@@ -221,17 +221,38 @@ def compile_ptx(entry, arch, tmp):
         return f.read()
 
 
+def built_ptx(entry, arch, out):
+    """The compute_<arch> PTX nvcc embedded in the entry's object (written to out as compile_ptx
+    names it), or None when it cannot be unpacked here; a missing or stale object fails."""
+    try:
+        obj = cuda_objects.object_path(entry)
+        found = cuda_objects.fatbin_entries(obj, cuda_objects.KIND_PTX)
+    except cuda_objects.NoZstd:
+        return None
+    except cuda_objects.Unreadable as e:
+        raise SystemExit(f"ptx-memory-ops: {e}")
+    if int(arch) not in found:
+        raise SystemExit(f"ptx-memory-ops: {obj} has no compute_{arch} PTX (rebuild it)")
+    text = found[int(arch)].decode()
+    with open(os.path.join(out, f"{os.path.basename(entry['file'])}.sm_{arch}.ptx"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return text
+
+
 def from_build(build_dir, source_dir, keep=None):
     """[(kernel, 'file sm_XX', table)] for every protocol kernel and architecture of the build."""
     plines = policy_lines(os.path.join(source_dir, "kernels", POLICY))
-    jobs = [(e, a) for e in protocol_sources(build_dir) for a in archs(e["command"])]
+    jobs = [(e, a) for e in protocol_sources(build_dir) for a in cuda_objects.archs(e["command"])]
     if not jobs:
         raise SystemExit(f"no protocol kernel in {build_dir}/compile_commands.json")
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, os.cpu_count() or 1)) as pool:
         out = keep or tmp
         os.makedirs(out, exist_ok=True)
-        texts = list(pool.map(lambda j: compile_ptx(j[0], j[1], out), jobs))
+        texts = [built_ptx(e, a, out) for e, a in jobs]
+        again = [j for j, t in zip(jobs, texts) if t is None]  # compile again only what could not be read
+        redone = iter(pool.map(lambda j: compile_ptx(j[0], j[1], out), again))
+        texts = [next(redone) if t is None else t for t in texts]
     return [(os.path.splitext(os.path.basename(e["file"]))[0], f"{os.path.basename(e['file'])} sm_{a}", scan(t, plines))
             for (e, a), t in zip(jobs, texts)]
 

@@ -3,9 +3,13 @@
 # saved ptxas reports (tests/fixtures/ptxas): a clean report passes; a spilling kernel, a kernel
 # that compiled to almost nothing (4 registers, no barrier: what the fused kernels became when
 # built without --expt-relaxed-constexpr) and a kernel nobody set expectations for all fail.
-# Then every kernel of the build, for every architecture it targets, recompiled with the build's
-# own flags and --resource-usage: no stack frame, no spill, its barriers and register floor, and
-# the table in docs/variants.md up to date. Exit 77 (skipped) without nvcc or a configured build.
+# Then the reader of built objects (scripts/cuda_objects.py) on a planted kernel compiled here for
+# one architecture (tests/fixtures/ptxas/planted_kernel.cu: spills, a second barrier, few
+# registers): all three are reported from the object. Then every kernel of the build, for every
+# architecture it targets, read from the objects the build made: no stack frame, no spill, its
+# barriers and register floor, and the table in docs/variants.md up to date (the table came from
+# ptxas's own report, so the reader agrees with ptxas on every row). Exit 77 (skipped) without
+# nvcc or a configured build.
 set -uo pipefail
 src=${1:?usage: test_kernel_resources.sh SOURCE_DIR BUILD_DIR}
 build=${2:?usage: test_kernel_resources.sh SOURCE_DIR BUILD_DIR}
@@ -28,6 +32,23 @@ expect unknown.txt 1 "mystery_kernel (sm_90): no expectation"
 [ $fails -eq 0 ] || exit 1
 echo "kernel-resources: the checker passes a clean report and catches spills, empty kernels and unknown kernels"
 
-command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "no nvcc: skipped"; exit 77; }
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
 [ -f "$build/compile_commands.json" ] || { echo "no $build/compile_commands.json: skipped"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$nvcc" -arch=sm_90 -maxrregcount=24 -c "$fixtures/planted_kernel.cu" -o "$tmp/planted.o" || exit 1
+out=$($check --object "$tmp/planted.o" --source planted_kernel.cu 2>&1); rc=$?
+for want in "fused_twoshot_kernel<fp16> \(sm_90\): [1-9][0-9]* B stack frame, \? B spill stores" \
+    "fused_twoshot_kernel<fp16> \(sm_90\): 2 barriers, expected 1" \
+    "fused_twoshot_kernel<fp16> \(sm_90\): [0-9]+ registers, below the floor of 45"; do
+  if [ $rc -ne 1 ] || ! grep -qE -- "$want" <<<"$out"; then
+    echo "FAIL: the planted object gave exit $rc, expected 1 and '$want'; output:"; echo "$out"
+    fails=$((fails + 1))
+  fi
+done
+[ $fails -eq 0 ] || exit 1
+echo "kernel-resources: the object reader catches a planted spill, barrier and register regression"
+
 $check --build-dir "$build" --docs "$src/docs/variants.md" >/dev/null

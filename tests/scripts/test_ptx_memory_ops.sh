@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PTX the device memory policy emits (scripts/ptx_memory_ops.py, docs/verification.md).
-# Every protocol kernel of the build, for every architecture it targets, compiled to PTX with the
-# build's own flags: each policy operation emits only its PTX (flags st.release.sys /
+# Every protocol kernel of the build, for every architecture it targets, in the PTX nvcc embedded
+# in the objects the build made (compiled again with the build's own flags only where that PTX
+# cannot be unpacked here): each policy operation emits only its PTX (flags st.release.sys /
 # ld.acquire.sys, data one 16-byte access ...), no ld.global.nc, no scope below .sys, every
 # kernel has its protocol's operations, and each operation's count is the checked-in one
 # (scripts/ptx_memory_ops.expected). Then the checker must fail on what a broken device policy
