@@ -11,17 +11,19 @@ READMEs and this check cannot drift apart):
 No folder of those roots or of tests/ (but its fixture data) holds more than 20 files.
 Two rules hold whatever the READMEs say: nothing under kernels/ or include/arbench/ may
 include a bench/ header (kernels know no CLI, JSON or harness), and every folder holding
-sources must have the README lines.
+sources must have the README lines. A folder's own prefix covers its own headers only: a
+subfolder's headers (topo/gpu/..., kernels/fabric/nccl/...) need a "Depends on:" entry, so the
+direction between a folder and its subfolders is checked too.
 
 With --build DIR (a build folder; may be given more than once) a third rule is checked on the
 objects CMake compiled there (DIR/**/CMakeFiles/<target>.dir/<source>.o): no function kernels/
 calls is defined in bench/. A symbol a kernels/ object needs (nm: undefined) that no kernels/
 object defines and a bench/ object does is a call from kernels/ into the benchmark program, even
 when no bench/ header was included (a declaration in include/arbench/ implemented in bench/, or
-one written out by hand). A folder's own prefix covers its own headers only: a
-subfolder's headers (topo/gpu/..., kernels/fabric/nccl/...) need a "Depends on:" entry, so the
-direction between a folder and its subfolders is checked too. Exit 0: clean; 1: violations (each printed as
-file:line: what is wrong); 2: bad usage.
+one written out by hand).
+
+Exit 0: clean; 1: violations (each printed as file:line: what is wrong, or file: what it calls);
+2: bad usage, or --build without objects to read.
 """
 import argparse
 import os
