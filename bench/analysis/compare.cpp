@@ -55,6 +55,11 @@ CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOpti
   return row;
 }
 
+// Whether a row has a ratio to average: measured on both sides (not failed), finite and > 0.
+bool has_ratio(const CaseComparison& r) {
+  return r.result.verdict != Verdict::failed && r.result.ratio > 0 && std::isfinite(r.result.ratio);
+}
+
 // The whole run: the ratios of the cases the gate could count (not failed; NEW's device state
 // normal, unless strict), judged together; counted like a case's slower.
 RunLevel judge_whole_run(const std::vector<CaseComparison>& rows, const CompareOptions& opt) {
@@ -63,7 +68,7 @@ RunLevel judge_whole_run(const std::vector<CaseComparison>& rows, const CompareO
   run.confidence = 1 - opt.verdict.alpha;
   std::vector<double> ratios;
   for (const CaseComparison& r : rows) {
-    if (r.result.verdict == Verdict::failed || !(r.result.ratio > 0) || !std::isfinite(r.result.ratio)) continue;
+    if (!has_ratio(r)) continue;
     if (!r.device_marker.empty() && !opt.strict) {
       ++run.left_out;
       continue;
@@ -147,8 +152,7 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
   std::unordered_map<std::string, const ResultCase*> by_name;
   for (const ResultCase& c : next.cases) by_name.emplace(c.name, &c);
   std::set<std::string> matched;
-  double log_sum = 0;
-  int log_count = 0;
+  std::vector<double> ratios;  // of the rows with one (has_ratio), for the geometric mean
   for (const ResultCase& b : base.cases) {
     const auto it = by_name.find(b.name);
     if (it == by_name.end()) {
@@ -163,10 +167,7 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
       continue;
     }
     CaseComparison row = judge(b, n, opt);
-    if (row.result.verdict != Verdict::failed && row.result.ratio > 0 && std::isfinite(row.result.ratio)) {
-      log_sum += std::log(row.result.ratio);
-      ++log_count;
-    }
+    if (has_ratio(row)) ratios.push_back(row.result.ratio);
     rep.regressions += row.counted ? 1 : 0;
     rep.not_counted += row.not_counted.empty() ? 0 : 1;
     rep.rows.push_back(std::move(row));
@@ -186,7 +187,7 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
     rep.notes.push_back(std::to_string(rep.not_counted) +
                         " slower case(s) not counted: NEW's device state was abnormal for them (throttling, "
                         "clock change, downtrained link or other processes); --strict counts them");
-  rep.geomean_ratio = log_count ? std::exp(log_sum / log_count) : 1.0;
+  rep.geomean_ratio = geometric_mean(ratios);
   rep.run = judge_whole_run(rep.rows, opt);
   if (rep.run.left_out > 0 && rep.run.result.judged)
     rep.notes.push_back("run-level verdict: " + std::to_string(rep.run.left_out) +

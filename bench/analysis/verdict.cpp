@@ -63,16 +63,21 @@ Verdict classify_run(double geomean, double ci_lower, double ci_upper, double th
   return Verdict::same;
 }
 
+double geometric_mean(std::span<const double> ratios) {
+  if (ratios.empty()) return 1;
+  double sum = 0;
+  for (double x : ratios) sum += std::log(x);
+  return std::exp(sum / double(ratios.size()));
+}
+
 RunVerdict judge_run(std::span<const double> ratios, const RunVerdictOptions& opt) {
   RunVerdict r;
   r.cases = int(ratios.size());
   if (ratios.empty()) return r;
   std::vector<double> logs;
   for (double x : ratios) logs.push_back(std::log(x));
-  double sum = 0;
-  for (double x : logs) sum += x;
   const std::size_t n = logs.size();
-  r.geomean_ratio = r.ci_lower = r.ci_upper = std::exp(sum / double(n));
+  r.geomean_ratio = r.ci_lower = r.ci_upper = geometric_mean(ratios);
   if (r.cases < opt.min_cases) return r;
   r.judged = true;
   // Percentile bootstrap of the mean log ratio. mt19937_64's sequence is fixed by the standard

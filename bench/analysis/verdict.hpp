@@ -72,6 +72,10 @@ struct RunVerdict {
   double geomean_ratio = 1, ci_lower = 1, ci_upper = 1;
 };
 
+// The geometric mean of `ratios` (each finite and > 0), 1 when there are none: the drift of a
+// whole run, computed here only (compare's table and JSON, and judge_run, use it).
+double geometric_mean(std::span<const double> ratios);
+
 // `ratios` are the per-case median ratios (new / base), each finite and > 0.
 RunVerdict judge_run(std::span<const double> ratios, const RunVerdictOptions& opt);
 

@@ -20,12 +20,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "arbench/variant.hpp"
 
 namespace arbench::testing {
 
@@ -34,6 +35,24 @@ struct KnownCost {
   double max_ratio = 2;         // upper bound, x the slowest rank's cost (margin for a loaded machine)
   double slowest_us() const { return *std::max_element(rank_us.begin(), rank_us.end()); }
 };
+
+// A registry of one variant, "known-cost", that `make` builds for the GPU fabrics (`gpu`) or for
+// the host fabric; never in the production registry.
+inline Registry known_cost_registry(VariantFactory make, bool gpu, const std::string& summary) {
+  VariantEntry e;
+  e.name = "known-cost";
+  e.summary = "test only: " + summary;
+  if (gpu) {
+    e.gpu = std::move(make);
+    e.no_host_reason = "a GPU test variant";
+  } else {
+    e.host = std::move(make);
+    e.no_gpu_reason = "test variant of the host backend";
+  }
+  Registry reg;
+  reg.add(e);
+  return reg;
+}
 
 // numpy.percentile's default (linear interpolation between closest ranks), written out here
 // independently of bench/results/stats.cpp.
@@ -47,12 +66,6 @@ inline double numpy_percentile(std::vector<double> s, double q) {
 
 inline void expect_near_rel(double got, double want, const std::string& what) {
   EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::fabs(want))) << what;
-}
-
-inline nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  return nlohmann::json::parse(in);
 }
 
 // Checks every case of a result document against `cost` (all cases ran the known-cost variant

@@ -12,16 +12,14 @@
 // not divided by its 8 ops: 8x). The variant only sleeps (no data; the check is off), so nothing
 // but the sleeps and the fabric's own start line is timed.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
 
-#include "run/run_command.hpp"
 #include "tests/app/known_cost.hpp"
+#include "tests/app/sweep_json.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -40,37 +38,17 @@ class SleepsKnownTime final : public Variant {
   }
 };
 
-Registry known_cost_registry() {
-  Registry reg;
-  VariantEntry e;
-  e.name = "known-cost";
-  e.summary = "test only: rank r sleeps a known time";
-  e.host = [] { return std::make_unique<SleepsKnownTime>(); };
-  e.no_gpu_reason = "test variant of the host backend";
-  reg.add(e);
-  return reg;
-}
-
-std::string temp_json(const std::string& tag) {
-  return ::testing::TempDir() + "arbench-known-cost-" + tag + "-" + std::to_string(::getpid()) + ".json";
-}
-
 TEST(KnownCost, HostSamplesPercentilesBandwidthAndPipelinedTimeAreExact) {
-  RunConfig cfg;
-  cfg.backend = "host";
-  cfg.gpus = {3};
+  RunConfig cfg = allreduce_sweep("host", 3, {"known-cost"});
   cfg.min_bytes = cfg.max_bytes = 3 * 1024;
-  cfg.families = {Family::allreduce};
-  cfg.variants = {"known-cost"};
   cfg.warmup = 1;
   cfg.samples = kSamples;
   cfg.pipelined_ops = kPipelinedOps;
   cfg.check = false;  // the variant computes nothing
-  cfg.quiet = true;
-  cfg.out_json = temp_json("host");
-  ASSERT_EQ(run_sweep(cfg, false, solo_world(), known_cost_registry()), 0);
-  const auto doc = read_json_file(cfg.out_json);
-  std::remove(cfg.out_json.c_str());
+  nlohmann::json doc;
+  ASSERT_NO_FATAL_FAILURE(sweep_to_json(
+      cfg, "known-cost-host", doc,
+      known_cost_registry([] { return std::make_unique<SleepsKnownTime>(); }, false, "rank r sleeps a known time")));
   ASSERT_EQ(doc["arbench"]["cases"].size(), 1u);
   expect_known_answers(doc, kCost, kSamples, true);
 }

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "arbench/fabric.hpp"
+#include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
 namespace arbench::testing {
@@ -112,6 +115,9 @@ inline std::string verified_p2p_skip(const std::vector<std::vector<int>>& can_ac
         return "GPU " + std::to_string(a) + " cannot reach GPU " + std::to_string(b) + " (cudaDeviceCanAccessPeer)";
   return {};
 }
+
+// The GPUs a test may use: CUDA's count (0 without a driver), at most kMaxRanks.
+inline int usable_gpus() { return std::min(cuda_device_count(), kMaxRanks); }
 
 // cudaDeviceCanAccessPeer of the first `n` GPUs.
 inline std::vector<std::vector<int>> peer_access_matrix(int n) {

@@ -4,38 +4,28 @@
 // timed samples), be named /cold, and record why sampling stopped. Skips with a reason without a
 // device.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <string>
 
 #include "gpu_test_util.hpp"
-#include "run/run_command.hpp"
-#include "tests/app/known_cost.hpp"
+#include "tests/app/sweep_json.hpp"
 
 namespace arbench::testing {
 namespace {
 
 TEST(ColdCacheGpu, CustomKernelsStayCorrectWithFlushesAndAdaptiveSampling) {
   ARB_REQUIRE_GPUS(1);
-  RunConfig cfg;
-  cfg.backend = "single-gpu";
-  cfg.gpus = {3};
+  RunConfig cfg = allreduce_sweep("single-gpu", 3, {"oneshot-pull", "oneshot-push", "twoshot", "ring"});
   cfg.min_bytes = 1024;
   cfg.max_bytes = 1024 * 1024;
   cfg.step_factor = 32;
-  cfg.families = {Family::allreduce};
-  cfg.variants = {"oneshot-pull", "oneshot-push", "twoshot", "ring"};
   cfg.cold_cache = true;
   cfg.min_samples = 5;
   cfg.max_samples = 200;
   cfg.max_time_s = 0.5;
   cfg.link_probe = false;
-  cfg.quiet = true;
-  cfg.out_json = ::testing::TempDir() + "arbench-cold-gpu-" + std::to_string(::getpid()) + ".json";
-  ASSERT_EQ(run_sweep(cfg, false, solo_world()), 0);
-  const auto doc = read_json_file(cfg.out_json);
-  std::remove(cfg.out_json.c_str());
+  nlohmann::json doc;
+  ASSERT_NO_FATAL_FAILURE(sweep_to_json(cfg, "cold-gpu", doc));
   ASSERT_EQ(doc["arbench"]["cases"].size(), 4u * 3);
   for (const auto& c : doc["arbench"]["cases"]) {
     EXPECT_EQ(c["status"], "ok") << c.dump();

@@ -13,67 +13,27 @@
 #include <string>
 #include <vector>
 
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "measure/fabric_factory.hpp"
 #include "measure/harness.hpp"
-#include "workload/rmsnorm_reference.hpp"
 
 using namespace arbench;
-
-namespace {
-
-constexpr double kTimeout = 5.0;
-constexpr double kCaseBound = 60.0;  // seconds: generous, but finite, for any one case
-
-int gpu_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return n;
-}
-
-RunConfig quick_config() {
-  RunConfig cfg;
-  cfg.warmup = 2;
-  cfg.samples = 5;
-  cfg.pipelined_ops = 4;  // one CUDA graph of 4 ops per rank, replayed
-  cfg.timeout_s = kTimeout;
-  return cfg;
-}
-
-std::vector<Case> cases_for(int world) {
-  std::vector<Case> out;
-  for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring"}) {
-    for (std::size_t bytes : {std::size_t(1024), std::size_t(65536 + 6), std::size_t(1 << 20)})
-      out.push_back(Case{v, Family::allreduce, DType::bf16, world, bytes, 0, 0, false});
-    out.push_back(Case{v, Family::allreduce, DType::fp16, world, 4096 * 2 + 2, 0, 0, true});
-    out.push_back(Case{v, Family::allreduce, DType::fp32, world, 4000 * 4, 0, 0, false});
-  }
-  for (const char* v : {"unfused-oneshot", "unfused-nccl", "fused-oneshot", "fused-twoshot"})
-    for (auto [tokens, hidden] : std::vector<std::pair<int, int>>{{1, 8192}, {5, 1001}, {16, 4096}})
-      out.push_back(Case{v, Family::allreduce_rmsnorm, DType::bf16, world,
-                         std::size_t(tokens) * std::size_t(hidden) * 2, tokens, hidden, false});
-  return out;
-}
-
-FabricCache cuda_fabrics() {
-  return FabricCache([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, kTimeout, solo_world(), p);
-  });
-}
-
-}  // namespace
+using arbench::testing::quick_gpu_config;
+using arbench::testing::usable_gpus;
 
 TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
-  const RunConfig cfg = quick_config();
-  const auto can_access = arbench::testing::peer_access_matrix(std::min(gpu_count(), kMaxRanks));
+  const RunConfig cfg = quick_gpu_config();
+  const auto can_access = arbench::testing::peer_access_matrix(usable_gpus());
   int ran = 0;
   std::vector<std::string> skipped;
-  for (int world = 2; world <= std::min(gpu_count(), kMaxRanks); ++world) {
-    FabricCache fabrics = cuda_fabrics();
+  for (int world = 2; world <= usable_gpus(); ++world) {
+    FabricCache fabrics = arbench::testing::gpu_fabrics();
     Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
-    for (const Case& c : cases_for(world)) {
+    const std::vector<std::string> fused = {"unfused-oneshot", "unfused-nccl", "fused-oneshot", "fused-twoshot"};
+    for (const Case& c : arbench::testing::gpu_cases(world, arbench::testing::kCustomAllreduce, fused)) {
       const Support s = h.plan(c);
       if (!s.ok) {
         // Skip this case only when CUDA says a pair of its GPUs has no P2P; any other reason is a
@@ -86,16 +46,7 @@ TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
         continue;
       }
       ++ran;
-      const auto t0 = std::chrono::steady_clock::now();
-      const CaseResult r = h.run(c);
-      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      EXPECT_TRUE(r.ok) << c.name() << ": " << r.reason;
-      EXPECT_EQ(r.wrong_elements, 0u) << c.name();
-      if (c.family == Family::allreduce_rmsnorm) {
-        EXPECT_LE(r.max_ulp_error, rmsnorm_tolerance_ulp(c.dtype)) << c.name();
-      }
-      EXPECT_GT(r.pipelined_us, 0.0) << c.name() << ": no graph replay measured";
-      EXPECT_LT(took, kCaseBound) << c.name();
+      arbench::testing::run_checked(h, c);
       ASSERT_EQ(h.stop_reason(), "") << c.name();
     }
   }
@@ -105,10 +56,10 @@ TEST(CustomKernelsCuda, EveryVariantAtEveryWorldSizeEagerAndGraph) {
 
 TEST(CustomKernelsCuda, StartGateReportsSkewAndFloor) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
-  const RunConfig cfg = quick_config();
-  FabricCache fabrics = cuda_fabrics();
+  const RunConfig cfg = quick_gpu_config();
+  FabricCache fabrics = arbench::testing::gpu_fabrics();
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
-  const int world = std::min(gpu_count(), kMaxRanks);
+  const int world = usable_gpus();
   const CaseResult r = h.run(Case{"nccl", Family::allreduce, DType::bf16, world, 1024, 0, 0, false});
   ASSERT_TRUE(r.ok) << r.reason;
   EXPECT_GT(r.floor_us, 0.0);
@@ -129,13 +80,11 @@ TEST(CustomKernelsCuda, StartGateReportsSkewAndFloor) {
 
 TEST(CustomKernelsCuda, ANeverArrivingRankIsAbortedAndTheRunGoesOn) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
-  RunConfig healthy = quick_config();
+  RunConfig healthy = quick_gpu_config();
   healthy.timeout_s = 1.0;
   RunConfig broken = healthy;
   broken.test_absent_rank = 1;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, 1.0, solo_world(), p);
-  });
+  FabricCache fabrics = arbench::testing::gpu_fabrics(1.0);
   const Case c{"nccl", Family::allreduce, DType::bf16, 2, 1 << 16, 0, 0, false};
   // A healthy case first: NCCL connects its peers at the first collective, on the host thread,
   // and that handshake (unlike a kernel) has no bound to catch a missing rank.

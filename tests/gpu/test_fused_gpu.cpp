@@ -9,6 +9,7 @@
 #include "workload/rmsnorm_reference.hpp"
 #include "workload/workload.hpp"
 #include "measure/fabric_factory.hpp"
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
@@ -26,19 +27,7 @@ Case fused_case(FusedAlgo a, DType t, int world, int tokens, int hidden) {
               std::size_t(tokens) * std::size_t(hidden) * dtype_size(t), tokens, hidden, false};
 }
 
-CaseResult run_case(Backend b, const Case& c) {
-  RunConfig cfg;
-  cfg.warmup = 2;
-  cfg.samples = 5;
-  cfg.pipelined_ops = 4;
-  FabricCache fabrics([](Backend bk, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(bk, w, env, 10.0, solo_world(), p);
-  });
-  Harness h(cfg, b, Registry::builtin(), fabrics);
-  const Support s = h.plan(c);
-  EXPECT_TRUE(s.ok) << c.name() << ": " << s.reason;
-  return h.run(c);
-}
+CaseResult run_case(Backend b, const Case& c) { return arbench::testing::plan_and_run(b, c, 10.0); }
 
 // norm_out and residual_out of every rank after one op of `v` on `f` (oracle inputs, seed 3).
 std::vector<std::vector<std::uint8_t>> outputs(Variant& v, Fabric& f, const Case& c) {

@@ -7,70 +7,38 @@
 // PCIe tree. Skips without GPUs (and, for the cuda backend, without NCCL: the fabric needs it).
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 #include "islands/island_spec.hpp"
 #include "measure/fabric_factory.hpp"
 #include "measure/harness.hpp"
 #include "run/run_links.hpp"
-#include "workload/rmsnorm_reference.hpp"
 
 using namespace arbench;
+using arbench::testing::kGpuCaseTimeout;
+using arbench::testing::usable_gpus;
 
 namespace {
 
-constexpr double kTimeout = 5.0;
-
-int gpu_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return n;
-}
-
-std::vector<Case> island_cases(int world, bool host_memory) {
-  const std::string tail = host_memory ? "[host-memory]" : "";
-  std::vector<Case> out;
-  for (const std::string v : {"island-oneshot", "island-twoshot"}) {
-    for (std::size_t bytes : {std::size_t(1024), std::size_t(65536 + 6), std::size_t(1 << 20)})
-      out.push_back(Case{v + tail, Family::allreduce, DType::bf16, world, bytes, 0, 0, false});
-    out.push_back(Case{v + tail, Family::allreduce, DType::fp16, world, 4096 * 2 + 2, 0, 0, true});
-    out.push_back(Case{v + tail, Family::allreduce, DType::fp32, world, 4000 * 4, 0, 0, false});
-  }
-  for (const std::string v : {"fused-island-oneshot", "fused-island-twoshot"})
-    for (auto [tokens, hidden] : std::vector<std::pair<int, int>>{{1, 8192}, {5, 1001}, {16, 4096}})
-      out.push_back(Case{v + tail, Family::allreduce_rmsnorm, DType::bf16, world,
-                         std::size_t(tokens) * std::size_t(hidden) * 2, tokens, hidden, false});
-  return out;
-}
-
 void run_all(Backend b, int world, bool host_memory) {
-  RunConfig cfg;
-  cfg.warmup = 2;
-  cfg.samples = 5;
-  cfg.pipelined_ops = 4;
-  cfg.timeout_s = kTimeout;
+  RunConfig cfg = arbench::testing::quick_gpu_config();
   cfg.tuning.islands = islands::halves({world});
-  FabricCache fabrics([](Backend bk, int w, const FabricEnv& env) { return make_fabric(bk, w, env, kTimeout); });
+  FabricCache fabrics([](Backend bk, int w, const FabricEnv& env) { return make_fabric(bk, w, env, kGpuCaseTimeout); });
   Harness h(cfg, b, Registry::builtin(), fabrics);
-  for (const Case& c : island_cases(world, host_memory)) {
+  const auto cases = arbench::testing::gpu_cases(world, {"island-oneshot", "island-twoshot"},
+                                                 {"fused-island-oneshot", "fused-island-twoshot"},
+                                                 host_memory ? "[host-memory]" : "");
+  for (const Case& c : cases) {
     const Support s = h.plan(c);
     if (!s.ok) {  // e.g. no P2P inside a half: the island variants skip, with the reason
       std::printf("skipped %s: %s\n", c.name().c_str(), s.reason.c_str());
       continue;
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    const CaseResult r = h.run(c);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_TRUE(r.ok) << c.name() << ": " << r.reason;
-    EXPECT_EQ(r.wrong_elements, 0u) << c.name();
-    if (c.family == Family::allreduce_rmsnorm) {
-      EXPECT_LE(r.max_ulp_error, rmsnorm_tolerance_ulp(c.dtype)) << c.name();
-    }
-    EXPECT_GT(r.pipelined_us, 0.0) << c.name() << ": no graph replay measured";
-    EXPECT_LT(took, 60.0) << c.name();
+    const CaseResult r = arbench::testing::run_checked(h, c);
     for (const auto& [k, v] : r.settings) {
       if (k == "cross_path" && host_memory) {
         EXPECT_EQ(v, "host-memory") << c.name();
@@ -83,7 +51,7 @@ void run_all(Backend b, int world, bool host_memory) {
 
 TEST(IslandGpu, CudaEveryWorldSizeBothPaths) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
-  for (int world = 2; world <= std::min(gpu_count(), kMaxRanks); ++world)
+  for (int world = 2; world <= usable_gpus(); ++world)
     for (bool host_memory : {false, true}) run_all(Backend::cuda, world, host_memory);
 }
 
@@ -101,7 +69,7 @@ TEST(IslandGpu, IslandsOfThisBox) {
   cfg.link_probe = false;
   const RunLinks links(cfg, Backend::cuda);
   std::vector<int> worlds;
-  for (int w = 1; w <= std::min(gpu_count(), kMaxRanks); ++w) worlds.push_back(w);
+  for (int w = 1; w <= usable_gpus(); ++w) worlds.push_back(w);
   for (const auto& [w, labels] : links.islands(worlds)) {
     ASSERT_EQ(static_cast<int>(labels.size()), w);
     for (int a = 0; a < w; ++a)

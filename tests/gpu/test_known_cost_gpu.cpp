@@ -6,16 +6,14 @@
 // milliseconds: a slip in the ms -> us conversion lands 1000x outside the bounds. Skips with a
 // reason without a device.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "gpu_test_util.hpp"
-#include "run/run_command.hpp"
 #include "tests/app/known_cost.hpp"
+#include "tests/app/sweep_json.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -38,34 +36,18 @@ class SpinsKnownTime final : public Variant {
   Fabric* fabric_ = nullptr;
 };
 
-Registry spin_registry() {
-  Registry reg;
-  VariantEntry e;
-  e.name = "known-cost";
-  e.summary = "test only: rank r spins a known time";
-  e.gpu = [] { return std::make_unique<SpinsKnownTime>(); };
-  e.no_host_reason = "a GPU test variant";
-  reg.add(e);
-  return reg;
-}
-
 void run_known_cost(const std::string& backend, int world) {
-  RunConfig cfg;
-  cfg.backend = backend;
-  cfg.gpus = {world};
+  RunConfig cfg = allreduce_sweep(backend, world, {"known-cost"});
   cfg.min_bytes = cfg.max_bytes = 64 * 1024;
-  cfg.families = {Family::allreduce};
-  cfg.variants = {"known-cost"};
   cfg.warmup = 2;
   cfg.samples = kSamples;
   cfg.pipelined_ops = 4;
   cfg.check = false;  // the hold computes nothing
   cfg.link_probe = false;
-  cfg.quiet = true;
-  cfg.out_json = ::testing::TempDir() + "arbench-known-cost-gpu-" + std::to_string(::getpid()) + ".json";
-  ASSERT_EQ(run_sweep(cfg, false, solo_world(), spin_registry()), 0);
-  const auto doc = read_json_file(cfg.out_json);
-  std::remove(cfg.out_json.c_str());
+  nlohmann::json doc;
+  ASSERT_NO_FATAL_FAILURE(sweep_to_json(
+      cfg, "known-cost-gpu", doc,
+      known_cost_registry([] { return std::make_unique<SpinsKnownTime>(); }, true, "rank r spins a known time")));
   KnownCost cost = kCost;
   cost.rank_us.resize(std::size_t(world));
   expect_known_answers(doc, cost, kSamples, true);

@@ -32,12 +32,6 @@ json read_json(const std::string& path) {
   return json::parse(in);
 }
 
-int gpu_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return std::min(n, 8);
-}
-
 }  // namespace
 
 // One process per GPU on one node: NCCL and the custom kernels, every case correct, the same
@@ -45,7 +39,7 @@ int gpu_count() {
 TEST(MpiCudaGpu, OneProcessPerGpuRunsNcclAndTheCustomKernels) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
   ARB_REQUIRE_MPIRUN();
-  const int n = gpu_count();
+  const int n = arbench::testing::usable_gpus();
   const std::string out = testing::TempDir() + "arbench-mpi-cuda-" + std::to_string(::getpid()) + ".json";
   const std::string args = " run --backend cuda --family allreduce --variants 'nccl,oneshot-*,twoshot,ring' "
                            "-b 1K -e 1M -f 32 --samples 5 --warmup 2 --pipelined-ops 4 -q --no-link-probe --out ";
@@ -77,7 +71,7 @@ TEST(MpiCudaGpu, OneProcessPerGpuRunsNcclAndTheCustomKernels) {
 TEST(MpiCudaGpu, MoreProcessesThanGpusIsRefused) {
   ARB_REQUIRE_GPUS(1);
   ARB_REQUIRE_MPIRUN();
-  const int n = gpu_count();
+  const int n = arbench::testing::usable_gpus();
   CliResult r = run_shell(mpirun(n + 1) + " run --backend cuda --variants nccl -b 1K -e 1K -q");
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("start at most one process per GPU"), std::string::npos) << r.output;

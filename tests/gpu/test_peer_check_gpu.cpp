@@ -6,6 +6,8 @@
 // Skips below 2 GPUs (and without NCCL for the nccl fabric's half).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,17 +21,37 @@ using namespace arbench;
 
 namespace {
 
-int gpus() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return std::min(n, kMaxRanks);
+// A fabric of GPUs 0 and 1 that `make` builds, healthy (no pair planted) and with the pair
+// planted broken: healthy, the check passes the pair through `method` and the start gate gets its
+// device barrier; broken, the pair is named with the ACS/IOMMU message, symmetric memory is off
+// (an allocation says why) and the gate falls back to the host word; `also` checks the broken
+// fabric further.
+template <class Make, class Also>
+void expect_planted_pair_turns_symmetric_memory_off(Make make, const std::string& method, Also also) {
+  {
+    const auto healthy = make(BrokenPair{});
+    ASSERT_NE(healthy->peer_access(), nullptr) << healthy->symmetric_unsupported_reason();
+    EXPECT_EQ(healthy->peer_access()->at(0, 1).path, PeerPath::ok) << healthy->peer_access()->at(0, 1).detail;
+    EXPECT_NE(healthy->peer_access()->method.find(method), std::string::npos) << healthy->peer_access()->method;
+    EXPECT_EQ(healthy->symmetric_unsupported_reason(), "");
+    EXPECT_NE(healthy->gate_description().find("device barrier"), std::string::npos) << healthy->gate_description();
+  }
+  const auto broken = make(BrokenPair{0, 1});
+  ASSERT_NE(broken->peer_access(), nullptr);
+  EXPECT_EQ(broken->peer_access()->at(0, 1).path, PeerPath::broken);
+  const std::string why = broken->symmetric_unsupported_reason();
+  EXPECT_NE(why.find("GPU 0 -> GPU 1"), std::string::npos) << why;
+  EXPECT_NE(why.find("ACS"), std::string::npos) << why;
+  EXPECT_NE(broken->gate_description().find("host word only"), std::string::npos) << broken->gate_description();
+  EXPECT_THROW(broken->alloc(1024, Placement::symmetric), EnvironmentError);
+  also(*broken);
 }
 
 }  // namespace
 
 TEST(PeerCheckGpu, EveryReportedPairMovesDataOnBareDevices) {
   ARB_REQUIRE_GPUS(2);
-  const int n = gpus();
+  const int n = arbench::testing::usable_gpus();
   std::vector<int> devices;
   for (int d = 0; d < n; ++d) devices.push_back(d);
   const auto reported = arbench::testing::peer_access_matrix(n);
@@ -60,43 +82,21 @@ TEST(PeerCheckGpu, APlantedBrokenPairTurnsTheFabricsSymmetricMemoryOff) {
   const auto reported = arbench::testing::peer_access_matrix(2);
   if (!arbench::testing::verified_p2p_skip(reported, 2).empty())
     GTEST_SKIP() << arbench::testing::verified_p2p_skip(reported, 2);
-  {
-    NcclFabric healthy(2, 5.0);
-    ASSERT_NE(healthy.peer_access(), nullptr) << healthy.symmetric_unsupported_reason();
-    EXPECT_EQ(healthy.peer_access()->at(0, 1).path, PeerPath::ok) << healthy.peer_access()->at(0, 1).detail;
-    EXPECT_EQ(healthy.symmetric_unsupported_reason(), "");
-    EXPECT_NE(healthy.gate_description().find("device barrier"), std::string::npos) << healthy.gate_description();
-  }
-  NcclFabric broken(2, 5.0, {}, BrokenPair{0, 1});
-  ASSERT_NE(broken.peer_access(), nullptr);
-  EXPECT_EQ(broken.peer_access()->at(0, 1).path, PeerPath::broken);
-  const std::string why = broken.symmetric_unsupported_reason();
-  EXPECT_NE(why.find("GPU 0 -> GPU 1"), std::string::npos) << why;
-  EXPECT_NE(why.find("ACS"), std::string::npos) << why;
-  EXPECT_NE(broken.gate_description().find("host word only"), std::string::npos) << broken.gate_description();
+  auto make = [](BrokenPair planted) {
+    return std::make_unique<NcclFabric>(2, 5.0, std::map<std::string, std::string>{}, planted);
+  };
+  expect_planted_pair_turns_symmetric_memory_off(make, "NCCL symmetric windows", [](const NcclFabric&) {});
 }
 
-// Issue 27 item 4: the same check on the cuda provider, through a probe slice of its arena.
+// Issue 27 item 4: the same check on the cuda provider, through a probe slice of its arena, whose
+// mappings a broken pair releases, never to be used.
 TEST(PeerCheckGpu, APlantedBrokenPairTurnsTheCudaProvidersSymmetricMemoryOff) {
   ARB_REQUIRE_GPUS(2);
   const auto reported = arbench::testing::peer_access_matrix(2);
   if (!arbench::testing::verified_p2p_skip(reported, 2).empty())
     GTEST_SKIP() << arbench::testing::verified_p2p_skip(reported, 2);
-  {
-    PeerFabric healthy(2, 5.0);
-    ASSERT_NE(healthy.peer_access(), nullptr) << healthy.symmetric_unsupported_reason();
-    EXPECT_EQ(healthy.peer_access()->at(0, 1).path, PeerPath::ok) << healthy.peer_access()->at(0, 1).detail;
-    EXPECT_NE(healthy.peer_access()->method.find("arbench's CUDA peer mappings"), std::string::npos);
-    EXPECT_EQ(healthy.symmetric_unsupported_reason(), "");
-    EXPECT_NE(healthy.gate_description().find("device barrier"), std::string::npos) << healthy.gate_description();
-  }
-  PeerFabric broken(2, 5.0, BrokenPair{0, 1});
-  ASSERT_NE(broken.peer_access(), nullptr);
-  EXPECT_EQ(broken.peer_access()->at(0, 1).path, PeerPath::broken);
-  const std::string why = broken.symmetric_unsupported_reason();
-  EXPECT_NE(why.find("GPU 0 -> GPU 1"), std::string::npos) << why;
-  EXPECT_NE(why.find("ACS"), std::string::npos) << why;
-  EXPECT_EQ(broken.arena(), nullptr) << "a broken pair's mappings are released, never used";
-  EXPECT_NE(broken.gate_description().find("host word only"), std::string::npos) << broken.gate_description();
-  EXPECT_THROW(broken.alloc(1024, Placement::symmetric), EnvironmentError);
+  auto make = [](BrokenPair planted) { return std::make_unique<PeerFabric>(2, 5.0, planted); };
+  expect_planted_pair_turns_symmetric_memory_off(make, "arbench's CUDA peer mappings", [](const PeerFabric& broken) {
+    EXPECT_EQ(broken.arena(), nullptr) << "a broken pair's mappings are released, never used";
+  });
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "measure/fabric_factory.hpp"
@@ -32,11 +33,7 @@ RunConfig phases_config() {
   return cfg;
 }
 
-FabricCache fabrics() {
-  return FabricCache([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, kTimeout, solo_world(), p);
-  });
-}
+FabricCache fabrics() { return arbench::testing::gpu_fabrics(kTimeout); }
 
 void run_and_check(Harness& h, const Case& c) {
   const CaseResult r = h.run(c);

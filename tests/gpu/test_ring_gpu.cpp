@@ -9,6 +9,7 @@
 
 #include "measure/harness.hpp"
 #include "measure/fabric_factory.hpp"
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 
 using namespace arbench;
@@ -21,9 +22,7 @@ CaseResult run_ring(int world, DType t, std::size_t bytes, const Tuning& tuning,
   cfg.samples = 5;
   cfg.pipelined_ops = 6;  // one CUDA graph of 6 ops, replayed: counters must continue in memory
   cfg.tuning = tuning;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, 10.0, solo_world(), p);
-  });
+  FabricCache fabrics = arbench::testing::gpu_fabrics(10.0);
   Harness h(cfg, Backend::single_gpu, Registry::builtin(), fabrics);
   Case c{"ring", Family::allreduce, t, world, bytes, 0, 0, in_place};
   Support s = h.plan(c);

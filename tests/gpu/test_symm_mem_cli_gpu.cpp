@@ -25,12 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-int gpu_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return std::min(n, 8);
-}
-
 std::string temp_json(const std::string& name) {
   return testing::TempDir() + "arbench-symm-" + name + "-" + std::to_string(::getpid()) + ".json";
 }
@@ -52,7 +46,7 @@ bool is_custom(const std::string& variant) { return variant != "nccl"; }
 
 TEST(SymmMemCliGpu, TheCudaProviderRunsEveryCustomKernelWhereNcclCannotBeLoaded) {
   ARB_REQUIRE_GPUS(1);
-  const int n = gpu_count();
+  const int n = arbench::testing::usable_gpus();
   const std::string out = temp_json("no-nccl");
   const CliResult r = run_shell("env ARBENCH_NCCL_LIBRARY=/nonexistent/arbench-test/libnccl.so.2 " +
                                 std::string(ARBENCH_EXE) + " run --backend cuda --symm-mem cuda --gpus " +
@@ -82,7 +76,7 @@ TEST(SymmMemCliGpu, TheCudaProviderRunsEveryCustomKernelWhereNcclCannotBeLoaded)
 
 TEST(SymmMemCliGpu, AllRunsEachCustomKernelOnBothProvidersAsCasesOfTheirOwn) {
   ARB_REQUIRE_GPUS_AND_NCCL(1);
-  const int n = gpu_count();
+  const int n = arbench::testing::usable_gpus();
   const std::string out = temp_json("all");
   const CliResult r = run_arbench("run --backend cuda --symm-mem all --gpus " + std::to_string(n) + kCustom +
                                   " --out " + out);
@@ -112,7 +106,7 @@ TEST(SymmMemCliGpu, AllRunsEachCustomKernelOnBothProvidersAsCasesOfTheirOwn) {
 TEST(SymmMemCliGpu, OneProcessPerGpuRunsTheCustomKernelsOnBothProviders) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
   if (std::string(ARBENCH_MPIEXEC).empty()) GTEST_SKIP() << "this build has no MPI";
-  const int n = gpu_count();
+  const int n = arbench::testing::usable_gpus();
   const std::string mpirun = std::string(ARBENCH_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " +
                              std::to_string(n) + " " + ARBENCH_EXE;
   for (const char* choice : {"all", "cuda"}) {

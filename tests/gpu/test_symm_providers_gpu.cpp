@@ -9,60 +9,28 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
+#include "gpu_cases.hpp"
 #include "gpu_test_util.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"
 #include "measure/harness.hpp"
 #include "measure/symm_footprint.hpp"
-#include "workload/rmsnorm_reference.hpp"
 
 using namespace arbench;
+using arbench::testing::kGpuCaseTimeout;
+using arbench::testing::usable_gpus;
 
 namespace {
-
-constexpr double kTimeout = 5.0;
-constexpr double kCaseBound = 60.0;  // seconds: generous, but finite, for any one case
-
-int gpu_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
-  return n;
-}
-
-RunConfig quick_config() {
-  RunConfig cfg;
-  cfg.warmup = 2;
-  cfg.samples = 5;
-  cfg.pipelined_ops = 4;  // one CUDA graph of 4 ops per rank, replayed
-  cfg.timeout_s = kTimeout;
-  return cfg;
-}
-
-std::vector<Case> custom_cases(int world) {
-  std::vector<Case> out;
-  for (const char* v : {"oneshot-pull", "oneshot-push", "twoshot", "ring"}) {
-    for (std::size_t bytes : {std::size_t(1024), std::size_t(65536 + 6), std::size_t(1 << 20)})
-      out.push_back(Case{v, Family::allreduce, DType::bf16, world, bytes, 0, 0, false});
-    out.push_back(Case{v, Family::allreduce, DType::fp16, world, 4096 * 2 + 2, 0, 0, true});
-    out.push_back(Case{v, Family::allreduce, DType::fp32, world, 4000 * 4, 0, 0, false});
-  }
-  for (const char* v : {"unfused-oneshot", "fused-oneshot", "fused-twoshot"})
-    for (auto [tokens, hidden] : std::vector<std::pair<int, int>>{{1, 8192}, {5, 1001}, {16, 4096}})
-      out.push_back(Case{v, Family::allreduce_rmsnorm, DType::bf16, world,
-                         std::size_t(tokens) * std::size_t(hidden) * 2, tokens, hidden, false});
-  return out;
-}
 
 // Runs every custom case of `world` on fabrics `make` creates; the arena (when `arena_of` gives
 // one) is reserved for the largest case first and must not grow.
 template <class Make>
 void run_every_custom_case(int world, const char* provider, Make make) {
-  const RunConfig cfg = quick_config();
+  const RunConfig cfg = arbench::testing::quick_gpu_config();
   Fabric* fabric = nullptr;
   FabricCache fabrics([&](Backend, int w, const FabricEnv&) {
     auto f = make(w);
@@ -72,7 +40,8 @@ void run_every_custom_case(int world, const char* provider, Make make) {
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
   std::vector<Case> runnable;
   std::size_t largest = 0;
-  for (const Case& c : custom_cases(world)) {
+  const std::vector<std::string> fused = {"unfused-oneshot", "fused-oneshot", "fused-twoshot"};
+  for (const Case& c : arbench::testing::gpu_cases(world, arbench::testing::kCustomAllreduce, fused)) {
     const Support s = h.plan(c);
     if (!s.ok) {
       GTEST_SKIP() << provider << " provider, " << world << " GPUs: " << c.name() << ": " << s.reason;
@@ -84,18 +53,7 @@ void run_every_custom_case(int world, const char* provider, Make make) {
   fabric->reserve_symmetric(largest);
   auto* peer = dynamic_cast<PeerFabric*>(fabric);
   const std::size_t chunks = peer != nullptr ? peer->arena()->chunks() : 0;
-  for (const Case& c : runnable) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const CaseResult r = h.run(c);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_TRUE(r.ok) << provider << ": " << c.name() << ": " << r.reason;
-    EXPECT_EQ(r.wrong_elements, 0u) << provider << ": " << c.name();
-    if (c.family == Family::allreduce_rmsnorm) {
-      EXPECT_LE(r.max_ulp_error, rmsnorm_tolerance_ulp(c.dtype)) << provider << ": " << c.name();
-    }
-    EXPECT_GT(r.pipelined_us, 0.0) << provider << ": " << c.name() << ": no graph replay measured";
-    EXPECT_LT(took, kCaseBound) << provider << ": " << c.name();
-  }
+  for (const Case& c : runnable) arbench::testing::run_checked(h, c, provider);
   if (peer != nullptr) {
     EXPECT_EQ(peer->arena()->chunks(), chunks) << "the cuda arena grew: a case did not fit the reserved largest case";
   }
@@ -105,22 +63,22 @@ void run_every_custom_case(int world, const char* provider, Make make) {
 
 TEST(SymmProvidersGpu, EveryCustomVariantOnTheCudaProviderAtEveryWorldSize) {
   ARB_REQUIRE_GPUS(1);
-  for (int world = 1; world <= std::min(gpu_count(), kMaxRanks); ++world)
-    run_every_custom_case(world, "cuda", [](int w) { return std::make_unique<PeerFabric>(w, kTimeout); });
+  for (int world = 1; world <= usable_gpus(); ++world)
+    run_every_custom_case(world, "cuda", [](int w) { return std::make_unique<PeerFabric>(w, kGpuCaseTimeout); });
 }
 
 TEST(SymmProvidersGpu, EveryCustomVariantOnTheNcclProviderAtEveryWorldSize) {
   ARB_REQUIRE_GPUS_AND_NCCL(1);
-  for (int world = 1; world <= std::min(gpu_count(), kMaxRanks); ++world)
-    run_every_custom_case(world, "nccl", [](int w) { return std::make_unique<NcclFabric>(w, kTimeout); });
+  for (int world = 1; world <= usable_gpus(); ++world)
+    run_every_custom_case(world, "nccl", [](int w) { return std::make_unique<NcclFabric>(w, kGpuCaseTimeout); });
 }
 
 // The cuda provider's peer pointers reach the peer's memory: rank p fills its slice with p, and
 // every rank copies every peer's slice back through its own peer pointer.
 TEST(SymmProvidersGpu, TheCudaProvidersPeerPointersReachThePeersMemory) {
   ARB_REQUIRE_GPUS(2);
-  const int world = std::min(gpu_count(), kMaxRanks);
-  PeerFabric f(world, kTimeout);
+  const int world = usable_gpus();
+  PeerFabric f(world, kGpuCaseTimeout);
   if (!f.symmetric_unsupported_reason().empty()) GTEST_SKIP() << f.symmetric_unsupported_reason();
   auto b = f.alloc(4096, Placement::symmetric);
   for (int r = 0; r < world; ++r) {

@@ -40,7 +40,8 @@ std::string tail_of(const std::string& path, std::size_t lines) {
   return out;
 }
 
-// Waits for `pid` at most `bound_s`, then kills it. The exit code, or -1 (crashed or killed).
+}  // namespace
+
 int wait_bounded(pid_t pid, double bound_s, bool& killed) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(bound_s);
   killed = false;
@@ -58,8 +59,6 @@ int wait_bounded(pid_t pid, double bound_s, bool& killed) {
     std::this_thread::sleep_for(nap);
   }
 }
-
-}  // namespace
 
 std::string env_text(const ChildEnv& env) {
   std::string s;

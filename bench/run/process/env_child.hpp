@@ -16,6 +16,8 @@
 // start children, so such cases are refused there (measure/harness.cpp plan).
 #pragma once
 
+#include <sys/types.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -71,6 +73,10 @@ class EnvChildren {
   double timeout_s_;
   std::map<ChildEnv, EnvChildResult> done_;
 };
+
+// Waits for child `pid` at most `bound_s`, then kills it (SIGKILL; `killed` says so). Its exit
+// code, or -1 (crashed or killed).
+int wait_bounded(pid_t pid, double bound_s, bool& killed);
 
 // "NCCL_ALGO=Ring NCCL_PROTO=LL" for messages.
 std::string env_text(const ChildEnv& env);

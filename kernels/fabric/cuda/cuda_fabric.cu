@@ -183,6 +183,12 @@ bool CudaFabric::reaches(int rank, int peer) const {
   return devices_have_p2p(devices_[local(rank)], devices_[local(peer)]);
 }
 
+std::unique_ptr<RankBuffers> CudaFabric::alloc(std::size_t bytes, Placement placement) {
+  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
+  if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
+  return alloc_symmetric(bytes);
+}
+
 std::unique_ptr<RankBuffers> CudaFabric::alloc_island(std::size_t bytes) {
   if (std::string why = island_memory_unsupported_reason(); !why.empty()) throw EnvironmentError(why);
   return std::make_unique<IslandBuffers>(*this, bytes);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/peer_access.hpp"
 #include "arbench/fabric.hpp"
 #include "arbench/world.hpp"
 #include "kernels/fabric/cuda/start_gate.hpp"
@@ -60,6 +61,11 @@ class CudaFabric : public Fabric {
   bool reaches(int rank, int peer) const override;
   std::unique_ptr<RankBuffers> alloc_island(std::size_t bytes) override;
   std::unique_ptr<RankBuffers> alloc_host_mapped(std::size_t bytes) override;
+  // Symmetric memory as the derived fabric makes it (symmetric_reason_, peer_access_): what it
+  // says, and plain device buffers for Placement::local, alloc_symmetric() for symmetric ones.
+  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
+  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
+  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   // --cache cold: writes twice the L2 size on every device this process drives.
   void flush_caches() override;
 
@@ -84,6 +90,9 @@ class CudaFabric : public Fabric {
   void build_gate(std::unique_ptr<RankBuffers> flags, std::string why_host_only);
   // Drops the gate (its flags may belong to the derived fabric's communicators).
   void release_gate();
+  // Symmetric memory of the derived fabric's kind (NCCL windows, a slice of the peer arena,
+  // plain buffers on one GPU); alloc() calls it only while symmetric_reason_ is empty.
+  virtual std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) = 0;
   // Brackets around the per-rank launches of one op (the nccl fabric groups NCCL calls).
   virtual void begin_op_group() {}
   virtual void end_op_group() {}
@@ -93,6 +102,12 @@ class CudaFabric : public Fabric {
   void launch_all(const RankOp& op);
   // Waits for every rank's stream; throws HangError naming the rank after 2 x timeout_s().
   void sync_all();
+
+  // Set while the derived fabric is built: why its symmetric memory cannot be used ("" when it
+  // can; the custom kernels are skipped with it), and what the functional peer check found
+  // (kernels/fabric/host/peer_check.hpp; n == 0 when it did not run).
+  std::string symmetric_reason_;
+  PeerAccess peer_access_;
 
  private:
   CudaFabric(std::vector<int> devices, int first_rank, World& processes, double timeout_s);

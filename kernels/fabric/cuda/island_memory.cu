@@ -21,16 +21,9 @@ bool devices_have_p2p(int a, int b) {
 
 // ---- IslandBuffers -------------------------------------------------------------------------
 
-IslandBuffers::IslandBuffers(const CudaFabric& owner, std::size_t bytes) : owner_(owner), bytes_(bytes) {
-  const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
+IslandBuffers::IslandBuffers(const CudaFabric& owner, std::size_t bytes)
+    : owner_(owner), memory_(owner, bytes, false) {
   const int first = owner.first_rank(), n = owner.local_ranks();
-  for (int r = first; r < first + n; ++r) {
-    ARB_CUDA_CHECK(cudaSetDevice(owner.device_of(r)));
-    void* p = nullptr;
-    ARB_CUDA_CHECK(cudaMalloc(&p, alloc_bytes));
-    ptrs_.push_back(p);
-    ARB_CUDA_CHECK(cudaMemsetAsync(p, 0, alloc_bytes, owner.stream(r)));
-  }
   // Peer access is per pair of contexts and stays on once enabled: enabling it twice reports
   // cudaErrorPeerAccessAlreadyEnabled, which is no error here.
   for (int r = first; r < first + n; ++r)
@@ -44,23 +37,6 @@ IslandBuffers::IslandBuffers(const CudaFabric& owner, std::size_t bytes) : owner
       else
         ARB_CUDA_CHECK(e);
     }
-  if (!owner.quiesce()) throw HangError("zero-filling new island buffers did not finish within the bound");
-}
-
-IslandBuffers::~IslandBuffers() {
-  if (!owner_.quiesce()) {
-    std::fprintf(stderr, "arbench: %zu island buffers of %zu bytes left allocated: a stream is still busy\n",
-                 ptrs_.size(), bytes_);
-    return;
-  }
-  for (std::size_t i = 0; i < ptrs_.size(); ++i) {
-    cudaSetDevice(owner_.device_of(owner_.first_rank() + int(i)));
-    cudaFree(ptrs_[i]);
-  }
-}
-
-void* IslandBuffers::local(int rank) const {
-  return owner_.drives(rank) ? ptrs_.at(std::size_t(rank - owner_.first_rank())) : nullptr;
 }
 
 void* IslandBuffers::peer(int rank, int peer) const {

@@ -1,9 +1,10 @@
 // The island variants' memory on the GPU fabrics of one process (Fabric::alloc_island,
 // Fabric::alloc_host_mapped; docs/variants.md, "Island variants"). NCCL's symmetric windows need
 // P2P between every pair of GPUs; these need it only within an island:
-//   IslandBuffers      cudaMalloc on each rank's GPU, zero-filled on the rank's stream; peer
-//                      access enabled (cudaDeviceEnablePeerAccess) from every rank to every peer
-//                      the fabric says it can reach; peer(r, p) throws for the other pairs.
+//   IslandBuffers      plain device buffers (DeviceBuffers: cudaMalloc on each rank's GPU,
+//                      zero-filled on the rank's stream), peer access enabled
+//                      (cudaDeviceEnablePeerAccess) from every rank to every peer the fabric
+//                      says it can reach; peer(r, p) throws for the other pairs.
 //   HostMappedBuffers  pinned host memory per rank (cudaHostAlloc, portable + mapped), zero-
 //                      filled, addressed by every GPU (unified addressing: the host pointer is
 //                      the device pointer on every device): the cross-island path of GPUs
@@ -21,16 +22,14 @@ namespace arbench {
 class IslandBuffers final : public RankBuffers {
  public:
   IslandBuffers(const CudaFabric& owner, std::size_t bytes);
-  ~IslandBuffers() override;
-  std::size_t bytes() const override { return bytes_; }
+  std::size_t bytes() const override { return memory_.bytes(); }
   bool symmetric() const override { return true; }
-  void* local(int rank) const override;
+  void* local(int rank) const override { return memory_.local(rank); }
   void* peer(int rank, int peer) const override;
 
  private:
   const CudaFabric& owner_;
-  std::size_t bytes_;
-  std::vector<void*> ptrs_;  // per local rank
+  DeviceBuffers memory_;  // per local rank; peer() decides which peers may address it
 };
 
 class HostMappedBuffers final : public RankBuffers {

@@ -28,8 +28,8 @@ std::string SingleGpuFabric::describe() const {
          "); start gate: " + gate_description();
 }
 
-std::unique_ptr<RankBuffers> SingleGpuFabric::alloc(std::size_t bytes, Placement placement) {
-  return std::make_unique<DeviceBuffers>(*this, bytes, placement == Placement::symmetric);
+std::unique_ptr<RankBuffers> SingleGpuFabric::alloc_symmetric(std::size_t bytes) {
+  return std::make_unique<DeviceBuffers>(*this, bytes, true);
 }
 
 }  // namespace arbench

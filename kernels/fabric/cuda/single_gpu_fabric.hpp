@@ -20,8 +20,11 @@ class SingleGpuFabric final : public CudaFabric {
   ~SingleGpuFabric() override;
   Backend backend() const override { return Backend::single_gpu; }
   std::string describe() const override;
-  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   int ranks_per_device() const override { return world(); }
+
+ protected:
+  // One GPU: every rank addresses every other rank's plain device buffer directly.
+  std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) override;
 
  private:
   int device_;

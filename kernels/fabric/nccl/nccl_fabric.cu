@@ -161,9 +161,7 @@ void NcclFabric::check_peers() {
   if (std::string why = broken_peer_reason(peer_access_); !why.empty()) symmetric_reason_ = why;
 }
 
-std::unique_ptr<RankBuffers> NcclFabric::alloc(std::size_t bytes, Placement placement) {
-  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
-  if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
+std::unique_ptr<RankBuffers> NcclFabric::alloc_symmetric(std::size_t bytes) {
   try {
     return std::make_unique<NcclWindows>(*this, api_, comms_, bytes, *dog_);
   } catch (const NcclGroupError& e) {

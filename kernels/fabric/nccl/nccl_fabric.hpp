@@ -40,9 +40,6 @@ class NcclFabric final : public CudaFabric {
   ~NcclFabric() override;
   Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;
-  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
-  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
-  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void* nccl_comm(int rank) const override { return comms_.at(rank); }
   // ncclCommAbort on every communicator: NCCL kernels waiting for a lost peer end.
   void abort() override;
@@ -50,6 +47,8 @@ class NcclFabric final : public CudaFabric {
   const std::map<std::string, std::string>& env() const { return env_; }
 
  protected:
+  // NCCL symmetric windows (nccl_windows.hpp); a failed registration makes the fabric unusable.
+  std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) override;
   void begin_op_group() override;
   void end_op_group() override;
   void abandon_op_group() override;
@@ -67,9 +66,7 @@ class NcclFabric final : public CudaFabric {
   std::vector<ncclComm_t> comms_;
   std::map<std::string, std::string> env_;
   BrokenPair planted_;
-  std::string symmetric_reason_;
   std::string unusable_;  // why this fabric must be replaced (Fabric::unusable_reason)
-  PeerAccess peer_access_;
   std::unique_ptr<Watchdog> dog_;  // bounds the blocking NCCL calls
 };
 

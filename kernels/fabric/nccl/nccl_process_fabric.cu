@@ -185,9 +185,7 @@ std::string NcclProcessFabric::describe() const {
   return s + "; start gate: MPI barrier, then " + gate_description();
 }
 
-std::unique_ptr<RankBuffers> NcclProcessFabric::alloc(std::size_t bytes, Placement placement) {
-  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
-  if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
+std::unique_ptr<RankBuffers> NcclProcessFabric::alloc_symmetric(std::size_t bytes) {
   try {
     return std::make_unique<NcclWindows>(*this, api_, std::vector<ncclComm_t>{comm_}, bytes, *dog_);
   } catch (const NcclGroupError& e) {

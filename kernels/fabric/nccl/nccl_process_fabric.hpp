@@ -32,14 +32,11 @@ class NcclProcessFabric final : public CudaFabric {
   ~NcclProcessFabric() override;
   Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;
-  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
-  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   // This process's communicator, whichever rank is asked about (the nccl variants tell a cuda
   // fabric by rank 0's, and launch only the rank this process drives).
   void* nccl_comm(int /*rank*/) const override { return comm_; }
   void abort() override;
   std::string unusable_reason() const override { return unusable_; }
-  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
 
  protected:
   // The op's collective is grouped, so NCCL's connection setup happens at the group's end, where
@@ -47,6 +44,9 @@ class NcclProcessFabric final : public CudaFabric {
   void begin_op_group() override;
   void end_op_group() override;
   void abandon_op_group() override;
+  // Windows of comm_ (nccl_windows.hpp); a registration that failed on some process makes the
+  // fabric unusable (the others' went in).
+  std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) override;
 
  private:
   void create_communicator(World& w);
@@ -58,9 +58,7 @@ class NcclProcessFabric final : public CudaFabric {
   ncclComm_t comm_ = nullptr;
   std::map<std::string, std::string> env_;
   BrokenPair planted_;
-  std::string symmetric_reason_;
   std::string unusable_;  // why this fabric must be replaced (Fabric::unusable_reason)
-  PeerAccess peer_access_;
   std::unique_ptr<Watchdog> dog_;  // bounds the blocking NCCL calls
 };
 

@@ -1,9 +1,11 @@
-// PeerFabric: the cuda backend on the `cuda` provider: one rank per GPU, driven by one host
-// thread, and no NCCL at all. Symmetric memory is one SymmArena per fabric (symm_arena.hpp) whose
-// chunks arbench maps itself (cuda_peer_provider.hpp); the start gate's flags are a slice of it,
+// The cuda backend on the `cuda` provider, without NCCL: PeerFabric (one rank per GPU, every GPU
+// driven by one host thread) and, beside it in peer_process_fabric.hpp, PeerProcessFabric (one
+// process per GPU). What both do with their symmetric memory is their base, PeerArenaFabric, here:
+// the memory is one SymmArena per fabric (symm_arena.hpp) whose chunks arbench maps itself
+// (cuda_peer_provider.hpp); a symmetric buffer is a slice of it, and so are the start gate's flags,
 // so its device barrier works wherever the custom kernels do. A machine without NCCL, or whose
-// NCCL refuses symmetric memory, still runs every custom kernel on it; the nccl variants need
-// the nccl fabric (kernels/fabric/nccl/).
+// NCCL refuses symmetric memory, still runs every custom kernel on it; the nccl variants need the
+// nccl fabric (kernels/fabric/nccl/).
 //
 // Before anything trusts the mappings, the functional peer check (kernels/fabric/host/peer_check.hpp)
 // moves a pattern through every pair's mapping of a probe slice of the arena, as the nccl fabric
@@ -16,6 +18,7 @@
 // are skipped.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -25,35 +28,40 @@
 
 namespace arbench {
 
-class PeerFabric final : public CudaFabric {
+// What the fabrics of the `cuda` provider share: they differ in how the arena is built (which
+// GPUs, which World), and do alike what follows, so the two cannot disagree on it.
+class PeerArenaFabric : public CudaFabric {
  public:
-  // `planted`: the test seam's broken pair (the peer check sees its data go elsewhere).
-  PeerFabric(int world, double timeout_s, BrokenPair planted = {});
-  ~PeerFabric() override;
+  // The gate first (its flags are a slice of the arena), then the arena: unmapped only once the
+  // streams are idle (bounded).
+  ~PeerArenaFabric() override;
   Backend backend() const override { return Backend::cuda; }
-  std::string describe() const override;
-  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
-  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
-  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
   void reserve_symmetric(std::size_t bytes) override;
   const SymmArena* arena() const { return arena_.get(); }
 
- private:
+ protected:
+  using CudaFabric::CudaFabric;
+  std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) override { return arena_->alloc(bytes); }
+  // What the arena asks of this fabric: zero-fills on the rank's stream, bounded waits for idle.
+  ArenaHooks arena_hooks() const;
+  // The functional peer check of the ranks this fabric drives, through a probe slice of arena_,
+  // collective over processes(): sets peer_access_, and symmetric_reason_ to the broken pairs
+  // (empty when every pair moved its data) or why the probe memory could not be had.
+  void check_arena_peers(BrokenPair planted);
+  // The start gate's flags, a slice of arena_, or null with the reason in `why` (also null when
+  // there is no arena). Collective.
+  std::unique_ptr<RankBuffers> gate_flags(std::string& why);
+  // "cuda provider (...)" or "unavailable (why)", for describe().
+  std::string memory_description() const;
+
   std::unique_ptr<SymmArena> arena_;
-  std::string symmetric_reason_;
-  PeerAccess peer_access_;
 };
 
-// What an arena of `f` asks of it: zero-fills on the rank's stream, bounded waits for idle.
-ArenaHooks cuda_arena_hooks(const CudaFabric& f);
-
-// The functional peer check (kernels/fabric/host/peer_check.hpp) of the ranks `f` drives, through a
-// probe slice of `arena`, collective over `f.processes()`: what it found, and in `why` the broken
-// pairs (empty when every pair moved its data) or why the probe memory could not be had.
-PeerAccess check_arena_peers(CudaFabric& f, SymmArena& arena, BrokenPair planted, std::string& why);
-
-// The start gate's flags, a slice of `arena`, or null with the reason in `why` (also set when
-// `arena` is null). Collective.
-std::unique_ptr<RankBuffers> gate_flags_from(SymmArena* arena, std::string& why);
+class PeerFabric final : public PeerArenaFabric {
+ public:
+  // `planted`: the test seam's broken pair (the peer check sees its data go elsewhere).
+  PeerFabric(int world, double timeout_s, BrokenPair planted = {});
+  std::string describe() const override;
+};
 
 }  // namespace arbench

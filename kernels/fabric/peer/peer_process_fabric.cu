@@ -3,12 +3,11 @@
 #include "kernels/fabric/cuda/process/process_device.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
-#include "kernels/fabric/peer/peer_fabric.hpp"
 
 namespace arbench {
 
 PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s, BrokenPair planted)
-    : CudaFabric(agree_process_device(processes), processes.rank(), processes.size(), processes, timeout_s) {
+    : PeerArenaFabric(agree_process_device(processes), processes.rank(), processes.size(), processes, timeout_s) {
   World& w = processes;
   symmetric_reason_ = custom_kernels_across_processes_problem(w, device_of(w.rank()));
   if (symmetric_reason_.empty()) {
@@ -31,14 +30,14 @@ PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s, BrokenP
     }
     symmetric_reason_ = failure;
     if (symmetric_reason_.empty())
-      arena_ = std::make_unique<SymmArena>(std::move(provider), cuda_arena_hooks(*this),
+      arena_ = std::make_unique<SymmArena>(std::move(provider), arena_hooks(),
                                            ArenaRanks{w.rank(), 1, w.size()}, w);
     // Collective; every process gets the same matrix and the same reason.
-    if (arena_) peer_access_ = check_arena_peers(*this, *arena_, planted, symmetric_reason_);
+    if (arena_) check_arena_peers(planted);
     if (!symmetric_reason_.empty()) arena_.reset();
   }
   std::string why;
-  std::unique_ptr<RankBuffers> flags = gate_flags_from(arena_.get(), why);  // collective: a map and an agreement
+  std::unique_ptr<RankBuffers> flags = gate_flags(why);  // collective: a map and an agreement
   if (arena_) {
     symmetric_reason_ = first_failure(w, why, "mapping the start gate's flags");
     if (!symmetric_reason_.empty()) flags.reset();
@@ -46,27 +45,11 @@ PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s, BrokenP
   build_gate(std::move(flags), symmetric_reason_);
 }
 
-PeerProcessFabric::~PeerProcessFabric() {
-  release_gate();  // its flags are a slice of the arena
-  arena_.reset();  // unmapped only once the stream is idle (bounded)
-}
-
 std::string PeerProcessFabric::describe() const {
   const WorldLayout& l = processes().layout();
-  const std::string memory = symmetric_reason_.empty() ? "cuda provider (arbench's peer mappings, no NCCL)"
-                                                       : "unavailable (" + symmetric_reason_ + ")";
   return std::to_string(world()) + " processes on " + std::to_string(l.nodes) + (l.nodes == 1 ? " node" : " nodes") +
-         ", one GPU each; symmetric memory: " + memory + "; start gate: MPI barrier, then " + gate_description();
-}
-
-std::unique_ptr<RankBuffers> PeerProcessFabric::alloc(std::size_t bytes, Placement placement) {
-  if (placement == Placement::local) return std::make_unique<DeviceBuffers>(*this, bytes, false);
-  if (!symmetric_reason_.empty()) throw EnvironmentError("symmetric memory unavailable: " + symmetric_reason_);
-  return arena_->alloc(bytes);
-}
-
-void PeerProcessFabric::reserve_symmetric(std::size_t bytes) {
-  if (symmetric_reason_.empty()) arena_->reserve(bytes);
+         ", one GPU each; symmetric memory: " + memory_description() + "; start gate: MPI barrier, then " +
+         gate_description();
 }
 
 }  // namespace arbench

@@ -9,34 +9,19 @@
 // fabric, or the same error.
 #pragma once
 
-#include <memory>
 #include <string>
 
 #include "arbench/core/peer_access.hpp"
 #include "arbench/world.hpp"
-#include "kernels/fabric/cuda/cuda_fabric.hpp"
-#include "kernels/fabric/peer/symm_arena.hpp"
+#include "kernels/fabric/peer/peer_fabric.hpp"
 
 namespace arbench {
 
-class PeerProcessFabric final : public CudaFabric {
+class PeerProcessFabric final : public PeerArenaFabric {
  public:
   // Collective. `planted`: the test seam's broken pair (the peer check sees its data go elsewhere).
   PeerProcessFabric(World& processes, double timeout_s, BrokenPair planted = {});
-  ~PeerProcessFabric() override;
-  Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;
-  std::string symmetric_unsupported_reason() const override { return symmetric_reason_; }
-  const PeerAccess* peer_access() const override { return peer_access_.n > 0 ? &peer_access_ : nullptr; }
-  // Collective for Placement::symmetric.
-  std::unique_ptr<RankBuffers> alloc(std::size_t bytes, Placement placement) override;
-  void reserve_symmetric(std::size_t bytes) override;
-  const SymmArena* arena() const { return arena_.get(); }
-
- private:
-  std::unique_ptr<SymmArena> arena_;
-  std::string symmetric_reason_;
-  PeerAccess peer_access_;
 };
 
 }  // namespace arbench

@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "measure/harness.hpp"
+#include "run/process/env_child.hpp"
 #include "measure/fabric_factory.hpp"
+#include "tests/gpu/gpu_cases.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
@@ -68,19 +70,9 @@ constexpr int kChildKilled = -2;
 // Waits for `pid` at most kChildDeadlineS; kills it (SIGKILL) after that. Returns its exit status,
 // -1 when it did not exit normally, kChildKilled when it was killed at the deadline.
 int wait_child(pid_t pid) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kChildDeadlineS);
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (done < 0) return -1;
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return kChildKilled;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  bool killed = false;
+  const int code = wait_bounded(pid, kChildDeadlineS, killed);
+  return killed ? kChildKilled : code;
 }
 
 // Runs this test binary again, filtered to the child test, with `extra` added to (and NCCL_ALGO /
@@ -121,9 +113,7 @@ TEST(NcclConfigsGpuChild, RunOneConfiguration) {
   cfg.samples = 2;
   cfg.pipelined_ops = 0;
   cfg.allow_ll128_pcie = true;  // asked for explicitly: this test checks that NCCL obeys the forcing
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, 10.0, solo_world(), p);
-  });
+  FabricCache fabrics = arbench::testing::gpu_fabrics(10.0);
   Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
   Case c{variant, Family::allreduce, DType::bf16, 2, std::size_t(1) << 20, 0, 0, false};
   Support s = h.plan(c);

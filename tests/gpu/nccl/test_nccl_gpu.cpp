@@ -3,8 +3,7 @@
 
 #include <vector>
 
-#include "measure/harness.hpp"
-#include "measure/fabric_factory.hpp"
+#include "tests/gpu/gpu_cases.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
@@ -13,18 +12,8 @@ using namespace arbench;
 namespace {
 
 CaseResult run_nccl(const std::string& variant, int world, DType t, std::size_t bytes) {
-  RunConfig cfg;
-  cfg.warmup = 2;
-  cfg.samples = 5;
-  cfg.pipelined_ops = 4;
-  FabricCache fabrics([](Backend b, int w, const FabricEnv& env, const std::string& p) {
-    return make_fabric(b, w, env, 10.0, solo_world(), p);
-  });
-  Harness h(cfg, Backend::cuda, Registry::builtin(), fabrics);
-  Case c{variant, Family::allreduce, t, world, bytes, 0, 0, false};
-  Support s = h.plan(c);
-  EXPECT_TRUE(s.ok) << s.reason;
-  return h.run(c);
+  return arbench::testing::plan_and_run(Backend::cuda, Case{variant, Family::allreduce, t, world, bytes, 0, 0, false},
+                                        10.0);
 }
 
 }  // namespace

@@ -15,15 +15,6 @@
 namespace arbench::topo {
 namespace {
 
-int device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
-
 // Physically plausible bands, wide enough for every GPU box arbench may meet and narrow enough that
 // a unit slip (bytes/us taken as GB/s, ms as us: factors of 1000) or a zero lands outside:
 // - a link between two GPUs, one way: above 1 GB/s (the slowest path still used, PCIe Gen3 x4 or
@@ -48,18 +39,13 @@ void expect_plausible(const LinkMatrix& m, std::string_view name) {
     }
 }
 
-ProbeOptions small() {
-  ProbeOptions o;
-  o.bytes = 4 << 20;
-  o.repetitions = 3;
-  o.latency_rounds = 200;
-  return o;
-}
+// 4 MiB x 3 copies, 200 round trips per cell: every pair in seconds.
+ProbeOptions small() { return ProbeOptions{.bytes = 4 << 20, .repetitions = 3, .latency_rounds = 200}; }
 
 TEST(TopoGpu, ListsDevicesWithBusIds) {
   ARB_REQUIRE_GPUS(1);
   auto gpus = list_cuda_gpus();
-  ASSERT_EQ(static_cast<int>(gpus.size()), device_count());
+  ASSERT_EQ(static_cast<int>(gpus.size()), cuda_device_count());
   for (const auto& g : gpus) {
     EXPECT_TRUE(normalize_bus_id(g.bus_id)) << g.bus_id;
     EXPECT_GT(g.cc_major, 0);
@@ -74,7 +60,7 @@ TEST(TopoGpu, P2pMatrixShape) {
   // Every cell of all three matrices against CUDA asked directly, so a transposed, shifted or
   // unfilled matrix fails; the diagonal (a GPU and itself) is 0 by definition.
   ARB_REQUIRE_GPUS(1);
-  const int n = device_count();
+  const int n = cuda_device_count();
   P2pMatrix m = query_p2p(n);
   for (const auto* mat : {&m.access, &m.native_atomics, &m.performance_rank}) {
     ASSERT_EQ(static_cast<int>(mat->size()), n);

@@ -12,13 +12,8 @@
 namespace arbench::topo {
 namespace {
 
-ProbeOptions small() {
-  ProbeOptions o;
-  o.bytes = 8 << 20;
-  o.repetitions = 10;
-  o.latency_rounds = 100;
-  return o;
-}
+// 8 MiB x 10 copies per pattern, 100 round trips for the latency under load.
+ProbeOptions small() { return ProbeOptions{.bytes = 8 << 20, .repetitions = 10, .latency_rounds = 100}; }
 
 TEST(TopoLoadedGpu, OneGpuIsSkippedWithTheReason) {
   ARB_REQUIRE_GPUS(1);

@@ -10,8 +10,7 @@
 #include <string>
 
 #include "tests/gpu/gpu_test_util.hpp"
-#include "run/run_command.hpp"
-#include "tests/app/known_cost.hpp"
+#include "tests/app/sweep_json.hpp"
 #include "arbench/algo/ring/ring_order.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/links.hpp"
@@ -26,28 +25,18 @@ TEST(TopologyRingGpu, RingFollowsTheTreeAndLinksGiveTheCounter) {
   ARB_REQUIRE_GPUS_AND_NCCL(2);
   const auto gpus = topo::list_cuda_gpus();
   const int world = int(gpus.size());
-  topo::ProbeOptions o;
-  o.bytes = 4 << 20;
-  o.repetitions = 3;
-  o.latency_rounds = 100;
+  const topo::ProbeOptions o{.bytes = 4 << 20, .repetitions = 3, .latency_rounds = 100};
   const std::string links = ::testing::TempDir() + "arbench-links-gpu-" + std::to_string(::getpid()) + ".json";
   std::ofstream(links) << topo::links_to_json(topo::run_link_probes(gpus, o)).dump(2);
 
-  RunConfig cfg;
-  cfg.backend = "cuda";
-  cfg.gpus = {world};
+  RunConfig cfg = allreduce_sweep("cuda", world, {"ring"});
   cfg.min_bytes = cfg.max_bytes = 1 << 20;
-  cfg.families = {Family::allreduce};
-  cfg.variants = {"ring"};
   cfg.warmup = 2;
   cfg.samples = 5;
   cfg.pipelined_ops = 4;
   cfg.links_file = links;
-  cfg.quiet = true;
-  cfg.out_json = ::testing::TempDir() + "arbench-topo-ring-gpu-" + std::to_string(::getpid()) + ".json";
-  ASSERT_EQ(run_sweep(cfg, false, solo_world()), 0);
-  const auto doc = read_json_file(cfg.out_json);
-  std::remove(cfg.out_json.c_str());
+  nlohmann::json doc;
+  ASSERT_NO_FATAL_FAILURE(sweep_to_json(cfg, "topo-ring-gpu", doc));
   std::remove(links.c_str());
 
   std::vector<std::string> bus;

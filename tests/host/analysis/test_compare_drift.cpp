@@ -54,6 +54,7 @@ TEST(CompareDrift, UniformFourPercentOnEveryCaseFailsTheGate) {
   ASSERT_TRUE(rep.run.result.judged);
   EXPECT_EQ(rep.run.result.verdict, Verdict::slower);
   EXPECT_NEAR(rep.run.result.geomean_ratio, 1.04, 0.003);
+  EXPECT_DOUBLE_EQ(rep.geomean_ratio, rep.run.result.geomean_ratio);  // one figure: no case left out
   EXPECT_GT(rep.run.result.ci_lower, 1.025);
   EXPECT_LT(rep.run.result.ci_upper, 1.05);
   EXPECT_DOUBLE_EQ(rep.run.threshold, 0.025);  // half of the per-case threshold

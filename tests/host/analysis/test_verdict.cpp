@@ -1,7 +1,8 @@
 // Verdicts on synthetic samples: identical, shifted 10% either way, very noisy, and
-// significant-but-tiny; plus the rule itself at its boundaries.
+// significant-but-tiny; plus the rule itself at its boundaries, and the run's drift figure.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "analysis/verdict.hpp"
@@ -101,6 +102,17 @@ TEST(Verdict, Median) {
   EXPECT_DOUBLE_EQ(median_of(std::vector<double>{3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median_of(std::vector<double>{4, 1, 3, 2}), 2.5);
   EXPECT_TRUE(std::isnan(median_of(std::vector<double>{})));
+}
+
+// The whole run's drift: the geometric mean of the ratios (not their arithmetic mean, 5 here),
+// 1 without ratios, and the figure judge_run reports.
+TEST(Verdict, GeometricMeanIsTheRunsDrift) {
+  EXPECT_DOUBLE_EQ(geometric_mean(std::vector<double>{2, 8}), 4);
+  EXPECT_NEAR(geometric_mean(std::vector<double>{1.1, 0.9, 1.0}), std::cbrt(1.1 * 0.9), 1e-12);
+  EXPECT_DOUBLE_EQ(geometric_mean(std::vector<double>{}), 1);
+  const std::vector<double> ratios{1.02, 1.06, 1.04, 1.03, 1.05, 1.04, 1.02, 1.06, 1.04, 1.04};
+  EXPECT_DOUBLE_EQ(judge_run(ratios, {}).geomean_ratio, geometric_mean(ratios));
+  EXPECT_NEAR(judge_run(ratios, {}).geomean_ratio, 1.04, 1e-3);
 }
 
 }  // namespace
