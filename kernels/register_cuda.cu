@@ -11,18 +11,18 @@ namespace arbench {
 void register_gpu_variants(Registry& r) {
   r.add(nccl_entry());
   r.add(nccl_symm_entry());
-  r.add(oneshot_pull_gpu_entry());
-  r.add(oneshot_push_gpu_entry());
-  r.add(twoshot_gpu_entry());
+  r.add(symm_gpu_entry(SymmAlgo::oneshot_pull));
+  r.add(symm_gpu_entry(SymmAlgo::oneshot_push));
+  r.add(symm_gpu_entry(SymmAlgo::twoshot));
   r.add(ring_gpu_entry());
-  r.add(island_oneshot_gpu_entry());
-  r.add(island_twoshot_gpu_entry());
-  r.add(unfused_nccl_gpu_entry());
-  r.add(unfused_oneshot_gpu_entry());
-  r.add(fused_oneshot_gpu_entry());
-  r.add(fused_twoshot_gpu_entry());
-  r.add(fused_island_oneshot_gpu_entry());
-  r.add(fused_island_twoshot_gpu_entry());
+  r.add(island_gpu_entry(IslandAlgo::oneshot));
+  r.add(island_gpu_entry(IslandAlgo::twoshot));
+  r.add(fused_gpu_entry(FusedAlgo::unfused_nccl));
+  r.add(fused_gpu_entry(FusedAlgo::unfused_oneshot));
+  r.add(fused_gpu_entry(FusedAlgo::fused_oneshot));
+  r.add(fused_gpu_entry(FusedAlgo::fused_twoshot));
+  r.add(island_gpu_entry(IslandAlgo::fused_oneshot));
+  r.add(island_gpu_entry(IslandAlgo::fused_twoshot));
 }
 
 }  // namespace arbench

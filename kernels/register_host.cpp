@@ -10,18 +10,18 @@ namespace arbench {
 
 void register_host_variants(Registry& r) {
   r.add(reference_entry());
-  r.add(oneshot_pull_host_entry());
-  r.add(oneshot_push_host_entry());
-  r.add(twoshot_host_entry());
+  r.add(symm_host_entry(SymmAlgo::oneshot_pull));
+  r.add(symm_host_entry(SymmAlgo::oneshot_push));
+  r.add(symm_host_entry(SymmAlgo::twoshot));
   r.add(ring_host_entry());
-  r.add(island_oneshot_host_entry());
-  r.add(island_twoshot_host_entry());
-  r.add(unfused_nccl_host_entry());  // unfused first: see fused_twins.hpp
-  r.add(unfused_oneshot_host_entry());
-  r.add(fused_oneshot_host_entry());
-  r.add(fused_twoshot_host_entry());
-  r.add(fused_island_oneshot_host_entry());
-  r.add(fused_island_twoshot_host_entry());
+  r.add(island_host_entry(IslandAlgo::oneshot));
+  r.add(island_host_entry(IslandAlgo::twoshot));
+  r.add(fused_host_entry(FusedAlgo::unfused_nccl));  // unfused first: see fused_twins.hpp
+  r.add(fused_host_entry(FusedAlgo::unfused_oneshot));
+  r.add(fused_host_entry(FusedAlgo::fused_oneshot));
+  r.add(fused_host_entry(FusedAlgo::fused_twoshot));
+  r.add(island_host_entry(IslandAlgo::fused_oneshot));
+  r.add(island_host_entry(IslandAlgo::fused_twoshot));
 }
 
 }  // namespace arbench

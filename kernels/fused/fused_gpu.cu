@@ -1,26 +1,17 @@
 // The GPU variants of the allreduce_rmsnorm family on the cuda and single_gpu fabrics:
 // FusedVariant (support, scratch, epochs, error records, component timing) plus the grid choice
 // and the launches. unfused-nccl's all-reduce half is the `nccl` variant itself.
-#include <cuda_runtime.h>
-
-#include <string>
-
-#include "arbench/core/cuda_check.hpp"
 #include "kernels/fused/fused_kernels.hpp"
+#include "kernels/gpu_variant.hpp"
 #include "kernels/nccl/nccl_allreduce.hpp"
 #include "kernels/symm/symm_kernels.hpp"
 
 namespace arbench {
 namespace {
 
-class FusedGpu final : public FusedVariant {
+class FusedGpu final : public GpuOnly<FusedVariant> {
  public:
-  FusedGpu(FusedAlgo algo, FusedOptions opt) : FusedVariant(algo, opt) {}
-
-  Support supports(const Case& c, const Fabric& f) const override {
-    if (f.backend() == Backend::host) return Support::no("the GPU kernel needs a cuda or single-gpu fabric");
-    return FusedVariant::supports(c, f);
-  }
+  using GpuOnly::GpuOnly;
 
  protected:
   std::unique_ptr<Variant> make_allreduce() const override {
@@ -30,11 +21,7 @@ class FusedGpu final : public FusedVariant {
     return make_symm_gpu(SymmAlgo::oneshot_pull, o);
   }
   // Ranks sharing a device (N on single_gpu) split its SMs (FusedLaunchPolicy).
-  int sms(const Fabric& f) const override {
-    int n = 0;
-    ARB_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, f.device_of(0)));
-    return n;
-  }
+  int sms(const Fabric& f) const override { return device_sms(f); }
   int norm_blocks(int tokens) const override { return algo::FusedLaunchPolicy::norm_blocks(tokens, 0); }
   int threads() const override { return algo::FusedLaunchPolicy::kThreads; }
   void run_norm(int /*rank*/, const algo::NormArgs& a, int blocks, Stream stream) override {
@@ -48,23 +35,14 @@ class FusedGpu final : public FusedVariant {
   }
 };
 
-VariantEntry gpu_entry(FusedAlgo algo) {
-  VariantEntry e;
-  e.name = fused_algo_name(algo);
-  e.family = Family::allreduce_rmsnorm;
-  e.summary = fused_summary(algo);
-  e.gpu = [algo] { return make_fused_gpu(algo); };
-  if (algo == FusedAlgo::unfused_nccl) e.no_host_reason = kUnfusedNcclNoHost;
-  return e;
-}
-
 }  // namespace
 
 std::unique_ptr<Variant> make_fused_gpu(FusedAlgo algo, FusedOptions opt) { return std::make_unique<FusedGpu>(algo, opt); }
 
-VariantEntry unfused_nccl_gpu_entry() { return gpu_entry(FusedAlgo::unfused_nccl); }
-VariantEntry unfused_oneshot_gpu_entry() { return gpu_entry(FusedAlgo::unfused_oneshot); }
-VariantEntry fused_oneshot_gpu_entry() { return gpu_entry(FusedAlgo::fused_oneshot); }
-VariantEntry fused_twoshot_gpu_entry() { return gpu_entry(FusedAlgo::fused_twoshot); }
+VariantEntry fused_gpu_entry(FusedAlgo algo) {
+  VariantEntry e = gpu_entry(text_of(kFusedText, algo), [algo] { return make_fused_gpu(algo); });
+  if (algo == FusedAlgo::unfused_nccl) e.no_host_reason = kUnfusedNcclNoHost;
+  return e;
+}
 
 }  // namespace arbench

@@ -1,5 +1,5 @@
-// CUDA side of the allreduce_rmsnorm family: one launcher per kernel file (each with its
-// dtype -> template switch), and the GPU variants built on FusedVariant (kernels/fused/fused_gpu.cu).
+// CUDA side of the allreduce_rmsnorm family: one launcher per kernel file
+// (kernels/block_kernel.cuh), and the GPU variants built on FusedVariant (kernels/fused/fused_gpu.cu).
 #pragma once
 
 #include <memory>
@@ -17,10 +17,7 @@ void launch_fused_twoshot(const algo::FusedArgs& a, DType t, int blocks, Stream 
 
 std::unique_ptr<Variant> make_fused_gpu(FusedAlgo algo, FusedOptions opt = {});
 
-// Registry entries with the GPU factory only (register_host.cpp adds the twins).
-VariantEntry unfused_nccl_gpu_entry();
-VariantEntry unfused_oneshot_gpu_entry();
-VariantEntry fused_oneshot_gpu_entry();
-VariantEntry fused_twoshot_gpu_entry();
+// Registry entry with the GPU factory only (register_host.cpp adds the twin).
+VariantEntry fused_gpu_entry(FusedAlgo algo);
 
 }  // namespace arbench

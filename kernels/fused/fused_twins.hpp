@@ -43,18 +43,10 @@ class FusedTwin final : public FusedVariant {
   int threads() const override { return grids_.threads(); }
 
   void run_norm(int rank, const algo::NormArgs& a, int blocks, Stream) override {
-    switch (dtype_) {  // the one dtype -> template switch
-      case DType::bf16: return norm<DType::bf16>(rank, a, blocks);
-      case DType::fp16: return norm<DType::fp16>(rank, a, blocks);
-      case DType::fp32: return norm<DType::fp32>(rank, a, blocks);
-    }
+    with_dtype(dtype_, [&](auto d) { norm<decltype(d)::value>(rank, a, blocks); });
   }
   void run_fused(const algo::FusedArgs& a, int blocks, Stream) override {
-    switch (dtype_) {
-      case DType::bf16: return fused<DType::bf16>(a, blocks);
-      case DType::fp16: return fused<DType::fp16>(a, blocks);
-      case DType::fp32: return fused<DType::fp32>(a, blocks);
-    }
+    with_dtype(dtype_, [&](auto d) { fused<decltype(d)::value>(a, blocks); });
   }
 
  private:
@@ -87,12 +79,9 @@ std::unique_ptr<Variant> make_fused_twin_with(FusedAlgo algo, FusedOptions opt =
 // The twin with HostMem.
 std::unique_ptr<Variant> make_fused_twin(FusedAlgo algo, FusedOptions opt = {}, TwinOptions twin = {});
 
-// Registry entries (host factories only; register_cuda.cu adds the GPU ones). The unfused-nccl
-// entry carries only the reason why it has no twin; it is listed first so the unfused baselines
-// of a shape run (and feed the fusion counters) before the fused variants.
-VariantEntry unfused_nccl_host_entry();
-VariantEntry unfused_oneshot_host_entry();
-VariantEntry fused_oneshot_host_entry();
-VariantEntry fused_twoshot_host_entry();
+// Registry entry with the host factory only (register_cuda.cu adds the GPU one). unfused-nccl's
+// carries only the reason why it has no twin; register_host.cpp lists the unfused entries first
+// so the unfused baselines of a shape run (and feed the fusion counters) before the fused ones.
+VariantEntry fused_host_entry(FusedAlgo algo);
 
 }  // namespace arbench

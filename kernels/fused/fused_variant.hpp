@@ -24,33 +24,26 @@
 #include "arbench/algo/fused/norm_rows.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
+#include "kernels/adapter_memory.hpp"
 #include "kernels/symm/symm_variant.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
 
 enum class FusedAlgo { unfused_nccl, unfused_oneshot, fused_oneshot, fused_twoshot };
 
-inline const char* fused_algo_name(FusedAlgo a) {
-  switch (a) {
-    case FusedAlgo::unfused_nccl: return "unfused-nccl";
-    case FusedAlgo::unfused_oneshot: return "unfused-oneshot";
-    case FusedAlgo::fused_oneshot: return "fused-oneshot";
-    case FusedAlgo::fused_twoshot: return "fused-twoshot";
-  }
-  return "?";
-}
+// By FusedAlgo; the summary is the line for `arbench list` and README.
+inline constexpr VariantText kFusedText[] = {
+    {"unfused-nccl", Family::allreduce_rmsnorm, "nccl all-reduce, then one residual-add + RMSNorm kernel (baseline)"},
+    {"unfused-oneshot", Family::allreduce_rmsnorm,
+     "oneshot-pull all-reduce, then the same residual-add + RMSNorm kernel"},
+    {"fused-oneshot", Family::allreduce_rmsnorm,
+     "one kernel: barrier, pull every peer's rows, reduce, residual add, RMSNorm"},
+    {"fused-twoshot", Family::allreduce_rmsnorm,
+     "one kernel: reduce-scatter by token rows, add + RMSNorm the owned rows, all-gather r and y"},
+};
 
-// One line for `arbench list` and README.
-inline const char* fused_summary(FusedAlgo a) {
-  switch (a) {
-    case FusedAlgo::unfused_nccl: return "nccl all-reduce, then one residual-add + RMSNorm kernel (baseline)";
-    case FusedAlgo::unfused_oneshot: return "oneshot-pull all-reduce, then the same residual-add + RMSNorm kernel";
-    case FusedAlgo::fused_oneshot: return "one kernel: barrier, pull every peer's rows, reduce, residual add, RMSNorm";
-    case FusedAlgo::fused_twoshot:
-      return "one kernel: reduce-scatter by token rows, add + RMSNorm the owned rows, all-gather r and y";
-  }
-  return "?";
-}
+inline const char* fused_algo_name(FusedAlgo a) { return text_of(kFusedText, a).name; }
 
 inline constexpr const char* kUnfusedNcclNoHost = "NCCL needs GPUs; the host backend runs CPU twins only";
 
@@ -122,7 +115,6 @@ class FusedVariant : public Variant {
     padded_packs_ = static_cast<std::size_t>(tokens_) * algo::row_packs(hidden_, dtype_);
     scratch_bytes_ = fused_scratch_size(c);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
-    state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
   }
 
@@ -150,13 +142,7 @@ class FusedVariant : public Variant {
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
   void check_errors() override {
     if (inner_) inner_->check_errors();
-    if (!state_) return;
-    for (int r = 0; r < world_; ++r) {
-      if (!fabric_->drives(r)) continue;  // its own process checks it
-      algo::RankState st{};
-      fabric_->download(r, &st, state_->local(r), sizeof st);
-      if (st.error.claimed != 0u) throw CaseError(algo::describe_timeout(st.error, fused_algo_name(algo_), timeout_s_));
-    }
+    if (state_) throw_first_timeout(*fabric_, *state_, fused_algo_name(algo_), timeout_s_);
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
@@ -256,8 +242,8 @@ class FusedVariant : public Variant {
     for (int p = 0; p < world_; ++p) a.s.scratch[p] = scratch_->peer(rank, p);
     a.s.scratch[rank] = scratch_->local(rank);
     a.s.state = static_cast<algo::RankState*>(state_->local(rank));
-    a.s.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
-    a.s.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
+    a.s.timeout_ns = timeout_ns(timeout_s_);
+    a.s.phases = phase_record(phases_, rank);
     a.s.rank = rank;
     a.s.world = world_;
     a.io = io_for(rank);
@@ -287,18 +273,13 @@ class FusedVariant : public Variant {
     return 1e6 * (s.size() % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]));
   }
 
-  // Epoch counters and flags start "just before" start_epoch (zero-filled memory already is, for
-  // the production start). Uploaded through the fabric, so it works for device memory.
+  // Epoch counters and flags start "just before" start_epoch.
   void init_state(Fabric& f) {
+    state_ = start_state(f, opt_.start_epoch, &algo::RankState::epoch);
     const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
-    algo::RankState st{};
-    for (auto& e : st.epoch) e = fill;
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<std::uint32_t> flags(algo::kFlagWords, fill);
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, scratch_->local(r), flags.data(), flags.size() * sizeof(std::uint32_t));
+    upload_driven(f, *scratch_, flags.data(), flags.size() * sizeof(std::uint32_t));
   }
 
   Fabric* fabric_ = nullptr;

@@ -8,37 +8,14 @@
 // device memory.
 // Protocol: include/arbench/algo/island/fused_island.hpp (shared with the host twin); math:
 // include/arbench/algo/rmsnorm.hpp.
-#include <cuda_runtime.h>
-
 #include "arbench/algo/fused/fused_layout.hpp"
 #include "arbench/algo/island/fused_island.hpp"
-#include "arbench/core/cuda_check.hpp"
+#include "kernels/block_kernel.cuh"
 #include "kernels/island/island_kernels.hpp"
-#include "kernels/mem_device.cuh"
 
 namespace arbench {
-namespace {
 
-template <DType D>
-__global__ void __launch_bounds__(algo::FusedLaunchPolicy::kThreads, algo::FusedLaunchPolicy::kMinBlocksPerSm)
-    fused_island_twoshot_kernel(const algo::FusedIslandArgs a) {
-  __shared__ float lanes[algo::kNormLanes];
-  const algo::BlockCtx c{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(threadIdx.x),
-                         static_cast<int>(blockDim.x)};
-  algo::fused_island_twoshot_block<DeviceMem, D>(a, c, lanes);  // a timeout is in a.s.state->error
-}
-
-}  // namespace
-
-void launch_fused_island_twoshot(const algo::FusedIslandArgs& a, DType t, int blocks, Stream stream) {
-  const auto s = static_cast<cudaStream_t>(stream);
-  constexpr int kThreads = algo::FusedLaunchPolicy::kThreads;
-  switch (t) {
-    case DType::bf16: fused_island_twoshot_kernel<DType::bf16><<<blocks, kThreads, 0, s>>>(a); break;
-    case DType::fp16: fused_island_twoshot_kernel<DType::fp16><<<blocks, kThreads, 0, s>>>(a); break;
-    case DType::fp32: fused_island_twoshot_kernel<DType::fp32><<<blocks, kThreads, 0, s>>>(a); break;
-  }
-  ARB_CUDA_CHECK(cudaGetLastError());
-}
+ARB_NORM_KERNEL(fused_island_twoshot_kernel, launch_fused_island_twoshot, algo::FusedLaunchPolicy,
+                algo::FusedIslandArgs, algo::fused_island_twoshot_block)
 
 }  // namespace arbench

@@ -1,5 +1,5 @@
-// CUDA side of island-oneshot, island-twoshot, fused-island-oneshot and fused-island-twoshot: one launcher per kernel
-// file (each with its dtype -> template switch), and the GPU variant built on IslandVariant
+// CUDA side of island-oneshot, island-twoshot, fused-island-oneshot and fused-island-twoshot: one
+// launcher per kernel file (kernels/block_kernel.cuh), and the GPU variant built on IslandVariant
 // (kernels/island/island_gpu.cu).
 #pragma once
 
@@ -20,10 +20,7 @@ void launch_fused_island_twoshot(const algo::FusedIslandArgs& a, DType t, int bl
 
 std::unique_ptr<IslandVariant> make_island_gpu(IslandAlgo algo, IslandOptions opt = {});
 
-// Registry entries with the GPU factory only (register_host.cpp adds the twins).
-VariantEntry island_oneshot_gpu_entry();
-VariantEntry island_twoshot_gpu_entry();
-VariantEntry fused_island_oneshot_gpu_entry();
-VariantEntry fused_island_twoshot_gpu_entry();
+// Registry entry with the GPU factory only (register_host.cpp adds the twin).
+VariantEntry island_gpu_entry(IslandAlgo algo);
 
 }  // namespace arbench

@@ -38,11 +38,7 @@ class IslandTwin final : public IslandVariant {
   }
 
   void launch(int rank, Stream /*stream*/) override {
-    switch (dtype_) {  // the one dtype -> template switch
-      case DType::bf16: return run<DType::bf16>(rank);
-      case DType::fp16: return run<DType::fp16>(rank);
-      case DType::fp32: return run<DType::fp32>(rank);
-    }
+    with_dtype(dtype_, [&](auto d) { run<decltype(d)::value>(rank); });
   }
 
  protected:
@@ -84,10 +80,7 @@ std::unique_ptr<IslandVariant> make_island_twin_with(IslandAlgo algo, IslandOpti
 // The twin with HostMem.
 std::unique_ptr<IslandVariant> make_island_twin(IslandAlgo algo, IslandOptions opt = {}, TwinOptions twin = {});
 
-// Registry entries (host factories only; register_cuda.cu adds the GPU ones).
-VariantEntry island_oneshot_host_entry();
-VariantEntry island_twoshot_host_entry();
-VariantEntry fused_island_oneshot_host_entry();
-VariantEntry fused_island_twoshot_host_entry();
+// Registry entry with the host factory only (register_cuda.cu adds the GPU one).
+VariantEntry island_host_entry(IslandAlgo algo);
 
 }  // namespace arbench

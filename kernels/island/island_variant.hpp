@@ -22,34 +22,26 @@
 #include "arbench/algo/launch_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
+#include "kernels/adapter_memory.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
 
 enum class IslandAlgo { oneshot, twoshot, fused_oneshot, fused_twoshot };
 
-inline const char* island_algo_name(IslandAlgo a) {
-  switch (a) {
-    case IslandAlgo::oneshot: return "island-oneshot";
-    case IslandAlgo::twoshot: return "island-twoshot";
-    case IslandAlgo::fused_oneshot: return "fused-island-oneshot";
-    case IslandAlgo::fused_twoshot: return "fused-island-twoshot";
-  }
-  return "?";
-}
+// By IslandAlgo.
+inline constexpr VariantText kIslandText[] = {
+    {"island-oneshot", Family::allreduce,
+     "follows the PCIe tree: one-shot LL within each island, the whole island sum across to one partner"},
+    {"island-twoshot", Family::allreduce,
+     "follows the PCIe tree: reduce-scatter in each island, 1/k shards across, all-gather in the island"},
+    {"fused-island-oneshot", Family::allreduce_rmsnorm,
+     "one kernel: island-oneshot, then residual add + RMSNorm of each row"},
+    {"fused-island-twoshot", Family::allreduce_rmsnorm,
+     "one kernel: island-twoshot on each block's rows, then residual add + RMSNorm of each row"},
+};
 
-inline const char* island_summary(IslandAlgo a) {
-  switch (a) {
-    case IslandAlgo::oneshot:
-      return "follows the PCIe tree: one-shot LL within each island, the whole island sum across to one partner";
-    case IslandAlgo::twoshot:
-      return "follows the PCIe tree: reduce-scatter in each island, 1/k shards across, all-gather in the island";
-    case IslandAlgo::fused_oneshot:
-      return "one kernel: island-oneshot, then residual add + RMSNorm of each row";
-    case IslandAlgo::fused_twoshot:
-      return "one kernel: island-twoshot on each block's rows, then residual add + RMSNorm of each row";
-  }
-  return "?";
-}
+inline const char* island_algo_name(IslandAlgo a) { return text_of(kIslandText, a).name; }
 
 inline bool is_fused(IslandAlgo a) { return a == IslandAlgo::fused_oneshot || a == IslandAlgo::fused_twoshot; }
 
@@ -147,19 +139,12 @@ class IslandVariant : public Variant {
     const std::size_t scratch = path_ == CrossPath::p2p ? algo::mailbox_offset(sizes_.island) + sizes_.mailbox : sizes_.island;
     scratch_ = f.alloc_island(scratch);
     if (path_ == CrossPath::host_memory) mailbox_ = f.alloc_host_mapped(sizes_.mailbox);
-    state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
   }
 
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
   void check_errors() override {
-    if (!state_) return;
-    for (int r = 0; r < world_; ++r) {
-      if (!fabric_->drives(r)) continue;
-      algo::RankState st{};
-      fabric_->download(r, &st, state_->local(r), sizeof st);
-      if (st.error.claimed != 0u) throw CaseError(algo::describe_timeout(st.error, island_algo_name(algo_), timeout_s_));
-    }
+    if (state_) throw_first_timeout(*fabric_, *state_, island_algo_name(algo_), timeout_s_);
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
@@ -208,8 +193,8 @@ class IslandVariant : public Variant {
         a.mailbox[p] = static_cast<unsigned char*>(a.scratch[p]) + algo::mailbox_offset(sizes_.island);
     }
     a.state = static_cast<algo::RankState*>(state_->local(rank));
-    a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
-    a.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
+    a.timeout_ns = timeout_ns(timeout_s_);
+    a.phases = phase_record(phases_, rank);
     a.map = map_;
     a.sources = algo::cross_sources(map_, rank);
     a.rank = rank;
@@ -249,14 +234,10 @@ class IslandVariant : public Variant {
     return {algo::oneshot_island_bytes(packs, world), algo::oneshot_mailbox_bytes(packs, islands)};
   }
 
-  // Epoch counters, flags and LL lines start "just before" start_epoch (zero-filled memory
-  // already is, for the production start). Uploaded through the fabric.
+  // Epoch counters, flags and LL lines start "just before" start_epoch.
   void init_state(Fabric& f) {
+    state_ = start_state(f, opt_.start_epoch, &algo::RankState::epoch);
     const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
-    algo::RankState st{};
-    for (auto& e : st.epoch) e = fill;
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     const bool ll = !twoshot_layout();
     std::vector<unsigned char> island(sizes_.island, 0), mailbox(sizes_.mailbox, 0);

@@ -34,6 +34,7 @@
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/clock_kernels.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
 namespace {
@@ -196,15 +197,20 @@ class NcclAllReduce final : public Variant {
   std::uint64_t* record(int rank) const { return static_cast<std::uint64_t*>(phases_->local(rank)); }
 };
 
+// ncclAllReduce, unconfigured, with both buffers where `placement` puts them.
+VariantEntry nccl_entry_of(const VariantText& t, Placement placement) {
+  VariantEntry e = gpu_entry(t, [placement] { return std::make_unique<NcclAllReduce>("", placement); });
+  e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
+  return e;
+}
+
 }  // namespace
 
 VariantEntry nccl_entry() {
-  VariantEntry e;
-  e.name = "nccl";
-  e.family = Family::allreduce;
-  e.summary = "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, nccl[tuned] applies a table";
-  e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::local); };
-  e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
+  VariantEntry e = nccl_entry_of({"nccl", Family::allreduce,
+                                  "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, "
+                                  "nccl[tuned] applies a table"},
+                                 Placement::local);
   e.configs.assign(std::begin(kForcedConfigs), std::end(kForcedConfigs));
   e.configs.push_back("tuned");
   e.make_configured = [](const std::string& cfg) { return std::make_unique<NcclAllReduce>(cfg, Placement::local); };
@@ -222,13 +228,10 @@ VariantEntry nccl_entry() {
 }
 
 VariantEntry nccl_symm_entry() {
-  VariantEntry e;
-  e.name = "nccl-symm";
-  e.family = Family::allreduce;
-  e.summary = "NCCL's own load/store symmetric kernels: ncclAllReduce with both buffers in NCCL symmetric windows";
-  e.gpu = [] { return std::make_unique<NcclAllReduce>("", Placement::symmetric); };
-  e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
-  return e;
+  return nccl_entry_of({"nccl-symm", Family::allreduce,
+                        "NCCL's own load/store symmetric kernels: ncclAllReduce with both buffers in NCCL "
+                        "symmetric windows"},
+                       Placement::symmetric);
 }
 
 }  // namespace arbench

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
 namespace {
@@ -93,11 +94,9 @@ class ReferenceAllReduce final : public Variant {
 }  // namespace
 
 VariantEntry reference_entry() {
-  VariantEntry e;
-  e.name = "reference";
-  e.family = Family::allreduce;
-  e.summary = "plain host all-reduce (barrier, read all peers, sum in rank order, barrier); the yardstick";
-  e.host = [] { return std::make_unique<ReferenceAllReduce>(); };
+  VariantEntry e = host_entry({"reference", Family::allreduce,
+                               "plain host all-reduce (barrier, read all peers, sum in rank order, barrier); the yardstick"},
+                              [] { return std::make_unique<ReferenceAllReduce>(); });
   e.no_gpu_reason = "reference runs on the host backend only (use nccl on GPUs)";
   return e;
 }

@@ -9,59 +9,34 @@
 // continue them).
 // Protocol: include/arbench/algo/ring/ring.hpp (flow control) and ring_schedule.hpp (steps),
 // shared with the host twin (kernels/ring/ring_twin.cpp).
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "arbench/algo/ring/ring.hpp"
-#include "arbench/core/cuda_check.hpp"
-#include "kernels/mem_device.cuh"
+#include "kernels/block_kernel.cuh"
+#include "kernels/gpu_variant.hpp"
 #include "kernels/ring/ring_gpu.hpp"
 
 namespace arbench {
+
+ARB_BLOCK_KERNEL(ring_kernel, launch_ring, algo::RingPolicy, algo::RingArgs, algo::ring_channel)
+
 namespace {
 
-template <DType D>
-__global__ void __launch_bounds__(algo::RingPolicy::kThreads, algo::RingPolicy::kMinBlocksPerSm)
-    ring_kernel(const algo::RingArgs a) {
-  const algo::BlockCtx c{static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x),
-                         static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
-  algo::ring_channel<DeviceMem, D>(a, c);  // an error is in a.state->error
-}
-
-void launch_ring(const algo::RingArgs& a, DType t, Stream stream) {
-  const auto s = static_cast<cudaStream_t>(stream);
-  const int blocks = a.g.channels;
-  constexpr int kThreads = algo::RingPolicy::kThreads;
-  switch (t) {  // the one dtype -> template switch
-    case DType::bf16: ring_kernel<DType::bf16><<<blocks, kThreads, 0, s>>>(a); break;
-    case DType::fp16: ring_kernel<DType::fp16><<<blocks, kThreads, 0, s>>>(a); break;
-    case DType::fp32: ring_kernel<DType::fp32><<<blocks, kThreads, 0, s>>>(a); break;
-  }
-  ARB_CUDA_CHECK(cudaGetLastError());
-}
-
-class RingGpu final : public RingVariant {
+class RingGpu final : public GpuOnly<RingVariant> {
  public:
-  explicit RingGpu(RingOptions opt) : RingVariant(opt) {}
+  using GpuOnly::GpuOnly;
 
-  Support supports(const Case& c, const Fabric& f) const override {
-    if (f.backend() == Backend::host) return Support::no("the GPU kernel needs a cuda or single-gpu fabric");
-    return RingVariant::supports(c, f);
-  }
-
-  void launch(int rank, Stream stream) override { launch_ring(args_for(rank), dtype_, stream); }
+  // One block per channel.
+  void launch(int rank, Stream stream) override { launch_ring(args_for(rank), dtype_, geometry().channels, stream); }
 
  protected:
   // Channels wait on their neighbours' channels, so every block of every rank sharing a device
   // (N on single_gpu, 1 on the cuda fabric) must be resident at once: share out the SMs.
   int channel_cap(const Fabric& f) const override {
-    int sms = 0;
-    ARB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, f.device_of(0)));
-    const int per_rank = sms / (f.ranks_per_device() > 0 ? f.ranks_per_device() : 1);
+    const int per_rank = device_sms(f) / (f.ranks_per_device() > 0 ? f.ranks_per_device() : 1);
     return per_rank < 1 ? 1 : per_rank;
   }
   int threads() const override { return algo::RingPolicy::kThreads; }
@@ -89,11 +64,7 @@ class RingGpu final : public RingVariant {
 std::unique_ptr<RingVariant> make_ring_gpu(RingOptions opt) { return std::make_unique<RingGpu>(opt); }
 
 VariantEntry ring_gpu_entry() {
-  VariantEntry e;
-  e.name = "ring";
-  e.family = Family::allreduce;
-  e.gpu = [] { return make_ring_gpu(); };
-  return e;
+  return gpu_entry(kRingText, [] { return make_ring_gpu(); });
 }
 
 }  // namespace arbench

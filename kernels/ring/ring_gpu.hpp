@@ -1,5 +1,5 @@
-// CUDA side of the native ring (kernels/ring/ring.cu): the GPU variant on the cuda and single_gpu
-// fabrics, built on RingVariant.
+// CUDA side of the native ring (kernels/ring/ring.cu): its launcher, and the GPU variant on the
+// cuda and single_gpu fabrics, built on RingVariant.
 #pragma once
 
 #include <memory>
@@ -8,6 +8,10 @@
 #include "kernels/ring/ring_variant.hpp"
 
 namespace arbench {
+
+// Enqueue one op of rank a.rank on `stream` (a cudaStream_t): `blocks` (a.g.channels) x
+// RingPolicy::kThreads.
+void launch_ring(const algo::RingArgs& a, DType t, int blocks, Stream stream);
 
 std::unique_ptr<RingVariant> make_ring_gpu(RingOptions opt = {});
 

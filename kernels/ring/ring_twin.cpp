@@ -9,12 +9,7 @@ std::unique_ptr<RingVariant> make_ring_twin(RingOptions opt, TwinOptions twin) {
 }
 
 VariantEntry ring_host_entry() {
-  VariantEntry e;
-  e.name = "ring";
-  e.family = Family::allreduce;
-  e.summary = "native ring: reduce-scatter + all-gather over 2(N-1) pipelined steps, pushed to the next rank";
-  e.host = [] { return make_ring_twin(); };
-  return e;
+  return host_entry(kRingText, [] { return make_ring_twin(); });
 }
 
 }  // namespace arbench

@@ -32,11 +32,7 @@ class RingTwin final : public RingVariant {
 
   void launch(int rank, Stream /*stream*/) override {
     const algo::RingArgs a = args_for(rank);
-    switch (dtype_) {  // the one dtype -> template switch
-      case DType::bf16: return run<DType::bf16>(rank, a);
-      case DType::fp16: return run<DType::fp16>(rank, a);
-      case DType::fp32: return run<DType::fp32>(rank, a);
-    }
+    with_dtype(dtype_, [&](auto d) { run<decltype(d)::value>(rank, a); });
   }
 
  protected:

@@ -19,8 +19,14 @@
 #include "arbench/algo/ring/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
+#include "kernels/adapter_memory.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
+
+inline constexpr VariantText kRingText{
+    "ring", Family::allreduce,
+    "native ring: reduce-scatter + all-gather over 2(N-1) pipelined steps, pushed to the next rank"};
 
 // Knobs for tests; production uses the defaults.
 struct RingOptions {
@@ -120,15 +126,9 @@ class RingVariant : public Variant {
     n_ = c.elements();
     g_ = geometry(c, f, t);
     timeout_s_ = f.timeout_s();
-    in_ = b.in;
-    out_ = b.out != nullptr ? b.out : b.in;
-    for (int r = 0; r < world_; ++r)
-      if (!algo::is_pack_aligned(in_->local(r)) || !algo::is_pack_aligned(out_->local(r)))
-        throw CaseError("ring: rank " + std::to_string(r) +
-                        "'s input or output is not 16-byte aligned; allocate it with Fabric::alloc");
+    io_ = aligned_io(b, world_, "ring");
     scratch_bytes_ = algo::ring_scratch_bytes(g_);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
-    state_ = f.alloc(sizeof(algo::RingState), Placement::local);
     init_state(f);
   }
 
@@ -197,16 +197,16 @@ class RingVariant : public Variant {
   algo::RingArgs args_for(int rank) const {
     const algo::RingNeighbours nb = algo::ring_neighbours(order_, rank);
     algo::RingArgs a;
-    a.in = in_->local(rank);
-    a.out = out_->local(rank);
+    a.in = io_.in->local(rank);
+    a.out = io_.out->local(rank);
     a.n = n_;
     a.g = g_;
     a.own = scratch_->local(rank);
     a.next = world_ > 1 ? scratch_->peer(rank, nb.next) : a.own;
     a.prev = world_ > 1 ? scratch_->peer(rank, nb.prev) : a.own;
     a.state = static_cast<algo::RingState*>(state_->local(rank));
-    a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
-    a.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
+    a.timeout_ns = timeout_ns(timeout_s_);
+    a.phases = phase_record(phases_, rank);
     a.rank = rank;
     a.pos = nb.pos;
     a.prev_rank = nb.prev;
@@ -222,18 +222,13 @@ class RingVariant : public Variant {
   int world_ = 1;
 
  private:
-  // Counters, credits and flags start "just before" start_seq (zero-filled memory already is,
-  // for the production start). Uploaded through the fabric, so it works for device memory.
+  // Counters, credits and flags start "just before" start_seq.
   void init_state(Fabric& f) {
+    state_ = start_state(f, opt_.start_seq, &algo::RingState::seq);
     const std::uint32_t fill = algo::flag_fill(opt_.start_seq);
-    algo::RingState st{};
-    for (auto& s : st.seq) s = fill;
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<std::uint32_t> words(algo::kRingDataOffset / sizeof(std::uint32_t), fill);
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, scratch_->local(r), words.data(), algo::kRingDataOffset);
+    upload_driven(f, *scratch_, words.data(), algo::kRingDataOffset);
   }
 
   Fabric* fabric_ = nullptr;
@@ -243,10 +238,8 @@ class RingVariant : public Variant {
   std::string order_source_;
   double timeout_s_ = 10.0;
   std::size_t scratch_bytes_ = 0;
-  RankBuffers* in_ = nullptr;
-  RankBuffers* out_ = nullptr;
-  std::unique_ptr<RankBuffers> scratch_;
-  std::unique_ptr<RankBuffers> state_;
+  ReduceIo io_;
+  std::unique_ptr<RankBuffers> scratch_, state_;
   RankBuffers* phases_ = nullptr;
 };
 

@@ -1,5 +1,5 @@
-// CUDA side of oneshot-pull, oneshot-push and twoshot: one launcher per kernel file (each with
-// its dtype -> template switch), and the GPU variant built on SymmVariant (kernels/symm/symm_gpu.cu).
+// CUDA side of oneshot-pull, oneshot-push and twoshot: one launcher per kernel file
+// (kernels/block_kernel.cuh), and the GPU variant built on SymmVariant (kernels/symm/symm_gpu.cu).
 #pragma once
 
 #include <memory>
@@ -17,9 +17,7 @@ void launch_twoshot(const algo::SymmArgs& a, DType t, int blocks, Stream stream)
 
 std::unique_ptr<Variant> make_symm_gpu(SymmAlgo algo, SymmOptions opt = {});
 
-// Registry entries with the GPU factory only (register_host.cpp adds the twins).
-VariantEntry oneshot_pull_gpu_entry();
-VariantEntry oneshot_push_gpu_entry();
-VariantEntry twoshot_gpu_entry();
+// Registry entry with the GPU factory only (register_host.cpp adds the twin).
+VariantEntry symm_gpu_entry(SymmAlgo algo);
 
 }  // namespace arbench

@@ -29,11 +29,7 @@ class SymmTwin final : public SymmVariant {
 
   void launch(int rank, Stream /*stream*/) override {
     const algo::SymmArgs a = args_for(rank);
-    switch (dtype_) {  // the one dtype -> template switch
-      case DType::bf16: return run<DType::bf16>(rank, a);
-      case DType::fp16: return run<DType::fp16>(rank, a);
-      case DType::fp32: return run<DType::fp32>(rank, a);
-    }
+    with_dtype(dtype_, [&](auto d) { run<decltype(d)::value>(rank, a); });
   }
 
  protected:
@@ -67,9 +63,7 @@ std::unique_ptr<SymmVariant> make_symm_twin_with(SymmAlgo algo, SymmOptions opt 
 // The twin with HostMem.
 std::unique_ptr<Variant> make_symm_twin(SymmAlgo algo, SymmOptions opt = {}, TwinOptions twin = {});
 
-// Registry entries (host factories only; register_cuda.cu adds the GPU ones).
-VariantEntry oneshot_pull_host_entry();
-VariantEntry oneshot_push_host_entry();
-VariantEntry twoshot_host_entry();
+// Registry entry with the host factory only (register_cuda.cu adds the GPU one).
+VariantEntry symm_host_entry(SymmAlgo algo);
 
 }  // namespace arbench

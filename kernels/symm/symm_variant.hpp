@@ -18,19 +18,23 @@
 #include "arbench/algo/symm_layout.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
+#include "kernels/adapter_memory.hpp"
+#include "kernels/variant_entry.hpp"
 
 namespace arbench {
 
 enum class SymmAlgo { oneshot_pull, oneshot_push, twoshot };
 
-inline const char* symm_algo_name(SymmAlgo a) {
-  switch (a) {
-    case SymmAlgo::oneshot_pull: return "oneshot-pull";
-    case SymmAlgo::oneshot_push: return "oneshot-push";
-    case SymmAlgo::twoshot: return "twoshot";
-  }
-  return "?";
-}
+// By SymmAlgo.
+inline constexpr VariantText kSymmText[] = {
+    {"oneshot-pull", Family::allreduce,
+     "barrier, every rank reads all peers' data and reduces it (one flag round trip)"},
+    {"oneshot-push", Family::allreduce,
+     "every rank writes its data into each peer's scratch with in-band LL flags; no barrier"},
+    {"twoshot", Family::allreduce, "reduce-scatter (each rank owns 1/N) then all-gather, on symmetric memory"},
+};
+
+inline const char* symm_algo_name(SymmAlgo a) { return text_of(kSymmText, a).name; }
 
 // Knobs for tests; production uses the defaults.
 struct SymmOptions {
@@ -64,28 +68,15 @@ class SymmVariant : public Variant {
     packs_ = algo::pack_count(n_, c.dtype);
     blocks_ = choose_blocks(f, t, packs_);
     timeout_s_ = f.timeout_s();
-    in_ = b.in;
-    out_ = b.out != nullptr ? b.out : b.in;
-    for (int r = 0; r < world_; ++r)
-      if (!algo::is_pack_aligned(in_->local(r)) || !algo::is_pack_aligned(out_->local(r)))
-        throw CaseError(std::string(symm_algo_name(algo_)) + ": rank " + std::to_string(r) +
-                        "'s input or output is not 16-byte aligned; allocate it with Fabric::alloc");
+    io_ = aligned_io(b, world_, symm_algo_name(algo_));
     scratch_bytes_ = scratch_size(packs_, world_);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
-    state_ = f.alloc(sizeof(algo::RankState), Placement::local);
     init_state(f);
   }
 
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
   void check_errors() override {
-    if (!state_) return;
-    for (int r = 0; r < world_; ++r) {
-      if (!fabric_->drives(r)) continue;  // its own process checks it
-      algo::RankState st{};
-      fabric_->download(r, &st, state_->local(r), sizeof st);
-      if (st.error.claimed != 0u)
-        throw CaseError(algo::describe_timeout(st.error, symm_algo_name(algo_), timeout_s_));
-    }
+    if (state_) throw_first_timeout(*fabric_, *state_, symm_algo_name(algo_), timeout_s_);
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
@@ -112,15 +103,15 @@ class SymmVariant : public Variant {
 
   algo::SymmArgs args_for(int rank) const {
     algo::SymmArgs a;
-    a.in = in_->local(rank);
-    a.out = out_->local(rank);
+    a.in = io_.in->local(rank);
+    a.out = io_.out->local(rank);
     a.n = n_;
     a.packs = packs_;
     for (int p = 0; p < world_; ++p) a.scratch[p] = scratch_->peer(rank, p);
     a.scratch[rank] = scratch_->local(rank);
     a.state = static_cast<algo::RankState*>(state_->local(rank));
-    a.timeout_ns = static_cast<std::uint64_t>(timeout_s_ * 1e9);
-    a.phases = phases_ != nullptr ? static_cast<std::uint64_t*>(phases_->local(rank)) : nullptr;
+    a.timeout_ns = timeout_ns(timeout_s_);
+    a.phases = phase_record(phases_, rank);
     a.rank = rank;
     a.world = world_;
     return a;
@@ -131,14 +122,10 @@ class SymmVariant : public Variant {
   DType dtype_ = DType::bf16;
 
  private:
-  // Epoch counters start "just before" start_epoch; flags too (zero-filled memory already is,
-  // for the production start). Uploaded through the fabric, so it works for device memory.
+  // Epoch counters start "just before" start_epoch; flags too (and oneshot-push's LL lines).
   void init_state(Fabric& f) {
+    state_ = start_state(f, opt_.start_epoch, &algo::RankState::epoch);
     const std::uint32_t fill = algo::flag_fill(opt_.start_epoch);
-    algo::RankState st{};
-    for (auto& e : st.epoch) e = fill;
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, state_->local(r), &st, sizeof st);
     if (fill == 0u) return;
     std::vector<unsigned char> img(scratch_bytes_, 0);
     auto* flags = reinterpret_cast<std::uint32_t*>(img.data());
@@ -149,8 +136,7 @@ class SymmVariant : public Variant {
       for (std::size_t i = 0; i < lines; ++i)
         std::memcpy(img.data() + algo::kDataOffset + i * sizeof line, &line, sizeof line);
     }
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, scratch_->local(r), img.data(), img.size());
+    upload_driven(f, *scratch_, img.data(), img.size());
   }
 
   Fabric* fabric_ = nullptr;
@@ -165,10 +151,8 @@ class SymmVariant : public Variant {
   }
 
   std::size_t scratch_bytes_ = 0;
-  RankBuffers* in_ = nullptr;
-  RankBuffers* out_ = nullptr;
-  std::unique_ptr<RankBuffers> scratch_;
-  std::unique_ptr<RankBuffers> state_;
+  ReduceIo io_;
+  std::unique_ptr<RankBuffers> scratch_, state_;
   RankBuffers* phases_ = nullptr;
 };
 

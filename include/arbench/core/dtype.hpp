@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "arbench/core/hd.hpp"
 
@@ -33,6 +34,21 @@ inline std::optional<DType> parse_dtype(std::string_view s) {
   for (DType t : kAllDTypes)
     if (dtype_name(t) == s) return t;
   return std::nullopt;
+}
+
+// The one dtype -> template switch: calls f(DTypeTag<t>{}), so `f` (a generic lambda) can
+// instantiate a template on the run-time type with decltype(tag)::value.
+template <DType D>
+using DTypeTag = std::integral_constant<DType, D>;
+
+template <class F>
+decltype(auto) with_dtype(DType t, F&& f) {
+  switch (t) {
+    case DType::bf16: return f(DTypeTag<DType::bf16>{});
+    case DType::fp16: return f(DTypeTag<DType::fp16>{});
+    case DType::fp32: break;
+  }
+  return f(DTypeTag<DType::fp32>{});
 }
 
 // ---- bit-level conversions (identical on host and device) ----

@@ -57,7 +57,7 @@ class NcclStub final : public Variant {
 // oneshot-pull (its host twin standing in for the kernel) and an NCCL variant, on "GPUs".
 Registry provider_registry() {
   Registry r;
-  VariantEntry pull = oneshot_pull_host_entry();
+  VariantEntry pull = symm_host_entry(SymmAlgo::oneshot_pull);
   pull.gpu = pull.host;
   r.add(pull);
   VariantEntry nccl;
