@@ -16,21 +16,40 @@ std::size_t display_columns(const std::string& line) {  // UTF-8 code points
 
 }  // namespace
 
-// The default host sweep (`arbench run` on a machine without a GPU), with fewer samples so the
-// test is quick: the same cases, names and number widths as the default.
+// The default host sweep (`arbench run` on a machine without a GPU), with fewer samples, and of
+// its cases only those up to 8 KB and 8 tokens (--benchmark_filter): every kind of line the
+// default prints, as wide as the default prints it, without its large cases (95% of its time):
+//   - the banner is the default sweep's (its sweep line is checked below; the filter only
+//     lengthens the cases line), with a fabric line per world size 2, 4 and 8;
+//   - the table's width is set by its longest case name, clamped to leave the figures room: a
+//     fused-island name at 8 GPUs (53 characters with tokens:1, 55 with tokens:256) reaches the
+//     clamp either way, so the rows are as wide as the default's and the longest get a line of
+//     their own; the figure columns are fixed and numbers only lose decimals;
+//   - every variant of both families at every world size runs or is skipped, so the fusion
+//     summary and each skip reason's footer line are there.
 TEST(CliConsole, DefaultHostSweepFits120Columns) {
   const std::string backend = has_gpu_driver_and_device() ? "--backend host " : "";
-  CliResult r = run_arbench("run " + backend + "--samples 2 --warmup 0 --pipelined-ops 1");
+  CliResult r = run_arbench("run " + backend + "--samples 2 --warmup 0 --pipelined-ops 1 "
+                            "'--benchmark_filter=/(bytes:[0-9]{4}|tokens:[0-9])(/|$)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::size_t widest = 0, rows = 0;
+  std::size_t widest = 0, rows = 0, two_line_rows = 0;
   std::string widest_line;
   std::istringstream in(r.output);
   for (std::string line; std::getline(in, line);) {
     if (display_columns(line) > widest) widest = display_columns(line), widest_line = line;
     rows += line.rfind("  ", 0) == 0 && line.find("  ok") != std::string::npos;
+    two_line_rows += line.rfind("  fused-island-twoshot/bf16/gpus:8/", 0) == 0 && line.find("  ok") == std::string::npos;
   }
   EXPECT_LE(widest, 120u) << "widest line (" << widest << " columns):\n" << widest_line;
-  EXPECT_GE(rows, 200u) << r.output;  // the default sweep's rows were all there
+  EXPECT_NE(r.output.find("  sweep: gpus 2,4,8 | sizes 1K..1M x2 | tokens 1,2,4,8,16,32,64,128,256 x hidden 8192 | "
+                          "dtype bf16\n"),
+            std::string::npos)
+      << r.output;  // the default sweep's banner
+  for (int gpus : {2, 4, 8})
+    EXPECT_NE(r.output.find("  fabric: " + std::to_string(gpus) + " CPU threads"), std::string::npos) << r.output;
+  EXPECT_EQ(rows, 144u) << r.output;  // every case of the default sweep up to 8 KB and 8 tokens
+  EXPECT_NE(r.output.find("arbench: 144 cases run, 144 ok, 0 failed, 36 skipped"), std::string::npos) << r.output;
+  EXPECT_GT(two_line_rows, 0u) << r.output;  // the names too long for the table's name column
   EXPECT_NE(r.output.find("fusion summary"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Library was built as DEBUG"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Iterations"), std::string::npos) << r.output;  // Google Benchmark's columns are gone

@@ -4,6 +4,12 @@
 //                                            child process; print the table and
 //                                            "mutants killed: K/N"; exit 1 unless every mutant
 //                                            was killed, the way it expects, on every kernel
+//   arbench_mutants --part N/K               the same for part N of K (1-based): the kernels
+//                                            dealt to it, with their baselines and every mutant
+//                                            run against them. The K parts hold every kernel
+//                                            once, so they pass together exactly when the whole
+//                                            score does (ctest: mutation_score.NofK, which
+//                                            ctest -j spreads over the cores)
 //   arbench_mutants --child F K S            (internal) run fault F on kernel K, scenario S
 //
 // First every scenario runs unmutated (the baseline): it must pass, or a kill would prove
@@ -156,15 +162,48 @@ void run_all(std::vector<Job>& jobs, unsigned parallel) {
   }
 }
 
-int drive() {
+// The kernels of part `part` (0-based) of `parts`: each kernel's runs (its baselines and every
+// mutant run against it) stay in one part, so each part's kills are proven by its own baselines.
+// Kernels are dealt, most runs first, to the part with the fewest runs so far (ties: the lower
+// part), which keeps the parts about equally long; every kernel lands in exactly one part.
+std::set<TwinKernel> kernels_of_part(unsigned part, unsigned parts) {
+  std::vector<std::pair<int, TwinKernel>> runs;  // (runs, kernel)
+  for (TwinKernel k : kTwinKernels) {
+    std::set<Scenario> scenarios;
+    int n = 0;
+    for (const Mutant& m : mutants())
+      for (const Target& t : m.targets)
+        if (t.kernel == k) ++n, scenarios.insert(m.scenario);
+    if (n > 0) runs.push_back({n + static_cast<int>(scenarios.size()), k});
+  }
+  std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<int> load(parts, 0);
+  std::set<TwinKernel> mine;
+  for (const auto& [n, k] : runs) {
+    const auto least = static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[least] += n;
+    if (least == part) mine.insert(k);
+  }
+  return mine;
+}
+
+int drive(unsigned part, unsigned parts) {
+  const std::set<TwinKernel> kernels = kernels_of_part(part, parts);
   std::vector<Job> jobs;
   std::set<std::pair<TwinKernel, Scenario>> baselines;
   for (const Mutant& m : mutants())
-    for (const Target& t : m.targets) baselines.insert({t.kernel, m.scenario});
+    for (const Target& t : m.targets)
+      if (kernels.count(t.kernel) != 0) baselines.insert({t.kernel, m.scenario});
   for (const auto& [k, s] : baselines) jobs.push_back({"", algo::Fault::none, k, s, Target{k, Kill::survived}});
   const std::size_t first_mutant = jobs.size();
   for (const Mutant& m : mutants())
-    for (const Target& t : m.targets) jobs.push_back({m.name, m.fault, t.kernel, m.scenario, t});
+    for (const Target& t : m.targets)
+      if (kernels.count(t.kernel) != 0) jobs.push_back({m.name, m.fault, t.kernel, m.scenario, t});
+  if (parts > 1) {
+    std::string names;
+    for (TwinKernel k : kernels) names += (names.empty() ? "" : ", ") + std::string(twin_kernel_name(k));
+    std::printf("part %u of %u: the runs on %s\n\n", part + 1, parts, names.empty() ? "(no kernel)" : names.c_str());
+  }
 
   const unsigned parallel = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   const auto t0 = std::chrono::steady_clock::now();
@@ -183,25 +222,32 @@ int drive() {
                 twin_kernel_name(j.kernel), expect.c_str(), kill_name(j.got), good ? "" : "MISMATCH: ",
                 j.detail.c_str());
   }
-  int killed = 0, runs_killed = 0, runs = 0;
+  int killed = 0, runs_killed = 0, runs = 0, in_part = 0;
   for (const Mutant& m : mutants()) {
-    bool all = true;
+    bool all = true, any = false;
     for (std::size_t i = first_mutant; i < jobs.size(); ++i) {
       if (jobs[i].mutant != m.name) continue;
       ++runs;
+      any = true;
       const bool k = jobs[i].as_expected();
       runs_killed += k ? 1 : 0;
       all = all && k;
     }
-    killed += all ? 1 : 0;
+    in_part += any ? 1 : 0;
+    killed += any && all ? 1 : 0;
   }
-  std::printf("\nmutants killed: %d/%zu (each on every kernel it runs against, as it expects: %d/%d runs)\n", killed,
-              mutants().size(), runs_killed, runs);
+  std::printf("\nmutants killed%s: %d/%d (each on every kernel it runs against%s, as it expects: %d/%d runs)\n",
+              parts > 1 ? " on this part's kernels" : "", killed, in_part, parts > 1 ? " here" : "", runs_killed,
+              runs);
   std::printf("(%zu baselines and %d mutant runs in %.0f s, %u at a time)\n", first_mutant, runs, took, parallel);
   for (std::size_t i = 0; i < first_mutant; ++i)
     if (jobs[i].got != Kill::survived)
       std::printf("BASELINE FAILED: %s fails with no fault planted (%s), so its kills prove nothing\n",
                   twin_kernel_name(jobs[i].kernel), kill_name(jobs[i].got));
+  if (jobs.empty()) {  // more parts than kernels: a part that checks nothing must not pass
+    std::printf("part %u of %u holds no kernel: use fewer parts\n", part + 1, parts);
+    return 1;
+  }
   return ok ? 0 : 1;
 }
 
@@ -213,9 +259,14 @@ int main(int argc, char** argv) {
   if (argc == 5 && std::strcmp(argv[1], "--child") == 0)
     return run_mutant(static_cast<arbench::algo::Fault>(std::atoi(argv[2])), static_cast<TwinKernel>(std::atoi(argv[3])),
                       static_cast<Scenario>(std::atoi(argv[4])));
+  unsigned part = 0, parts = 1;
+  if (argc == 3 && std::strcmp(argv[1], "--part") == 0 && std::sscanf(argv[2], "%u/%u", &part, &parts) == 2 &&
+      part >= 1 && part <= parts) {
+    return drive(part - 1, parts);
+  }
   if (argc != 1) {
-    std::fprintf(stderr, "usage: %s   (runs the mutation score; see tests/mutation/main.cpp)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--part N/K]   (runs the mutation score; see tests/mutation/main.cpp)\n", argv[0]);
     return 2;
   }
-  return drive();
+  return drive(0, 1);
 }

@@ -28,9 +28,15 @@
 #   nightly uses too (ARBENCH_PYTHON). Without one, every other check still runs (--no-plots), and
 #   the test ends with exit 77 and a "skip:" line saying the plots went unchecked and why: never
 #   a silent pass.
+# PART (third argument): host (the host-backend nights, which time CPU work: ctest runs them
+#   alone), gpu (the synthetic GPU nights, the results refused and the build, which time nothing
+#   and run beside other tests), or all (the default): two ctest entries, nightly_end_to_end.host
+#   and nightly_end_to_end.gpu, that share no state.
 set -uo pipefail
-exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO]}
+exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO] [host|gpu|all]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+part=${3:-all}
+[[ $part =~ ^(host|gpu|all)$ ]] || { echo "test_nightly.sh: PART is host, gpu or all, not '$part'"; exit 2; }
 source "$(dirname "$0")/support/find_python.sh"
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
@@ -68,6 +74,7 @@ page_nights() { sed -n 's/.*data-nights="\([0-9]*\)".*/\1/p' "$1" | head -n 1; }
 count() { find "$@" 2>/dev/null | wc -l; }
 
 # ---- host backend ------------------------------------------------------------------------
+if [[ $part != gpu ]]; then
 night 0 night1
 grep -q "nothing to compare yet" "$tmp/night1.log" || fail "night1 did not say there is nothing to compare"
 grep -Eq '^case +base us' "$tmp/night1.log" && fail "night1 printed a table of the baseline against itself"
@@ -161,7 +168,10 @@ if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
   [[ $before == "$after" ]] || fail "the nightly left untracked files in the repository: $after"
 fi
 
+fi  # host backend
+
 # ---- GPU timing: synthetic results as a GPU box writes them --------------------------------
+if [[ $part != host ]]; then
 gpu=$tmp/gpu
 mkdir -p "$gpu"
 slow='allreduce/twoshot/bf16/gpus:8/bytes:65536'
@@ -260,6 +270,7 @@ env ARBENCH_EXE= ARBENCH_RESULTS_DIR="$tmp/tree-results" bash "$tree/scripts/nig
   --from-result "$gpu/a.json" >"$tmp/build_reuse.log" 2>&1 || { cat "$tmp/build_reuse.log"; fail "the nightly could not build"; }
 grep -qx "build.sh release --target arbench" "$tmp/build-calls.log" || fail "the nightly did not build with scripts/build.sh release"
 [[ -e $tree/build/nightly ]] && fail "the nightly made a build of its own (build/nightly)"
+fi  # GPU timing, results refused, build
 if ((${#flags[@]})); then
   echo "skip: every nightly check passed but the plots', unchecked: $py_why"
   exit 77

@@ -1,7 +1,8 @@
 // The block-faithful twins (kernels/twin_grid.hpp): every custom kernel with each block run as T
 // CPU threads and all blocks of all ranks at once, against the oracle (bitwise; the fused
 // family within its documented ULP bound, every rank bitwise equal). Under ThreadSanitizer
-// (ctest label tsan) this is the twin matrix, one ctest entry per kernel and world size.
+// (ctest label tsan) this is the twin matrix, one ctest entry per kernel, world size and
+// threads per block (ring_world8_T32...), so that ctest -j spreads it.
 //
 // What the matrix covers, per kernel, in full: world sizes {2, 3, 4, 8} ({4, 6, 8} for the island
 // kernels, whose islands alternate between equal and unequal, and whose crossing alternates
@@ -30,50 +31,51 @@ namespace {
 // on 2 loaded cores: a timeout here is a protocol fault, not a slow machine.
 constexpr double kTimeoutS = 60.0;
 
+// One cell: a kernel, a world size and a thread count per block; `t` is the thread count's
+// index among those the kernel allows (it takes part in the pairwise alternations below).
 struct MatrixCell {
   TwinKernel kernel;
   int world;
+  int threads;
+  int t;
 };
 
 class TwinFaithful : public ::testing::TestWithParam<MatrixCell> {};
 
 TEST_P(TwinFaithful, Matrix) {
-  const auto [kernel, world] = GetParam();
+  const auto [kernel, world, threads, t] = GetParam();
   HostFabric fabric(world, kTimeoutS);
-  int t = 0;
-  for (int threads : {1, 3, 32}) {
-    if (!threads_allowed(kernel, threads)) continue;
-    for (int b = 0; b < 2; ++b)
-      for (int s = 0; s < 2; ++s)
-        for (int d = 0; d < 3; ++d) {
-          TwinPoint p;
-          p.world = world;
-          p.threads = threads;
-          p.blocks = b == 0 ? 1 : 3;
-          p.long_size = s == 1;
-          p.dtype = kAllDTypes[d];
-          // For any value of world, T, blocks, size or dtype, the others run through both.
-          p.in_place = !is_norm_kernel(kernel) && (world + t + b + s + d) % 2 == 1;
-          p.near_wrap = (b + s + d) % 2 == 1;
-          // Island kernels: equal and unequal islands, P2P and host memory across, pairwise too.
-          p.island_first = (world + b + s) % 2 == 0 ? world / 2 : world / 2 - 1;
-          p.cross_host = (t + b + d) % 2 == 1;
-          SCOPED_TRACE(describe(kernel, p));
-          EXPECT_EQ(run_twin_point<HostMem>(kernel, fabric, p), 0u);
-          if (HasFailure()) return;
-        }
-    ++t;
-  }
+  for (int b = 0; b < 2; ++b)
+    for (int s = 0; s < 2; ++s)
+      for (int d = 0; d < 3; ++d) {
+        TwinPoint p;
+        p.world = world;
+        p.threads = threads;
+        p.blocks = b == 0 ? 1 : 3;
+        p.long_size = s == 1;
+        p.dtype = kAllDTypes[d];
+        // For any value of world, T, blocks, size or dtype, the others run through both.
+        p.in_place = !is_norm_kernel(kernel) && (world + t + b + s + d) % 2 == 1;
+        p.near_wrap = (b + s + d) % 2 == 1;
+        // Island kernels: equal and unequal islands, P2P and host memory across, pairwise too.
+        p.island_first = (world + b + s) % 2 == 0 ? world / 2 : world / 2 - 1;
+        p.cross_host = (t + b + d) % 2 == 1;
+        SCOPED_TRACE(describe(kernel, p));
+        EXPECT_EQ(run_twin_point<HostMem>(kernel, fabric, p), 0u);
+        if (HasFailure()) return;
+      }
 }
 
 std::vector<MatrixCell> cells() {
   std::vector<MatrixCell> out;
   for (TwinKernel k : kTwinKernels) {
-    if (is_island_kernel(k)) {  // the world sizes of islands: 4, 6 and 8 ranks in two islands
-      for (int world : {4, 6, 8}) out.push_back({k, world});
-      continue;
+    // the world sizes of islands: 4, 6 and 8 ranks in two islands
+    const std::vector<int> worlds = is_island_kernel(k) ? std::vector<int>{4, 6, 8} : std::vector<int>{2, 3, 4, 8};
+    for (int world : worlds) {
+      int t = 0;
+      for (int threads : {1, 3, 32})
+        if (threads_allowed(k, threads)) out.push_back({k, world, threads, t++});
     }
-    for (int world : {2, 3, 4, 8}) out.push_back({k, world});
   }
   return out;
 }
@@ -83,7 +85,8 @@ INSTANTIATE_TEST_SUITE_P(Kernels, TwinFaithful, ::testing::ValuesIn(cells()),
                            std::string name = twin_kernel_name(cell.param.kernel);
                            for (char& ch : name)
                              if (ch == '-') ch = '_';
-                           return name + "_world" + std::to_string(cell.param.world);
+                           return name + "_world" + std::to_string(cell.param.world) + "_T" +
+                                  std::to_string(cell.param.threads);
                          });
 
 // A rank that never launches: in block-faithful mode too (a thread whose wait expired must stop
