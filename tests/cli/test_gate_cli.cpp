@@ -15,10 +15,7 @@
 namespace {
 
 using nlohmann::json;
-using arbench::testing::ar_name;
-using arbench::testing::jittered;
-using arbench::testing::make_result;
-using arbench::testing::write_temp;
+using namespace arbench::testing;  // the synthetic results
 
 std::string temp_path(const std::string& name) {
   return testing::TempDir() + "arbench-gate-" + name + "-" + std::to_string(::getpid());

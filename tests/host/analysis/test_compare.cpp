@@ -5,20 +5,13 @@
 #include <cmath>
 #include <string>
 
-#include "arbench/core/errors.hpp"
-#include "analysis/compare.hpp"
-#include "analysis/compare_report.hpp"
-#include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/analysis/compare_test_util.hpp"
 
 namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::jittered;
-using testing::make_result;
-
-ResultFile as_file(const json& j, const std::string& label) { return parse_result_json(j, label); }
+using namespace testing;  // the synthetic results
 
 struct Pair {
   ResultFile base, next;
@@ -78,7 +71,7 @@ TEST(Compare, FailedInBaseIsNotComparable) {
 }
 
 TEST(Compare, RefusesDifferentMachinesNamingEachField) {
-  const std::vector<testing::SynthCase> cases = {{ar_name("nccl", 8, 1024), {1, 2, 3}}};
+  const std::vector<SynthCase> cases = {{ar_name("nccl", 8, 1024), {1, 2, 3}}};
   auto fields = testing::default_fingerprint_fields();
   fields["driver"] = "590.10";
   fields.erase("host_name");

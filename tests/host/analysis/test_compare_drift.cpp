@@ -8,17 +8,13 @@
 #include <cmath>
 #include <random>
 
-#include "analysis/compare.hpp"
-#include "analysis/compare_report.hpp"
-#include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/analysis/compare_test_util.hpp"
 
 namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::jittered;
-using testing::make_result;
+using namespace testing;  // the synthetic results
 
 // `count` cases (distinct sizes, medians 20..20+count us); NEW's case i is BASE's scaled by
 // factor(i). spread and samples set each case's jitter and sample count (same on both sides).
@@ -30,14 +26,14 @@ struct Drift {
 
 template <class Factor>
 std::pair<ResultFile, ResultFile> drifted(const Drift& d, Factor factor) {
-  std::vector<testing::SynthCase> base, next;
+  std::vector<SynthCase> base, next;
   for (int i = 0; i < d.count; ++i) {
     const std::string name = ar_name("nccl", 8, 1024ull * std::uint64_t(i + 1));
     const double center = 20 + i;
     base.push_back({name, jittered(center, d.spread, d.samples, unsigned(i + 1))});
     next.push_back({name, jittered(center * factor(i), d.spread, d.samples, unsigned(i + 5000))});
   }
-  return {parse_result_json(make_result(base), "base.json"), parse_result_json(make_result(next), "new.json")};
+  return {as_file(make_result(base), "base.json"), as_file(make_result(next), "new.json")};
 }
 
 int count_verdict(const CompareReport& rep, Verdict v) {
