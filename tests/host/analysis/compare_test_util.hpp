@@ -1,5 +1,5 @@
-// What the compare tests (test_compare*.cpp) share: compare, its report and the errors it throws,
-// and the synthetic result files they compare (tests/host/results/synthetic_result.hpp).
+// What the compare tests (test_compare*.cpp) share: compare, its report and the errors it throws
+// (caught by test::thrown), and the synthetic result files they compare (synthetic_result.hpp).
 #pragma once
 
 #include <string>
@@ -10,6 +10,7 @@
 #include "analysis/compare_report.hpp"
 #include "arbench/core/errors.hpp"
 #include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/thrown.hpp"
 
 namespace arbench::testing {
 

@@ -77,18 +77,15 @@ TEST(Compare, RefusesDifferentMachinesNamingEachField) {
   fields.erase("host_name");
   const ResultFile base = as_file(make_result(cases), "base.json");
   const ResultFile next = as_file(make_result(cases, "fedcba9876543210", fields), "new.json");
-  try {
-    compare_results(base, next, {});
-    FAIL() << "expected a refusal";
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.exit_code(), 2);
-    EXPECT_NE(m.find("different machines"), std::string::npos) << m;
-    EXPECT_NE(m.find("driver: \"580.65\" vs \"590.10\""), std::string::npos) << m;
-    EXPECT_NE(m.find("host_name: \"box1\" vs \"(absent)\""), std::string::npos) << m;
-    EXPECT_EQ(m.find("gpu_name"), std::string::npos) << m;  // equal fields are not listed
-    EXPECT_NE(m.find("--allow-different-machines"), std::string::npos) << m;
-  }
+  const auto refusal = test::thrown<UsageError>([&] { compare_results(base, next, {}); });
+  ASSERT_TRUE(refusal) << "expected a refusal";
+  const std::string m = refusal->what();
+  EXPECT_EQ(refusal->exit_code(), 2);
+  EXPECT_NE(m.find("different machines"), std::string::npos) << m;
+  EXPECT_NE(m.find("driver: \"580.65\" vs \"590.10\""), std::string::npos) << m;
+  EXPECT_NE(m.find("host_name: \"box1\" vs \"(absent)\""), std::string::npos) << m;
+  EXPECT_EQ(m.find("gpu_name"), std::string::npos) << m;  // equal fields are not listed
+  EXPECT_NE(m.find("--allow-different-machines"), std::string::npos) << m;
   CompareOptions allow;
   allow.allow_different_machines = true;
   const CompareReport rep = compare_results(base, next, allow);

@@ -34,15 +34,13 @@ void set_case(json& doc, const std::string& name, const std::string& key, const 
 TEST(CompareGate, NoCaseInCommonIsUnusableInput) {
   const json bf16 = make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 1)}});
   const json fp32 = make_result({{ar_name("nccl", 8, 1024, "fp32"), jittered(20, 0.01, 40, 2)}});
-  try {
-    compare_results(as_file(bf16, "small_bf16.json"), as_file(fp32, "small_fp32.json"), {});
-    FAIL() << "expected a refusal";
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.exit_code(), 2);
-    EXPECT_NE(m.find("no case of NEW small_fp32.json matches a case of BASE small_bf16.json"), std::string::npos) << m;
-    EXPECT_NE(m.find("allreduce/nccl/fp32/gpus:8/bytes:1024"), std::string::npos) << m;
-  }
+  const auto refusal = test::thrown<UsageError>(
+      [&] { compare_results(as_file(bf16, "small_bf16.json"), as_file(fp32, "small_fp32.json"), {}); });
+  ASSERT_TRUE(refusal) << "expected a refusal";
+  const std::string m = refusal->what();
+  EXPECT_EQ(refusal->exit_code(), 2);
+  EXPECT_NE(m.find("no case of NEW small_fp32.json matches a case of BASE small_bf16.json"), std::string::npos) << m;
+  EXPECT_NE(m.find("allreduce/nccl/fp32/gpus:8/bytes:1024"), std::string::npos) << m;
 }
 
 TEST(CompareGate, MissingCasesFailUnlessAllowed) {

@@ -15,6 +15,7 @@
 #include "../thread_world.hpp"
 #include "fake_peer_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
+#include "tests/host/thrown.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
 
 using namespace arbench;
@@ -102,11 +103,8 @@ TEST(CudaPeerProviderProcesses, AProcessWhoseGpuCannotExportStopsEveryProcess) {
   worlds.run([&](World& w, int rank) {
     FakePeerDriver d(kGranule);
     if (rank == 1) d.no_fd_export = {1};
-    try {
-      CudaPeerProvider p(d, {rank}, rank, 2, w, 5.0);
-    } catch (const EnvironmentError& e) {
-      what[std::size_t(rank)] = e.what();
-    }
+    what[std::size_t(rank)] =
+        test::thrown_message<EnvironmentError>([&] { CudaPeerProvider p(d, {rank}, rank, 2, w, 5.0); });
   });
   EXPECT_EQ(what[0], what[1]);
   EXPECT_NE(what[0].find("GPU 1 cannot hold the cuda provider's arena"), std::string::npos) << what[0];
@@ -121,11 +119,8 @@ TEST(CudaPeerProviderProcesses, ProcessesWhoseAllocationsDivergeFailTheAllocatio
     FakePeerDriver d(kGranule);
     auto arena = arena_of(d, w);
     auto same = arena->alloc(256);
-    try {
-      auto other = arena->alloc(rank == 1 ? 1024 : 256);  // process 1 asked for another size
-    } catch (const CaseError& e) {
-      what[std::size_t(rank)] = e.what();
-    }
+    // Process 1 asks for another size.
+    what[std::size_t(rank)] = test::thrown_message<CaseError>([&] { (void)arena->alloc(rank == 1 ? 1024 : 256); });
   });
   for (int r = 0; r < 3; ++r) EXPECT_EQ(what[std::size_t(r)], what[0]) << r;
   EXPECT_NE(what[0].find("placed a symmetric buffer differently"), std::string::npos) << what[0];

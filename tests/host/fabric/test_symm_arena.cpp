@@ -13,6 +13,7 @@
 #include "fake_peer_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 using arbench::testing::FakePeerDriver;
@@ -111,15 +112,12 @@ TEST(SymmArena, ABufferThatDoesNotFitGrowsTheArenaByAChunk) {
 TEST(SymmArena, APairWithoutAPeerPathIsRefusedByNameAndNothingStaysMapped) {
   OneProcess p(4);
   p.driver.no_peer_path = {{3, 1}};
-  try {
-    (void)p.arena->alloc(64);
-    FAIL() << "expected PeerMapRefused";
-  } catch (const PeerMapRefused& e) {
-    EXPECT_EQ(e.user(), 3);
-    EXPECT_EQ(e.owner(), 1);
-    EXPECT_NE(std::string(e.what()).find("GPU 3 (rank 3) cannot map the memory of GPU 1 (rank 1)"), std::string::npos)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("no peer-to-peer path"), std::string::npos) << e.what();
+  if (const auto e = test::thrown<PeerMapRefused>([&] { (void)p.arena->alloc(64); })) {
+    EXPECT_EQ(e->user(), 3);
+    EXPECT_EQ(e->owner(), 1);
+    EXPECT_NE(std::string(e->what()).find("GPU 3 (rank 3) cannot map the memory of GPU 1 (rank 1)"), std::string::npos)
+        << e->what();
+    EXPECT_NE(std::string(e->what()).find("no peer-to-peer path"), std::string::npos) << e->what();
   }
   EXPECT_EQ(p.driver.live_allocations(), 0);
   EXPECT_EQ(p.driver.live_reservations(), 0);
@@ -130,13 +128,10 @@ TEST(SymmArena, APairWithoutAPeerPathIsRefusedByNameAndNothingStaysMapped) {
 TEST(SymmArena, AnAccessTheDriverRefusesNamesThePairToo) {
   OneProcess p(3);
   p.driver.access_refused = {{0, 2}};
-  try {
-    (void)p.arena->alloc(64);
-    FAIL() << "expected PeerMapRefused";
-  } catch (const PeerMapRefused& e) {
-    EXPECT_EQ(e.user(), 0);
-    EXPECT_EQ(e.owner(), 2);
-    EXPECT_NE(std::string(e.what()).find("cuMemSetAccess"), std::string::npos) << e.what();
+  if (const auto e = test::thrown<PeerMapRefused>([&] { (void)p.arena->alloc(64); })) {
+    EXPECT_EQ(e->user(), 0);
+    EXPECT_EQ(e->owner(), 2);
+    EXPECT_NE(std::string(e->what()).find("cuMemSetAccess"), std::string::npos) << e->what();
   }
   EXPECT_EQ(p.driver.live_allocations(), 0);
 }
