@@ -3,9 +3,7 @@
 # violation — a cudaMemcpy / cudaMemset on the legacy default stream, a kernel launched without
 # a stream, an unbounded stream synchronisation in a fabric — fails naming the file and the rule.
 set -uo pipefail
-src=${1:?usage: test_cuda_streams.sh SOURCE_DIR}
-check="python3 $src/scripts/check_cuda_streams.py"
-rules="the stream rules"
+checker=check_cuda_streams.py rules="the stream rules"
 . "$(dirname "$0")/support/planted_check.sh"
 
 # plant FILE LINE EXPECTED: appends LINE to FILE in a fresh copy; the check must exit 1 and

@@ -5,9 +5,7 @@
 # reaching its own subfolder's layer), a folder without its README, a folder of more than 20 files — fails
 # with a message naming the file and the rule.
 set -uo pipefail
-src=${1:?usage: test_layering.sh SOURCE_DIR}
-check="python3 $src/scripts/check_layering.py"
-rules="the layering"
+checker=check_layering.py rules="the layering"
 . "$(dirname "$0")/support/planted_check.sh"
 
 # plant FILE LINE EXPECTED: adds LINE at the top of FILE in a fresh copy; the check must exit 1

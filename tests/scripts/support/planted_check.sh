@@ -1,6 +1,9 @@
 # Sourced by the tests of a tree check (test_layering.sh, test_cuda_streams.sh), after they set
-# src (the source tree), check (the command) and rules (what it checks, for messages): the tree
-# as it is must pass; then each planted violation, in a fresh copy of the tree, must be caught.
+# checker (its script in scripts/) and rules (what it checks, for messages); the test's argument
+# is the source tree. The tree as it is must pass; then each planted violation, in a fresh copy
+# of the tree, must be caught.
+src=${1:?usage: $(basename "$0") SOURCE_DIR}
+check="python3 $src/scripts/$checker"
 out=$($check --root "$src" 2>&1) || { echo "FAIL: the tree itself breaks $rules:"; echo "$out"; exit 1; }
 
 tmp=$(mktemp -d)
