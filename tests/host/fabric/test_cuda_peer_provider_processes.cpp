@@ -15,8 +15,8 @@
 #include "../thread_world.hpp"
 #include "fake_peer_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
-#include "tests/host/thrown.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 using arbench::testing::FakePeerDriver;
