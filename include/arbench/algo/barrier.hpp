@@ -41,22 +41,17 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
   return all;
 }
 
-// begin_epoch and end_epoch serve every protocol whose Args (SymmArgs, IslandArgs) hold a
-// per-block epoch counter in `state->epoch` and the caller's `rank`; they go through
-// Mem::counter_load/counter_store (mem_policy.hpp), so the model checker sees the counter
-// (tests/model/).
-
 // Reads this block's epoch counter and returns the epoch of the op about to run.
-template <class Mem, class Args>
-ARB_HD std::uint32_t begin_epoch(const Args& a, const BlockCtx& c) {
+template <class Mem>
+ARB_HD std::uint32_t begin_epoch(const SymmArgs& a, const BlockCtx& c) {
   return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
 }
 
 // Records that this block completed `epoch` (also after a timeout: the case has failed anyway,
 // and the next op must not reuse the epoch). The block_sync keeps thread 0's store after every
 // thread's read in begin_epoch().
-template <class Mem, class Args>
-ARB_HD void end_epoch(const Args& a, const BlockCtx& c, std::uint32_t epoch) {
+template <class Mem>
+ARB_HD void end_epoch(const SymmArgs& a, const BlockCtx& c, std::uint32_t epoch) {
   Mem::block_sync();
   if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
 }

@@ -8,13 +8,27 @@
 // already valid are not reloaded. On expiry the record names the first source still missing.
 #pragma once
 
-#include "arbench/algo/barrier.hpp"  // also faults, mem_policy, phase_record and wait
 #include "arbench/algo/epoch.hpp"
+#include "arbench/algo/faults.hpp"
 #include "arbench/algo/island/island_layout.hpp"
+#include "arbench/algo/mem_policy.hpp"
+#include "arbench/algo/phase_record.hpp"
+#include "arbench/algo/wait.hpp"
 
 namespace arbench::algo {
 
-// The epochs: begin_epoch/end_epoch of barrier.hpp, which serve IslandArgs too.
+// The epoch of the op about to run (the block's counter + 1), and its record at the end (also
+// after a timeout), as begin_epoch/end_epoch in barrier.hpp: through Mem::counter_load/
+// counter_store (mem_policy.hpp), so the model checker sees the counter (tests/model/).
+template <class Mem>
+ARB_HD std::uint32_t island_begin_epoch(const IslandArgs& a, const BlockCtx& c) {
+  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
+}
+template <class Mem>
+ARB_HD void island_end_epoch(const IslandArgs& a, const BlockCtx& c, std::uint32_t epoch) {
+  Mem::block_sync();
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
+}
 
 template <class Mem>
 ARB_HD bool island_barrier(const IslandArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound,
