@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "arbench/core/errors.hpp"
+#include "cli/subcommand.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
 #include "analysis/compare.hpp"
@@ -44,9 +45,8 @@ int run_compare(const CompareArgs& a) {
 }  // namespace
 
 void add_compare_command(CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<CompareArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "compare", "Compare two results case by case; exit 1 when NEW regressed against BASE");
+  const auto [sub, args] = cli::subcommand<CompareArgs>(
+      app, "compare", "Compare two results case by case; exit 1 when NEW regressed against BASE");
   sub->add_option("BASE", args->base, "baseline result JSON (arbench or Google Benchmark)")
       ->required()
       ->option_text("FILE");
@@ -78,14 +78,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "device state was abnormal (--strict counts it). No case in common: exit 2.\n"
       "Whole run (10 cases or more): slower when the (1 - alpha) bootstrap interval of the geometric\n"
       "mean of the ratios lies above 1 + run threshold: a regression too (exit 1); faster when below.");
-  sub->callback([args, &exit_code] {
-    try {
-      exit_code = run_compare(*args);
-    } catch (const Error& e) {
-      std::cerr << "arbench compare: " << e.what() << "\n";
-      exit_code = e.exit_code();
-    }
-  });
+  cli::on_run(*sub, exit_code, args, run_compare);
 }
 
 }  // namespace arbench

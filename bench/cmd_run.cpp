@@ -213,6 +213,16 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   auto& dtypes = parsed->dtypes;
   auto& families = parsed->families;
 
+  // Both subcommands sweep the same way; `list` only prints the cases.
+  const auto sweep_on = [&exit_code, &world, parsed](CLI::App* cmd, bool list_only) {
+    cmd->callback([&exit_code, &world, parsed, cmd, list_only] {
+      parsed->cfg.given = given_options(*cmd);
+      to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
+      parsed->cfg.filter = benchmark::GetBenchmarkFilter();
+      exit_code = run_sweep(parsed->cfg, list_only, world);
+    });
+  };
+
   auto* run = app.add_subcommand("run", "run the sweep (the default subcommand): console table, JSON, CSV");
   add_sweep_options(*run, cfg, dtypes, families, parsed->cache);
   cli::output_file(*run, "--out", cfg.out_json, "write the results JSON here (atomically)");
@@ -224,22 +234,12 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
                 "(also --benchmark_format=console)")
       ->excludes(quiet);
   run->footer(cli::gbench_flags_help(false));
-  run->callback([&exit_code, &world, parsed, run] {
-    parsed->cfg.given = given_options(*run);
-    to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
-    parsed->cfg.filter = benchmark::GetBenchmarkFilter();
-    exit_code = run_sweep(parsed->cfg, false, world);
-  });
+  sweep_on(run, false);
 
   auto* list = app.add_subcommand("list", "print the cases a run would execute, one a line, and why any is skipped");
   add_sweep_options(*list, cfg, dtypes, families, parsed->cache);
   list->footer(cli::gbench_flags_help(true));
-  list->callback([&exit_code, &world, parsed, list] {
-    parsed->cfg.given = given_options(*list);
-    to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
-    parsed->cfg.filter = benchmark::GetBenchmarkFilter();
-    exit_code = run_sweep(parsed->cfg, true, world);
-  });
+  sweep_on(list, true);
 }
 
 }  // namespace arbench

@@ -13,6 +13,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "cli/subcommand.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
 #include "io/output_paths.hpp"
@@ -102,9 +103,8 @@ int run_settings(const SettingsArgs& a) {
 }  // namespace
 
 void add_settings_command(CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<SettingsArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "settings", "What to set in NCCL and your engine per GPU count, from measured results");
+  const auto [sub, args] = cli::subcommand<SettingsArgs>(
+      app, "settings", "What to set in NCCL and your engine per GPU count, from measured results");
   sub->add_option("RESULT", args->results,
                   "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
       ->required()
@@ -127,14 +127,9 @@ void add_settings_command(CLI::App& app, int& exit_code) {
             "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
   cli::choice(*sub, "--format", args->format, {"text", "json"},
               "text or json (json: the settings.json document; default text)");
-  sub->callback([args, &exit_code, sub] {
-    try {
-      if (sub->count("--hidden") > 0) args->hidden = args->hidden_typed;
-      exit_code = run_settings(*args);
-    } catch (const Error& e) {
-      std::cerr << "arbench settings: " << e.what() << "\n";
-      exit_code = e.exit_code();
-    }
+  cli::on_run(*sub, exit_code, args, [hidden](SettingsArgs& a) {
+    if (hidden->count() > 0) a.hidden = a.hidden_typed;
+    return run_settings(a);
   });
 }
 

@@ -16,6 +16,7 @@
 #include "analysis/step.hpp"
 #include "analysis/step_report.hpp"
 #include "cli/files.hpp"
+#include "cli/subcommand.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
 #include "io/output_paths.hpp"
@@ -101,9 +102,8 @@ int run_step(StepArgs a) {
 }  // namespace
 
 void add_step_command(CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<StepArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "step", "Communication cost of one tensor-parallel decode / speculative verify step, per variant");
+  const auto [sub, args] = cli::subcommand<StepArgs>(
+      app, "step", "Communication cost of one tensor-parallel decode / speculative verify step, per variant");
   sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
   std::vector<std::string> presets;
   for (const auto& m : kModelPresets) presets.emplace_back(m.name);
@@ -128,14 +128,7 @@ void add_step_command(CLI::App& app, int& exit_code) {
               "a measured engine step in ms (one --batch and --draft): adds the communication share");
   cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"}, "output format (default text)");
   cli::output_file(*sub, "--out", args->out, "write the projection as JSON here (atomically)");
-  sub->callback([args, &exit_code] {
-    try {
-      exit_code = run_step(*args);
-    } catch (const Error& e) {
-      std::cerr << "arbench step: " << e.what() << "\n";
-      exit_code = e.exit_code();
-    }
-  });
+  cli::on_run(*sub, exit_code, args, run_step);
 }
 
 }  // namespace arbench

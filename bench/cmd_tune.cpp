@@ -8,6 +8,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "cli/files.hpp"
+#include "cli/subcommand.hpp"
 #include "cli/values.hpp"
 #include "io/output_paths.hpp"
 #include "arbench/variant.hpp"
@@ -44,23 +45,15 @@ int run_tune(const TuneArgs& a) {
 }  // namespace
 
 void add_tune_command(CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<TuneArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "tune", "Best variant per size, its margin and the crossovers; writes a dispatch table");
+  const auto [sub, args] = cli::subcommand<TuneArgs>(
+      app, "tune", "Best variant per size, its margin and the crossovers; writes a dispatch table");
   sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
   cli::output_file(*sub, "--out", args->out, "write the dispatch-table JSON here (atomically)");
   cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"},
               "output format (default text; json: the dispatch table)");
   cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
               "significance level for 'the winner beats the runner-up' (default 0.01)");
-  sub->callback([args, &exit_code] {
-    try {
-      exit_code = run_tune(*args);
-    } catch (const Error& e) {
-      std::cerr << "arbench tune: " << e.what() << "\n";
-      exit_code = e.exit_code();
-    }
-  });
+  cli::on_run(*sub, exit_code, args, run_tune);
 }
 
 }  // namespace arbench

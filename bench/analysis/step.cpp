@@ -101,11 +101,7 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
   const auto dt = parse_dtype(opt.dtype);
   if (!dt) throw UsageError("--dtype '" + opt.dtype + "' is not one of bf16, fp16, fp32");
   StepReport rep;
-  rep.source_path = result.path;
-  rep.backend = result.backend;
-  rep.timing = result.timing;
-  rep.revision = result.revision;
-  rep.fingerprint = result.fingerprint;
+  rep.take_source(result);
   rep.model = model;
   rep.dtype = opt.dtype;
   rep.dtype_bytes = int(dtype_size(*dt));

@@ -131,8 +131,7 @@ struct StepTable {
 // What an engine sets to run `variant` (a fused-family variant); "" for the default.
 std::string engine_setting_of(const std::string& variant);
 
-struct StepReport {
-  std::string source_path, backend, timing, revision, fingerprint;
+struct StepReport : ResultSource {
   StepModel model;
   std::string dtype;
   int dtype_bytes = 0;

@@ -49,11 +49,7 @@ void derive_crossovers_and_rules(TuneTable& t) {
 
 TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable) {
   TuneReport rep;
-  rep.source_path = result.path;
-  rep.fingerprint = result.fingerprint;
-  rep.backend = result.backend;
-  rep.timing = result.timing;
-  rep.revision = result.revision;
+  rep.take_source(result);
   rep.alpha = alpha;
 
   // table -> size -> cases

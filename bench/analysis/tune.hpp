@@ -53,8 +53,7 @@ struct TuneTable {
   std::string islands;
 };
 
-struct TuneReport {
-  std::string source_path, fingerprint, backend, timing, revision;
+struct TuneReport : ResultSource {
   double alpha = 0.01;
   std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place, cache
   std::vector<std::string> ignored;  // failed cases, names without a shape

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "text/wrap.hpp"
@@ -115,20 +116,25 @@ CLI::Option* number(CLI::App& app, const std::string& name, T& target, const std
       ->option_text(placeholder);
 }
 
+// A number typed with its unit (SIZE "64K", PCT "5%"): `read` turns it into the plain number.
+template <class T>
+CLI::Option* number_with_unit(CLI::App& app, const std::string& name, T& target, const std::string& placeholder,
+                              const Range& range, CLI::Validator read, const std::string& description) {
+  return app.add_option(name, target, with_constraint(description, range.constraint(placeholder)))
+      ->transform(std::move(read))
+      ->option_text(placeholder);
+}
+
 template <class T>
 CLI::Option* size(CLI::App& app, const std::string& name, T& target, const Range& range,
                   const std::string& description) {
-  return app.add_option(name, target, with_constraint(description, range.constraint("SIZE")))
-      ->transform(size_validator(range))
-      ->option_text("SIZE");
+  return number_with_unit(app, name, target, "SIZE", range, size_validator(range), description);
 }
 
 template <class T>
 CLI::Option* percent(CLI::App& app, const std::string& name, T& target, const Range& range,
                      const std::string& description) {
-  return app.add_option(name, target, with_constraint(description, range.constraint("PCT")))
-      ->transform(percent_validator(range))
-      ->option_text("PCT");
+  return number_with_unit(app, name, target, "PCT", range, percent_validator(range), description);
 }
 
 template <class T>

@@ -74,6 +74,20 @@ struct ResultFile {
   std::vector<ResultCase> cases;  // file order, names unique
 };
 
+// Where a report derived from one result file (`arbench step`, `arbench tune`) says its numbers
+// come from: the file and what it records about its run.
+struct ResultSource {
+  std::string source_path, backend, timing, revision, fingerprint;
+
+  void take_source(const ResultFile& r) {
+    source_path = r.path;
+    backend = r.backend;
+    timing = r.timing;
+    revision = r.revision;
+    fingerprint = r.fingerprint;
+  }
+};
+
 // What a command reading results expects, for its messages.
 inline constexpr const char* kResultExpected = "a result JSON written by `arbench run --out` (or Google Benchmark JSON)";
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -33,3 +34,7 @@ inline bool has_gpu_driver_and_device() {
   CliResult r = run_arbench("list --backend auto --variants reference -b 1K -e 1K --gpus 1");
   return r.output.find("using --backend host") == std::string::npos;
 }
+
+// Whether an NVIDIA device node exists here: where one does, the no-GPU path cannot be checked.
+inline bool has_nvidia_device_node() { return access("/dev/nvidia0", F_OK) == 0 || access("/dev/nvidiactl", F_OK) == 0; }
+

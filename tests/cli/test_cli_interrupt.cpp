@@ -15,14 +15,27 @@ std::string temp_path(const std::string& name) {
   return testing::TempDir() + "arbench-sigint-" + name + "-" + std::to_string(::getpid());
 }
 
+// 9 cases of 20000 samples each (0.1 s or more): the run is far from over when the first row
+// (kFirstRow) appears.
+Child nine_cases(const std::string& out, const std::string& csv) {
+  return spawn_arbench("run --backend host --variants reference --gpus 2,4,8 --dtype bf16,fp16,fp32 -b 1K -e 1K "
+                       "--samples 20000 --warmup 0 --pipelined-ops 0 --out " + out + " --csv " + csv);
+}
+constexpr const char* kFirstRow = "reference/bf16/gpus:2/bytes:1024";
+
+std::size_t line_count(const std::string& path) {
+  std::ifstream in(path);
+  std::size_t lines = 0;
+  for (std::string l; std::getline(in, l);) ++lines;
+  return lines;
+}
+
 }  // namespace
 
 TEST(CliInterrupt, CtrlCWritesTheFinishedCasesAndExits130) {
   const std::string out = temp_path("r.json"), csv = temp_path("r.csv");
-  // 9 cases of 20000 samples each (0.1 s or more): the run is far from over when the first row appears.
-  Child c = spawn_arbench("run --backend host --variants reference --gpus 2,4,8 --dtype bf16,fp16,fp32 -b 1K -e 1K "
-                          "--samples 20000 --warmup 0 --pipelined-ops 0 --out " + out + " --csv " + csv);
-  ASSERT_TRUE(read_until(c, "reference/bf16/gpus:2/bytes:1024", 120)) << c.output;  // the first row
+  Child c = nine_cases(out, csv);
+  ASSERT_TRUE(read_until(c, kFirstRow, 120)) << c.output;
   kill(c.pid, SIGINT);
   EXPECT_EQ(finish(c, 120), 130) << c.output;
   EXPECT_NE(c.output.find("stopping after the current case"), std::string::npos) << c.output;
@@ -45,10 +58,7 @@ TEST(CliInterrupt, CtrlCWritesTheFinishedCasesAndExits130) {
   EXPECT_EQ(doc["benchmarks"].size(), run);  // no entries for the cases never started
   for (const auto& k : doc["arbench"]["cases"]) EXPECT_EQ(k["status"], "ok") << k.dump();
 
-  std::ifstream csv_in(csv);
-  std::size_t lines = 0;
-  for (std::string l; std::getline(csv_in, l);) ++lines;
-  EXPECT_EQ(lines, run + 1);
+  EXPECT_EQ(line_count(csv), run + 1);
   std::remove(out.c_str());
   std::remove(csv.c_str());
 }
@@ -81,9 +91,8 @@ TEST(CliInterrupt, SecondCtrlCExitsAtOnceAndWritesTheFinishedCases) {
 // Ctrl-C twice after some cases finished: they are in the file.
 TEST(CliInterrupt, SecondCtrlCKeepsTheFinishedCases) {
   const std::string out = temp_path("twice.json"), csv = temp_path("twice.csv");
-  Child c = spawn_arbench("run --backend host --variants reference --gpus 2,4,8 --dtype bf16,fp16,fp32 -b 1K -e 1K "
-                          "--samples 20000 --warmup 0 --pipelined-ops 0 --out " + out + " --csv " + csv);
-  ASSERT_TRUE(read_until(c, "reference/bf16/gpus:2/bytes:1024", 120)) << c.output;  // the first row
+  Child c = nine_cases(out, csv);
+  ASSERT_TRUE(read_until(c, kFirstRow, 120)) << c.output;
   kill(c.pid, SIGINT);
   ASSERT_TRUE(read_until(c, "stopping after the current case", 10)) << c.output;
   kill(c.pid, SIGINT);
@@ -96,10 +105,7 @@ TEST(CliInterrupt, SecondCtrlCKeepsTheFinishedCases) {
   EXPECT_GE(run, 1u);
   EXPECT_LT(run, 9u);
   EXPECT_EQ(doc["arbench"]["incomplete"]["cases_run"], run);
-  std::ifstream csv_in(csv);
-  std::size_t lines = 0;
-  for (std::string l; std::getline(csv_in, l);) ++lines;
-  EXPECT_EQ(lines, run + 1);
+  EXPECT_EQ(line_count(csv), run + 1);
   std::remove(out.c_str());
   std::remove(csv.c_str());
 }

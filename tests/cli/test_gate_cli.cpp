@@ -15,10 +15,7 @@
 namespace {
 
 using nlohmann::json;
-using arbench::testing::ar_name;
-using arbench::testing::jittered;
-using arbench::testing::make_result;
-using arbench::testing::write_temp;
+using namespace arbench::testing;  // the synthetic results
 
 std::string temp_path(const std::string& name) {
   return testing::TempDir() + "arbench-gate-" + name + "-" + std::to_string(::getpid());
@@ -31,6 +28,16 @@ json read_json(const std::string& path) {
 
 const std::string kHostCase = "run --backend host --gpus 2 -b 1K -e 2K --family allreduce --variants ring --warmup 1 "
                               "--pipelined-ops 0 -q";
+
+// kHostCase with `extra`, its results written to the scratch file `name`: the console output, and
+// the result document (null when the run failed; the caller checks the exit code first).
+std::pair<CliResult, json> run_host_case(const std::string& extra, const std::string& name) {
+  const std::string out = temp_path(name);
+  CliResult r = run_arbench(kHostCase + " " + extra + " --out " + out);
+  json doc;
+  if (r.exit_code == 0) doc = read_json(out);
+  return {std::move(r), std::move(doc)};
+}
 
 TEST(GateCli, CompareOfDisjointSweepsExitsTwo) {
   const std::string bf16 = write_temp(make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 1)}}).dump(), "bf16");
@@ -56,10 +63,8 @@ TEST(GateCli, MissingCasesExitOneUnlessAllowed) {
 }
 
 TEST(GateCli, FixedSamplesAreExactAndRecordTheirNoise) {
-  const std::string out = temp_path("fixed.json");
-  const CliResult r = run_arbench(kHostCase + " --samples 7 --out " + out);
+  const auto [r, doc] = run_host_case("--samples 7", "fixed.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const json doc = read_json(out);
   EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "fixed");
   EXPECT_EQ(doc["arbench"]["config"]["sweep_key"].get<std::string>().size(), 16u);
   for (const json& c : doc["arbench"]["cases"]) {
@@ -77,10 +82,8 @@ TEST(GateCli, AdaptiveSamplingRecordsStopAndNoise) {
   // (10x the median) and the target was met only at the 40-sample budget. So this CLI test
   // checks that what is recorded agrees with the rule, whichever stopped the case; the rule's
   // own arithmetic is tested with a virtual clock in tests/host/measure/test_sampling.cpp.
-  const std::string out = temp_path("adaptive.json");
-  const CliResult r = run_arbench(kHostCase + " --max-noise 1000% --min-samples 8 --max-samples 40 --out " + out);
+  const auto [r, doc] = run_host_case("--max-noise 1000% --min-samples 8 --max-samples 40", "adaptive.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const json doc = read_json(out);
   EXPECT_EQ(doc["arbench"]["config"]["sampling"]["mode"], "adaptive");
   int reached = 0;
   for (const json& c : doc["arbench"]["cases"]) {
@@ -103,10 +106,8 @@ TEST(GateCli, AdaptiveSamplingRecordsStopAndNoise) {
 }
 
 TEST(GateCli, ColdCacheNamesTheCases) {
-  const std::string out = temp_path("cold.json");
-  const CliResult r = run_arbench(kHostCase + " --samples 3 --cache cold --out " + out);
+  const auto [r, doc] = run_host_case("--samples 3 --cache cold", "cold.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const json doc = read_json(out);
   ASSERT_EQ(doc["arbench"]["cases"].size(), 2u);
   EXPECT_EQ(doc["arbench"]["cases"][0]["name"], "allreduce/ring/bf16/gpus:2/bytes:1024/cold");
   EXPECT_EQ(doc["arbench"]["cases"][0]["cache"], "cold");

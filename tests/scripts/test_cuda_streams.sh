@@ -3,24 +3,15 @@
 # violation — a cudaMemcpy / cudaMemset on the legacy default stream, a kernel launched without
 # a stream, an unbounded stream synchronisation in a fabric — fails naming the file and the rule.
 set -uo pipefail
-src=${1:?usage: test_cuda_streams.sh SOURCE_DIR}
-check="python3 $src/scripts/check_cuda_streams.py"
+checker=check_cuda_streams.py rules="the stream rules"
+. "$(dirname "$0")/support/planted_check.sh"
 
-out=$($check --root "$src" 2>&1) || { echo "FAIL: the tree itself breaks the stream rules:"; echo "$out"; exit 1; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
 # plant FILE LINE EXPECTED: appends LINE to FILE in a fresh copy; the check must exit 1 and
 # print EXPECTED.
 plant() {
-  rm -rf "$tmp/tree" && mkdir -p "$tmp/tree" && cp -r "$src/bench" "$src/kernels" "$tmp/tree/"
+  fresh_tree bench kernels
   printf '%s\n' "$2" >>"$tmp/tree/$1"
-  out=$($check --root "$tmp/tree" 2>&1); rc=$?
-  if [ $rc -ne 1 ] || ! grep -qF -- "$3" <<<"$out"; then
-    echo "FAIL: planting '$2' in $1 gave exit $rc, expected 1 and '$3'; output:"; echo "$out"
-    fails=$((fails + 1))
-  fi
+  expect_caught "planting '$2' in $1" "$3"
 }
 plant kernels/fabric/cuda/cuda_fabric.cu 'void f(void* d, const void* s) { cudaMemcpy(d, s, 4, cudaMemcpyHostToDevice); }' \
   'cuda_fabric.cu:'

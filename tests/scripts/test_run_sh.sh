@@ -5,16 +5,11 @@
 # Every tool the scripts call is a stub that logs its arguments: nothing is installed, built or
 # run for real. The stubbed setup is the repository's own scripts/setup.sh.
 set -uo pipefail
-repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/support/scripts_scratch.sh"
 
 # A copy of the scripts in a scratch tree (run.sh works from its own repository).
-tree=$tmp/repo
-mkdir -p "$tree/scripts" "$tree/build/release" "$tree/results"
-cp "$repo/scripts/run.sh" "$repo/scripts/setup.sh" "$repo/scripts/build.sh" "$repo/scripts/test.sh" \
-   "$repo/scripts/ctest_skips.py" "$tree/scripts/"
+scratch_scripts run.sh setup.sh build.sh test.sh ctest_skips.py
+mkdir -p "$tree/build/release" "$tree/results"
 
 # The machine: only these commands exist (no chromium, node or npm anywhere on PATH).
 bin=$tmp/bin log=$tmp/calls.log

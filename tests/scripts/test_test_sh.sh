@@ -5,14 +5,10 @@
 # time went (scripts/test_times.py) and keep ctest's exit code; --quick runs only the tests
 # labelled quick.
 set -uo pipefail
-repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/support/scripts_scratch.sh"
 
-tree=$tmp/repo
-mkdir -p "$tree/scripts" "$tree/project"
-cp "$repo/scripts/test.sh" "$repo/scripts/ctest_skips.py" "$repo/scripts/test_times.py" "$tree/scripts/"
+scratch_scripts test.sh ctest_skips.py test_times.py
+mkdir -p "$tree/project"
 printf '#!/bin/sh\nexit 0\n' >"$tree/scripts/setup.sh"
 printf '#!/bin/sh\nexit 0\n' >"$tree/scripts/build.sh"
 chmod +x "$tree/scripts/"*.sh

@@ -2,41 +2,18 @@
 // errors naming the file and the problem, the dispatch table written by --out.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 
+#include "tests/cli/cli_util.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 
 namespace {
 
 using nlohmann::json;
-using arbench::testing::ar_name;
-using arbench::testing::jittered;
-using arbench::testing::make_result;
-using arbench::testing::write_temp;
-
-struct CliRun {
-  int rc = -1;
-  std::string out;  // stdout and stderr together
-};
-
-CliRun run_arbench(const std::string& args) {
-  CliRun r;
-  const std::string cmd = std::string(ARBENCH_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), int(buf.size()), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using namespace arbench::testing;  // the synthetic results
 
 json sample(double nccl_us) {
   return make_result({{ar_name("nccl", 8, 1024), jittered(nccl_us, 0.01, 40, 1)},
@@ -45,26 +22,26 @@ json sample(double nccl_us) {
 
 TEST(CompareCli, UnchangedExitsZero) {
   const std::string base = write_temp(sample(20).dump(), "base");
-  const CliRun r = run_arbench("compare " + base + " " + base);
-  EXPECT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(r.out.find("no regression"), std::string::npos) << r.out;
+  const CliResult r = run_arbench("compare " + base + " " + base);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no regression"), std::string::npos) << r.output;
 }
 
 TEST(CompareCli, RegressionExitsOne) {
   const std::string base = write_temp(sample(20).dump(), "base");
   const std::string next = write_temp(sample(23).dump(), "new");
-  const CliRun r = run_arbench("compare " + base + " " + next + " --format markdown");
-  EXPECT_EQ(r.rc, 1) << r.out;
-  EXPECT_NE(r.out.find("**slower**"), std::string::npos) << r.out;
+  const CliResult r = run_arbench("compare " + base + " " + next + " --format markdown");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("**slower**"), std::string::npos) << r.output;
   // A 15% slowdown is tolerated at --threshold 20%.
-  EXPECT_EQ(run_arbench("compare " + base + " " + next + " --threshold 20%").rc, 0);
+  EXPECT_EQ(run_arbench("compare " + base + " " + next + " --threshold 20%").exit_code, 0);
 }
 
 TEST(CompareCli, JsonFormatParses) {
   const std::string base = write_temp(sample(20).dump(), "base");
-  const CliRun r = run_arbench("compare " + base + " " + base + " --format json 2>/dev/null");
-  ASSERT_EQ(r.rc, 0) << r.out;
-  const json j = json::parse(r.out);
+  const CliResult r = run_arbench("compare " + base + " " + base + " --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = json::parse(r.output);
   ASSERT_EQ(j["cases"].size(), 2u);
   std::set<std::string> names;
   for (const auto& c : j["cases"]) {
@@ -80,20 +57,20 @@ TEST(CompareCli, UnusableInputExitsTwoNamingTheFile) {
   const std::string good = write_temp(sample(20).dump(), "good");
   const std::string text = sample(20).dump();
   const std::string truncated = write_temp(text.substr(0, text.size() / 3), "truncated");
-  CliRun r = run_arbench("compare " + good + " " + truncated);
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find(truncated + ": not valid JSON"), std::string::npos) << r.out;
+  CliResult r = run_arbench("compare " + good + " " + truncated);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(truncated + ": not valid JSON"), std::string::npos) << r.output;
 
   json wrong = sample(20);
   wrong["arbench"]["schema_version"] = 7;
   const std::string mismatched = write_temp(wrong.dump(), "schema");
   r = run_arbench("compare " + mismatched + " " + good);
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find(mismatched + ": arbench.schema_version is 7"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(mismatched + ": arbench.schema_version is 7"), std::string::npos) << r.output;
 
   r = run_arbench("compare " + good + " /nonexistent.json");
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find("/nonexistent.json: no such file; expected a result JSON"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("/nonexistent.json: no such file; expected a result JSON"), std::string::npos) << r.output;
 }
 
 TEST(CompareCli, DifferentMachinesRefusedUnlessAllowed) {
@@ -105,21 +82,21 @@ TEST(CompareCli, DifferentMachinesRefusedUnlessAllowed) {
                   fields)
           .dump(),
       "b");
-  CliRun r = run_arbench("compare " + a + " " + b);
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find("gpu_name"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("NVIDIA H200"), std::string::npos) << r.out;
+  CliResult r = run_arbench("compare " + a + " " + b);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("gpu_name"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("NVIDIA H200"), std::string::npos) << r.output;
   // b lacks a's oneshot-push case: --allow-missing, or the missing case would fail the gate.
   r = run_arbench("compare " + a + " " + b + " --allow-different-machines --allow-missing");
-  EXPECT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
 TEST(TuneCli, WritesDispatchTable) {
   const std::string result = write_temp(sample(20).dump(), "tune");
   const std::string out = result + ".table.json";
-  const CliRun r = run_arbench("tune " + result + " --out " + out + " --format markdown");
-  ASSERT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(r.out.find("#### allreduce bf16, 8 GPUs"), std::string::npos) << r.out;
+  const CliResult r = run_arbench("tune " + result + " --out " + out + " --format markdown");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("#### allreduce bf16, 8 GPUs"), std::string::npos) << r.output;
   std::ifstream f(out);
   const json table = json::parse(f);
   EXPECT_EQ(table["schema"], "arbench-dispatch-table");
@@ -130,9 +107,9 @@ TEST(TuneCli, WritesDispatchTable) {
 TEST(TuneCli, PlainBenchmarkWithoutArbenchNamesExitsTwo) {
   const std::string plain =
       write_temp(R"({"benchmarks": [{"name": "BM_A", "real_time": 1.0}]})", "plain");
-  const CliRun r = run_arbench("tune " + plain);
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find(plain + ": no successful case"), std::string::npos) << r.out;
+  const CliResult r = run_arbench("tune " + plain);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(plain + ": no successful case"), std::string::npos) << r.output;
 }
 
 }  // namespace

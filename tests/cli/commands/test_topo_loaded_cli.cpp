@@ -3,24 +3,17 @@
 // 2) caught before any device is touched. The report itself is fixture-tested in
 // tests/host/topo/test_topo_loaded.cpp; the measurement runs in tests/gpu/test_topo_gpu.cpp.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <string>
 
 #include "tests/cli/cli_util.hpp"
+#include "tests/cli/commands/topo_without_gpu.hpp"
 
 namespace {
 
 bool has(const std::string& s, const std::string& piece) { return s.find(piece) != std::string::npos; }
 
-TEST(TopoLoadedCli, NoGpuExitsThreeWithTheUsualMessage) {
-  if (access("/dev/nvidia0", F_OK) == 0 || access("/dev/nvidiactl", F_OK) == 0)
-    GTEST_SKIP() << "an NVIDIA device node exists here; the no-GPU path cannot be checked";
-  CliResult r = run_arbench("topo --loaded");
-  EXPECT_EQ(r.exit_code, 3) << r.output;
-  EXPECT_TRUE(has(r.output, "no CUDA device is usable")) << r.output;
-  EXPECT_TRUE(has(r.output, "--sysfs-root")) << r.output;
-}
+TEST(TopoLoadedCli, NoGpuExitsThreeWithTheUsualMessage) { expect_topo_needs_a_gpu("topo --loaded"); }
 
 TEST(TopoLoadedCli, ImpossibleCombinationsAreUsageErrors) {
   CliResult r = run_arbench("topo --loaded --no-measure");

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "help_options.hpp"
+#include "per_subcommand.hpp"
 #include "probe_bases.hpp"
 
 namespace {
@@ -87,12 +88,8 @@ TEST(CliEveryOption, SubcommandsHaveProbeBases) {
   for (const auto& s : subs) EXPECT_TRUE(probe_bases().count(s)) << "add `" << s << "` to tests/cli/probe_bases.hpp";
 }
 
-TEST(CliEveryOption, Run) { probe_every_option("run"); }
-TEST(CliEveryOption, List) { probe_every_option("list"); }
-TEST(CliEveryOption, Compare) { probe_every_option("compare"); }
-TEST(CliEveryOption, Tune) { probe_every_option("tune"); }
-TEST(CliEveryOption, Step) { probe_every_option("step"); }
-TEST(CliEveryOption, Topo) { probe_every_option("topo"); }
+[[maybe_unused]] const bool kPerSubcommand =
+    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo"});
 
 // The parser the probes rely on reads the help as arbench prints it.
 TEST(CliEveryOption, HelpParserSeesDeclarations) {

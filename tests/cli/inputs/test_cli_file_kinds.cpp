@@ -12,6 +12,7 @@
 #include <string>
 
 #include "help_options.hpp"
+#include "per_subcommand.hpp"
 #include "probe_bases.hpp"
 
 namespace {
@@ -91,10 +92,5 @@ void probe_inputs(const std::string& sub) {
 TEST(CliFileKinds, EverySubcommandIsCovered) {
   for (const std::string& sub : help_subcommands()) EXPECT_TRUE(kTemplates.count(sub)) << "add `" << sub << "` to kTemplates";
 }
-TEST(CliFileKinds, Compare) { probe_inputs("compare"); }
-TEST(CliFileKinds, Tune) { probe_inputs("tune"); }
-TEST(CliFileKinds, Step) { probe_inputs("step"); }
-TEST(CliFileKinds, Run) { probe_inputs("run"); }
-TEST(CliFileKinds, List) { probe_inputs("list"); }
-TEST(CliFileKinds, Topo) { probe_inputs("topo"); }
-TEST(CliFileKinds, Settings) { probe_inputs("settings"); }
+[[maybe_unused]] const bool kPerSubcommand =
+    per_subcommand("CliFileKinds", probe_inputs, {"compare", "tune", "step", "run", "list", "topo", "settings"});

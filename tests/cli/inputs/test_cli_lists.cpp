@@ -9,6 +9,7 @@
 #include <map>
 
 #include "help_options.hpp"
+#include "per_subcommand.hpp"
 #include "probe_bases.hpp"
 
 namespace {
@@ -61,12 +62,8 @@ void probe_lists(const std::string& sub) {
 
 }  // namespace
 
-TEST(CliLists, Run) { probe_lists("run"); }
-TEST(CliLists, List) { probe_lists("list"); }
-TEST(CliLists, Compare) { probe_lists("compare"); }
-TEST(CliLists, Tune) { probe_lists("tune"); }
-TEST(CliLists, Step) { probe_lists("step"); }
-TEST(CliLists, Topo) { probe_lists("topo"); }
+[[maybe_unused]] const bool kPerSubcommand =
+    per_subcommand("CliLists", probe_lists, {"run", "list", "compare", "tune", "step", "topo"});
 
 // A list with each value once runs, in the order given.
 TEST(CliLists, ValidListsRun) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "help_options.hpp"
+#include "per_subcommand.hpp"
 #include "probe_bases.hpp"
 
 namespace {
@@ -59,11 +60,8 @@ void probe_outputs(const std::string& sub) {
 
 }  // namespace
 
-TEST(CliOutputPaths, Run) { probe_outputs("run"); }
-TEST(CliOutputPaths, Tune) { probe_outputs("tune"); }
-TEST(CliOutputPaths, Step) { probe_outputs("step"); }
-TEST(CliOutputPaths, Topo) { probe_outputs("topo"); }
-TEST(CliOutputPaths, Compare) { probe_outputs("compare"); }
+[[maybe_unused]] const bool kPerSubcommand =
+    per_subcommand("CliOutputPaths", probe_outputs, {"run", "tune", "step", "topo", "compare"});
 
 // Google Benchmark's report is an output too.
 TEST(CliOutputPaths, BenchmarkOutIsCheckedWithTheOthers) {

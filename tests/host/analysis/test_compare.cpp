@@ -5,20 +5,13 @@
 #include <cmath>
 #include <string>
 
-#include "arbench/core/errors.hpp"
-#include "analysis/compare.hpp"
-#include "analysis/compare_report.hpp"
-#include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/analysis/compare_test_util.hpp"
 
 namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::jittered;
-using testing::make_result;
-
-ResultFile as_file(const json& j, const std::string& label) { return parse_result_json(j, label); }
+using namespace testing;  // the synthetic results
 
 struct Pair {
   ResultFile base, next;
@@ -78,24 +71,21 @@ TEST(Compare, FailedInBaseIsNotComparable) {
 }
 
 TEST(Compare, RefusesDifferentMachinesNamingEachField) {
-  const std::vector<testing::SynthCase> cases = {{ar_name("nccl", 8, 1024), {1, 2, 3}}};
+  const std::vector<SynthCase> cases = {{ar_name("nccl", 8, 1024), {1, 2, 3}}};
   auto fields = testing::default_fingerprint_fields();
   fields["driver"] = "590.10";
   fields.erase("host_name");
   const ResultFile base = as_file(make_result(cases), "base.json");
   const ResultFile next = as_file(make_result(cases, "fedcba9876543210", fields), "new.json");
-  try {
-    compare_results(base, next, {});
-    FAIL() << "expected a refusal";
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.exit_code(), 2);
-    EXPECT_NE(m.find("different machines"), std::string::npos) << m;
-    EXPECT_NE(m.find("driver: \"580.65\" vs \"590.10\""), std::string::npos) << m;
-    EXPECT_NE(m.find("host_name: \"box1\" vs \"(absent)\""), std::string::npos) << m;
-    EXPECT_EQ(m.find("gpu_name"), std::string::npos) << m;  // equal fields are not listed
-    EXPECT_NE(m.find("--allow-different-machines"), std::string::npos) << m;
-  }
+  const auto refusal = test::thrown<UsageError>([&] { compare_results(base, next, {}); });
+  ASSERT_TRUE(refusal) << "expected a refusal";
+  const std::string m = refusal->what();
+  EXPECT_EQ(refusal->exit_code(), 2);
+  EXPECT_NE(m.find("different machines"), std::string::npos) << m;
+  EXPECT_NE(m.find("driver: \"580.65\" vs \"590.10\""), std::string::npos) << m;
+  EXPECT_NE(m.find("host_name: \"box1\" vs \"(absent)\""), std::string::npos) << m;
+  EXPECT_EQ(m.find("gpu_name"), std::string::npos) << m;  // equal fields are not listed
+  EXPECT_NE(m.find("--allow-different-machines"), std::string::npos) << m;
   CompareOptions allow;
   allow.allow_different_machines = true;
   const CompareReport rep = compare_results(base, next, allow);

@@ -8,17 +8,14 @@
 #include <cmath>
 #include <random>
 
-#include "analysis/compare.hpp"
-#include "analysis/compare_report.hpp"
-#include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/analysis/compare_test_util.hpp"
+#include "tests/host/text_checks.hpp"
 
 namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::jittered;
-using testing::make_result;
+using namespace testing;  // the synthetic results
 
 // `count` cases (distinct sizes, medians 20..20+count us); NEW's case i is BASE's scaled by
 // factor(i). spread and samples set each case's jitter and sample count (same on both sides).
@@ -30,14 +27,14 @@ struct Drift {
 
 template <class Factor>
 std::pair<ResultFile, ResultFile> drifted(const Drift& d, Factor factor) {
-  std::vector<testing::SynthCase> base, next;
+  std::vector<SynthCase> base, next;
   for (int i = 0; i < d.count; ++i) {
     const std::string name = ar_name("nccl", 8, 1024ull * std::uint64_t(i + 1));
     const double center = 20 + i;
     base.push_back({name, jittered(center, d.spread, d.samples, unsigned(i + 1))});
     next.push_back({name, jittered(center * factor(i), d.spread, d.samples, unsigned(i + 5000))});
   }
-  return {parse_result_json(make_result(base), "base.json"), parse_result_json(make_result(next), "new.json")};
+  return {as_file(make_result(base), "base.json"), as_file(make_result(next), "new.json")};
 }
 
 int count_verdict(const CompareReport& rep, Verdict v) {
@@ -61,12 +58,10 @@ TEST(CompareDrift, UniformFourPercentOnEveryCaseFailsTheGate) {
   EXPECT_TRUE(rep.run.counted);
   EXPECT_EQ(compare_exit_code(rep), 1);
   const std::string text = format_compare(rep, ReportFormat::text);
-  EXPECT_NE(text.find("whole run: slower: geometric mean +4.0% over 100 case(s) (99% CI +"), std::string::npos) << text;
-  EXPECT_NE(text.find("the interval lies above the run threshold +2.5%: a regression (fails the gate)"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("no regression in 100 compared case(s)"), std::string::npos) << text;
-  EXPECT_NE(text.find("\nthe whole run is slower: a regression\n"), std::string::npos) << text;
+  test::expect_contains_all(text, {"whole run: slower: geometric mean +4.0% over 100 case(s) (99% CI +",
+                                   "the interval lies above the run threshold +2.5%: a regression (fails the gate)",
+                                   "no regression in 100 compared case(s)",
+                                   "\nthe whole run is slower: a regression\n"});
   const json j = json::parse(format_compare(rep, ReportFormat::json));
   EXPECT_EQ(j["run"]["verdict"], "slower");
   EXPECT_EQ(j["run"]["counted"], true);

@@ -5,22 +5,15 @@
 // correctness_only reports timings without gating them.
 #include <gtest/gtest.h>
 
-#include "arbench/core/errors.hpp"
-#include "analysis/compare.hpp"
-#include "analysis/compare_report.hpp"
-#include "tests/host/results/synthetic_result.hpp"
+#include "tests/host/analysis/compare_test_util.hpp"
 
 namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::jittered;
-using testing::make_result;
+using namespace testing;  // the synthetic results
 
 const std::string kA = ar_name("nccl", 8, 65536), kB = ar_name("ring", 8, 65536);
-
-ResultFile file(const json& j, const std::string& label) { return parse_result_json(j, label); }
 
 json gpu_state(int width, unsigned sm_mhz = 2600) {
   json snap = {{"sm_clock_mhz", sm_mhz}, {"mem_clock_mhz", 14001}, {"pstate", 0},
@@ -41,21 +34,19 @@ void set_case(json& doc, const std::string& name, const std::string& key, const 
 TEST(CompareGate, NoCaseInCommonIsUnusableInput) {
   const json bf16 = make_result({{ar_name("nccl", 8, 1024), jittered(20, 0.01, 40, 1)}});
   const json fp32 = make_result({{ar_name("nccl", 8, 1024, "fp32"), jittered(20, 0.01, 40, 2)}});
-  try {
-    compare_results(file(bf16, "small_bf16.json"), file(fp32, "small_fp32.json"), {});
-    FAIL() << "expected a refusal";
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.exit_code(), 2);
-    EXPECT_NE(m.find("no case of NEW small_fp32.json matches a case of BASE small_bf16.json"), std::string::npos) << m;
-    EXPECT_NE(m.find("allreduce/nccl/fp32/gpus:8/bytes:1024"), std::string::npos) << m;
-  }
+  const auto refusal = test::thrown<UsageError>(
+      [&] { compare_results(as_file(bf16, "small_bf16.json"), as_file(fp32, "small_fp32.json"), {}); });
+  ASSERT_TRUE(refusal) << "expected a refusal";
+  const std::string m = refusal->what();
+  EXPECT_EQ(refusal->exit_code(), 2);
+  EXPECT_NE(m.find("no case of NEW small_fp32.json matches a case of BASE small_bf16.json"), std::string::npos) << m;
+  EXPECT_NE(m.find("allreduce/nccl/fp32/gpus:8/bytes:1024"), std::string::npos) << m;
 }
 
 TEST(CompareGate, MissingCasesFailUnlessAllowed) {
   const json base = make_result({{kA, jittered(20, 0.01, 40, 1)}, {kB, jittered(30, 0.01, 40, 2)}});
   const json next = make_result({{kA, jittered(20, 0.01, 40, 3)}});
-  CompareReport rep = compare_results(file(base, "b"), file(next, "n"), {});
+  CompareReport rep = compare_results(as_file(base, "b"), as_file(next, "n"), {});
   EXPECT_EQ(rep.regressions, 0);
   EXPECT_EQ(rep.missing, 1);
   EXPECT_EQ(compare_exit_code(rep), 1);
@@ -67,11 +58,11 @@ TEST(CompareGate, MissingCasesFailUnlessAllowed) {
 
   CompareOptions allow;
   allow.allow_missing = true;
-  rep = compare_results(file(base, "b"), file(next, "n"), allow);
+  rep = compare_results(as_file(base, "b"), as_file(next, "n"), allow);
   EXPECT_EQ(rep.missing, 0);
   EXPECT_EQ(compare_exit_code(rep), 0);
   // Cases only in NEW never fail the gate.
-  EXPECT_EQ(compare_exit_code(compare_results(file(next, "n"), file(base, "b"), {})), 0);
+  EXPECT_EQ(compare_exit_code(compare_results(as_file(next, "n"), as_file(base, "b"), {})), 0);
 }
 
 TEST(CompareGate, SlowerWithAbnormalDeviceStateIsReportedNotCounted) {
@@ -79,7 +70,7 @@ TEST(CompareGate, SlowerWithAbnormalDeviceStateIsReportedNotCounted) {
   json next = make_result({{kA, jittered(40, 0.01, 40, 3)}, {kB, jittered(30, 0.01, 40, 4)}});
   set_case(base, kA, "device_state", gpu_state(16));
   set_case(next, kA, "device_state", gpu_state(8));  // tonight: x8 on a x16 link
-  CompareReport rep = compare_results(file(base, "b"), file(next, "n"), {});
+  CompareReport rep = compare_results(as_file(base, "b"), as_file(next, "n"), {});
   ASSERT_EQ(rep.rows[0].name, kA);
   EXPECT_EQ(rep.rows[0].result.verdict, Verdict::slower);
   EXPECT_FALSE(rep.rows[0].counted);
@@ -95,7 +86,7 @@ TEST(CompareGate, SlowerWithAbnormalDeviceStateIsReportedNotCounted) {
 
   CompareOptions strict;
   strict.strict = true;
-  rep = compare_results(file(base, "b"), file(next, "n"), strict);
+  rep = compare_results(as_file(base, "b"), as_file(next, "n"), strict);
   EXPECT_TRUE(rep.rows[0].counted);
   EXPECT_EQ(rep.regressions, 1);
   EXPECT_EQ(compare_exit_code(rep), 1);
@@ -108,7 +99,7 @@ TEST(CompareGate, SlowerWithNormalStateCountsAndSaysWhatDiffered) {
   json next = make_result({{kA, jittered(40, 0.01, 40, 3)}});
   set_case(base, kA, "device_state", gpu_state(16, 2600));
   set_case(next, kA, "device_state", gpu_state(16, 2600));
-  const CompareReport rep = compare_results(file(base, "b"), file(next, "n"), {});
+  const CompareReport rep = compare_results(as_file(base, "b"), as_file(next, "n"), {});
   EXPECT_TRUE(rep.rows[0].counted);
   EXPECT_TRUE(rep.rows[0].device_differences.empty());
   EXPECT_EQ(compare_exit_code(rep), 1);
@@ -121,7 +112,7 @@ TEST(CompareGate, RecordedNoiseCallsOverlappingChangesNoisy) {
   json next = make_result({{kA, jittered(22, 0.01, 40, 2)}});
   set_case(base, kA, "median_ci_us", {17.0, 23.0});
   set_case(next, kA, "median_ci_us", {19.0, 25.0});
-  CompareReport rep = compare_results(file(base, "b"), file(next, "n"), {});
+  CompareReport rep = compare_results(as_file(base, "b"), as_file(next, "n"), {});
   EXPECT_EQ(rep.rows[0].result.verdict, Verdict::noisy);
   EXPECT_TRUE(rep.rows[0].within_noise);
   EXPECT_NEAR(rep.rows[0].base_noise, 6.0 / 20, 0.01);
@@ -129,7 +120,7 @@ TEST(CompareGate, RecordedNoiseCallsOverlappingChangesNoisy) {
   // Disjoint intervals: the same change is slower.
   set_case(base, kA, "median_ci_us", {19.9, 20.1});
   set_case(next, kA, "median_ci_us", {21.9, 22.1});
-  rep = compare_results(file(base, "b"), file(next, "n"), {});
+  rep = compare_results(as_file(base, "b"), as_file(next, "n"), {});
   EXPECT_EQ(rep.rows[0].result.verdict, Verdict::slower);
   EXPECT_EQ(compare_exit_code(rep), 1);
 }
@@ -139,14 +130,14 @@ TEST(CompareGate, CorrectnessOnlyGatesFailuresNotTimings) {
   json next = make_result({{kA, jittered(60, 0.01, 40, 3)}, {kB, jittered(30, 0.01, 40, 4)}});
   CompareOptions only;
   only.correctness_only = true;
-  CompareReport rep = compare_results(file(base, "b"), file(next, "n"), only);
+  CompareReport rep = compare_results(as_file(base, "b"), as_file(next, "n"), only);
   EXPECT_EQ(rep.rows[0].result.verdict, Verdict::slower);
   EXPECT_FALSE(rep.rows[0].counted);
   EXPECT_EQ(compare_exit_code(rep), 0);
   EXPECT_NE(format_compare(rep, ReportFormat::text).find("correctness only"), std::string::npos);
   // A wrong result still fails it.
   next = make_result({{kA, jittered(60, 0.01, 40, 3)}, {kB, {}, false}});
-  rep = compare_results(file(base, "b"), file(next, "n"), only);
+  rep = compare_results(as_file(base, "b"), as_file(next, "n"), only);
   EXPECT_EQ(rep.regressions, 1);
   EXPECT_EQ(compare_exit_code(rep), 1);
 }

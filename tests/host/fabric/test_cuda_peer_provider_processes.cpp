@@ -16,6 +16,7 @@
 #include "fake_peer_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 using arbench::testing::FakePeerDriver;
@@ -32,6 +33,19 @@ std::unique_ptr<SymmArena> arena_of(FakePeerDriver& d, World& w) {
   return std::make_unique<SymmArena>(
       std::make_unique<CudaPeerProvider>(d, std::vector<int>{w.rank()}, w.rank(), w.size(), w, 5.0), std::move(hooks),
       ArenaRanks{w.rank(), 1, w.size()}, w);
+}
+
+// The message of the E that `step` throws in each of n processes ("" where it throws none), each
+// process on its own fake driver.
+template <class E, class Step>
+std::vector<std::string> thrown_in_each(int n, Step step) {
+  ThreadWorlds worlds(n);
+  std::vector<std::string> what(static_cast<std::size_t>(n));
+  worlds.run([&](World& w, int rank) {
+    FakePeerDriver d(kGranule);
+    what[std::size_t(rank)] = test::thrown_message<E>([&] { step(d, w, rank); });
+  });
+  return what;
 }
 
 }  // namespace
@@ -97,16 +111,9 @@ TEST(CudaPeerProviderProcesses, ARefusedPairFailsEveryProcessAlikeAndLeavesNothi
 }
 
 TEST(CudaPeerProviderProcesses, AProcessWhoseGpuCannotExportStopsEveryProcess) {
-  ThreadWorlds worlds(2);
-  std::vector<std::string> what(2);
-  worlds.run([&](World& w, int rank) {
-    FakePeerDriver d(kGranule);
+  const auto what = thrown_in_each<EnvironmentError>(2, [](FakePeerDriver& d, World& w, int rank) {
     if (rank == 1) d.no_fd_export = {1};
-    try {
-      CudaPeerProvider p(d, {rank}, rank, 2, w, 5.0);
-    } catch (const EnvironmentError& e) {
-      what[std::size_t(rank)] = e.what();
-    }
+    CudaPeerProvider p(d, {rank}, rank, 2, w, 5.0);
   });
   EXPECT_EQ(what[0], what[1]);
   EXPECT_NE(what[0].find("GPU 1 cannot hold the cuda provider's arena"), std::string::npos) << what[0];
@@ -115,17 +122,10 @@ TEST(CudaPeerProviderProcesses, AProcessWhoseGpuCannotExportStopsEveryProcess) {
 // The processes slice their own copies of the arena; were their allocations to diverge, a peer
 // pointer would land in the wrong buffer. Every symmetric alloc checks that they agree.
 TEST(CudaPeerProviderProcesses, ProcessesWhoseAllocationsDivergeFailTheAllocation) {
-  ThreadWorlds worlds(3);
-  std::vector<std::string> what(3);
-  worlds.run([&](World& w, int rank) {
-    FakePeerDriver d(kGranule);
+  const auto what = thrown_in_each<CaseError>(3, [](FakePeerDriver& d, World& w, int rank) {
     auto arena = arena_of(d, w);
     auto same = arena->alloc(256);
-    try {
-      auto other = arena->alloc(rank == 1 ? 1024 : 256);  // process 1 asked for another size
-    } catch (const CaseError& e) {
-      what[std::size_t(rank)] = e.what();
-    }
+    (void)arena->alloc(rank == 1 ? 1024 : 256);  // process 1 asks for another size
   });
   for (int r = 0; r < 3; ++r) EXPECT_EQ(what[std::size_t(r)], what[0]) << r;
   EXPECT_NE(what[0].find("placed a symmetric buffer differently"), std::string::npos) << what[0];

@@ -13,6 +13,7 @@
 #include "fake_peer_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 using arbench::testing::FakePeerDriver;
@@ -50,6 +51,16 @@ struct OneProcess {
 
 std::size_t count(const std::vector<std::string>& calls, const std::string& prefix) {
   return std::size_t(std::count_if(calls.begin(), calls.end(), [&](const std::string& c) { return c.rfind(prefix, 0) == 0; }));
+}
+
+// An alloc on p is refused: rank `user` cannot map the memory of rank `owner`, in a message that
+// holds every piece.
+void expect_alloc_refused(OneProcess& p, int user, int owner, const std::vector<std::string>& pieces) {
+  const auto e = test::thrown<PeerMapRefused>([&] { (void)p.arena->alloc(64); });
+  ASSERT_TRUE(e) << "expected PeerMapRefused";
+  EXPECT_EQ(e->user(), user);
+  EXPECT_EQ(e->owner(), owner);
+  for (const std::string& piece : pieces) EXPECT_NE(std::string(e->what()).find(piece), std::string::npos) << e->what();
 }
 
 }  // namespace
@@ -111,16 +122,7 @@ TEST(SymmArena, ABufferThatDoesNotFitGrowsTheArenaByAChunk) {
 TEST(SymmArena, APairWithoutAPeerPathIsRefusedByNameAndNothingStaysMapped) {
   OneProcess p(4);
   p.driver.no_peer_path = {{3, 1}};
-  try {
-    (void)p.arena->alloc(64);
-    FAIL() << "expected PeerMapRefused";
-  } catch (const PeerMapRefused& e) {
-    EXPECT_EQ(e.user(), 3);
-    EXPECT_EQ(e.owner(), 1);
-    EXPECT_NE(std::string(e.what()).find("GPU 3 (rank 3) cannot map the memory of GPU 1 (rank 1)"), std::string::npos)
-        << e.what();
-    EXPECT_NE(std::string(e.what()).find("no peer-to-peer path"), std::string::npos) << e.what();
-  }
+  expect_alloc_refused(p, 3, 1, {"GPU 3 (rank 3) cannot map the memory of GPU 1 (rank 1)", "no peer-to-peer path"});
   EXPECT_EQ(p.driver.live_allocations(), 0);
   EXPECT_EQ(p.driver.live_reservations(), 0);
   EXPECT_EQ(p.driver.live_mappings(), 0);
@@ -130,14 +132,7 @@ TEST(SymmArena, APairWithoutAPeerPathIsRefusedByNameAndNothingStaysMapped) {
 TEST(SymmArena, AnAccessTheDriverRefusesNamesThePairToo) {
   OneProcess p(3);
   p.driver.access_refused = {{0, 2}};
-  try {
-    (void)p.arena->alloc(64);
-    FAIL() << "expected PeerMapRefused";
-  } catch (const PeerMapRefused& e) {
-    EXPECT_EQ(e.user(), 0);
-    EXPECT_EQ(e.owner(), 2);
-    EXPECT_NE(std::string(e.what()).find("cuMemSetAccess"), std::string::npos) << e.what();
-  }
+  expect_alloc_refused(p, 0, 2, {"cuMemSetAccess"});
   EXPECT_EQ(p.driver.live_allocations(), 0);
 }
 

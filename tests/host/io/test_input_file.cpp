@@ -10,6 +10,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "io/input_file.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 
@@ -22,12 +23,7 @@ std::string temp(const std::string& name, const std::string& content) {
 }
 
 std::string problem(const std::string& path) {
-  try {
-    read_json_input(path, "a result");
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return {};
+  return test::thrown_message<UsageError>([&] { read_json_input(path, "a result"); });
 }
 
 }  // namespace

@@ -7,18 +7,14 @@
 
 #include "arbench/core/errors.hpp"
 #include "io/output_paths.hpp"
+#include "tests/host/thrown.hpp"
 
 using namespace arbench;
 
 namespace {
 
 std::string refusal(const std::vector<NamedPath>& out, const std::vector<NamedPath>& in = {}) {
-  try {
-    check_output_paths(out, in);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return {};
+  return test::thrown_message<UsageError>([&] { check_output_paths(out, in); });
 }
 
 }  // namespace

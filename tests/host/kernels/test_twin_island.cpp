@@ -13,6 +13,7 @@
 
 #include "kernels/mem_host.hpp"
 #include "tests/host/kernels/island_twin_harness.hpp"
+#include "tests/host/thrown.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -225,14 +226,11 @@ TEST(TwinIsland, TimeoutNamesTheCrossIslandSender) {
   fabric->run([&](int rank, Stream st) {
     if (rank != 2) v->launch(rank, st);  // rank 2: island 1's first rank, rank 0's partner
   });
-  try {
-    v->check_errors();
-    FAIL() << "no timeout recorded";
-  } catch (const CaseError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("island-twoshot: rank 0"), std::string::npos) << what;
-    EXPECT_NE(what.find("cross-island flag of rank 2"), std::string::npos) << what;
-  }
+  const auto e = test::thrown<CaseError>([&] { v->check_errors(); });
+  ASSERT_TRUE(e) << "no timeout recorded";
+  const std::string what = e->what();
+  EXPECT_NE(what.find("island-twoshot: rank 0"), std::string::npos) << what;
+  EXPECT_NE(what.find("cross-island flag of rank 2"), std::string::npos) << what;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "tests/host/kernels/ring_twin_harness.hpp"
+#include "tests/host/thrown.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -99,20 +100,9 @@ TEST(TwinRing, ForcedOrderChannelsAndChunkAreApplied) {
   // not in rank order (rank 0).
   constexpr double kBound = 0.2;
   HostFabric fabric(4, kBound);
-  Case c;
-  c.dtype = DType::bf16;
-  c.world = 4;
-  c.bytes = 4 * 8 * 40 * 2;
-  auto in = fabric.alloc(c.bytes, Placement::local);
-  OpBuffers b;
-  b.in = in.get();
-  b.out = in.get();
   auto v = make_ring_twin();
-  Tuning t;
-  t.ring_channels = 3;
-  t.ring_chunk = 48;
-  t.ring_order = {2, 0, 3, 1};
-  v->prepare(c, fabric, b, t);
+  const RingRun r{DType::bf16, 4, 4 * 8 * 40, 1, 3, 48, {2, 0, 3, 1}, true};
+  const TwinCase tc = prepare_ring_run(fabric, *v, r);
   EXPECT_EQ(v->geometry().channels, 3);
   EXPECT_EQ(v->geometry().chunk_packs, 3u);
   const auto recorded = v->settings();
@@ -124,12 +114,9 @@ TEST(TwinRing, ForcedOrderChannelsAndChunkAreApplied) {
   fabric.run([&](int rank, Stream st) {
     if (rank != 3) v->launch(rank, st);
   });
-  try {
-    v->check_errors();
-    ADD_FAILURE() << "no error after a missing rank";
-  } catch (const CaseError& e) {
-    EXPECT_NE(std::string(e.what()).find("ring: rank 1 channel"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("from rank 3"), std::string::npos) << e.what();
+  if (const auto e = test::thrown<CaseError>([&] { v->check_errors(); })) {
+    EXPECT_NE(std::string(e->what()).find("ring: rank 1 channel"), std::string::npos) << e->what();
+    EXPECT_NE(std::string(e->what()).find("from rank 3"), std::string::npos) << e->what();
   }
 }
 
@@ -152,18 +139,9 @@ TEST(TwinRing, MissingRankIsAnErrorNotAHang) {
   constexpr int kWorld = 4;
   constexpr int kMissing = 2;
   HostFabric fabric(kWorld, kBound);
-  Case c;
-  c.dtype = DType::bf16;
-  c.world = kWorld;
-  c.bytes = 4096 * 3 + 16;
-  auto in = fabric.alloc(c.bytes, Placement::local);
-  OpBuffers b;
-  b.in = in.get();
-  b.out = in.get();
   auto v = make_ring_twin();
-  Tuning t;
-  t.ring_channels = 2;
-  v->prepare(c, fabric, b, t);
+  const RingRun r{DType::bf16, kWorld, (4096 * 3 + 16) / 2, 1, 2, 0, {}, true};
+  const TwinCase tc = prepare_ring_run(fabric, *v, r);
   const auto t0 = std::chrono::steady_clock::now();
   fabric.run([&](int rank, Stream st) {
     if (rank != kMissing) v->launch(rank, st);
@@ -171,14 +149,11 @@ TEST(TwinRing, MissingRankIsAnErrorNotAHang) {
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_GE(took, kBound) << "gave up before the bound";
   EXPECT_LT(took, kBound * 4 + kWakeUpSlackS);
-  try {
-    v->check_errors();
-    ADD_FAILURE() << "no error after a missing rank";
-  } catch (const CaseError& e) {
-    const std::string msg = e.what();
+  if (const auto e = test::thrown<CaseError>([&] { v->check_errors(); })) {
+    const std::string msg = e->what();
     EXPECT_NE(msg.find("ring: rank"), std::string::npos) << msg;
     EXPECT_NE(msg.find("from rank 2"), std::string::npos) << msg;
-    EXPECT_EQ(e.exit_code(), kExitFailure);
+    EXPECT_EQ(e->exit_code(), kExitFailure);
   }
 }
 

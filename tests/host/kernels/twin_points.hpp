@@ -67,81 +67,71 @@ inline std::size_t allreduce_elems(const TwinPoint& p) {
   return packs * per - (p.long_size ? 3 : 1);
 }
 
-inline TwinRun symm_run(TwinKernel k, const TwinPoint& p) {
-  TwinRun r;
-  r.algo = k == TwinKernel::oneshot_pull   ? SymmAlgo::oneshot_pull
-           : k == TwinKernel::oneshot_push ? SymmAlgo::oneshot_push
-                                           : SymmAlgo::twoshot;
+// What every kernel's run (TwinRun, RingRun, FusedRun, IslandRun) takes from the point alike:
+// dtype, world, ops, threads per block, the SM count, and the ops back to back.
+template <class Run>
+Run point_run(const TwinPoint& p) {
+  Run r;
   r.dtype = p.dtype;
   r.world = p.world;
-  r.elems = allreduce_elems(p);
   r.ops = p.ops;
-  r.in_place = p.in_place;
-  r.blocks = p.blocks;
-  r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
   r.threads = p.threads;
   r.twin = twin_options(p);
   r.back_to_back = true;
+  return r;
+}
+
+inline TwinRun symm_run(TwinKernel k, const TwinPoint& p) {
+  TwinRun r = point_run<TwinRun>(p);
+  r.algo = k == TwinKernel::oneshot_pull   ? SymmAlgo::oneshot_pull
+           : k == TwinKernel::oneshot_push ? SymmAlgo::oneshot_push
+                                           : SymmAlgo::twoshot;
+  r.elems = allreduce_elems(p);
+  r.in_place = p.in_place;
+  r.blocks = p.blocks;
+  r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
   return r;
 }
 
 inline RingRun ring_run(const TwinPoint& p) {
-  RingRun r;
-  r.dtype = p.dtype;
-  r.world = p.world;
+  RingRun r = point_run<RingRun>(p);
   r.elems = allreduce_elems(p);
-  r.ops = p.ops;
   r.channels = p.blocks;
   r.chunk = p.long_size ? 3 * 16 : 0;  // long: several rounds per op, so slots and credits wrap
   r.in_place = p.in_place;
   r.opt.start_seq = p.near_wrap ? kNearWrap : algo::kEpochStart;
-  r.threads = p.threads;
-  r.twin = twin_options(p);
-  r.back_to_back = true;
   return r;
 }
 
 inline FusedRun fused_run(TwinKernel k, const TwinPoint& p) {
-  FusedRun r;
+  FusedRun r = point_run<FusedRun>(p);
   r.algo = k == TwinKernel::add_rmsnorm     ? FusedAlgo::unfused_oneshot
            : k == TwinKernel::fused_oneshot ? FusedAlgo::fused_oneshot
                                             : FusedAlgo::fused_twoshot;
-  r.dtype = p.dtype;
-  r.world = p.world;
   // Short: one row of 9 elements (fewer packs than threads, a partial pack). Long: rows a
   // multiple of neither the world nor the blocks, of 1011 elements (127 or 253 packs: a
   // multiple of neither 3 nor 32, the last one partial).
   r.tokens = p.long_size ? p.world * p.blocks + 1 : 1;
   r.hidden = p.long_size ? 1011 : 9;
-  r.ops = p.ops;
   r.blocks = p.blocks;
   r.opt.start_epoch = p.near_wrap ? kNearWrap : 0u;
-  r.threads = p.threads;
-  r.twin = twin_options(p);
-  r.back_to_back = true;
   return r;
 }
 
 inline IslandRun island_run(TwinKernel k, const TwinPoint& p) {
-  IslandRun r;
+  IslandRun r = point_run<IslandRun>(p);
   r.algo = k == TwinKernel::island_oneshot   ? IslandAlgo::oneshot
            : k == TwinKernel::island_twoshot ? IslandAlgo::twoshot
            : k == TwinKernel::fused_island   ? IslandAlgo::fused_oneshot
                                              : IslandAlgo::fused_twoshot;
-  r.dtype = p.dtype;
-  r.world = p.world;
   r.islands = two_islands(p.world, p.island_first);
   r.cross_p2p = !p.cross_host;
   r.elems = allreduce_elems(p);
   r.tokens = p.long_size ? p.world * p.blocks + 1 : 1;  // as fused_run
   r.hidden = p.long_size ? 1011 : 9;
-  r.ops = p.ops;
   r.in_place = !is_norm_kernel(k) && p.in_place;
   r.blocks = p.blocks;
   r.opt.start_epoch = p.near_wrap ? kNearWrap : algo::kEpochStart;
-  r.threads = p.threads;
-  r.twin = twin_options(p);
-  r.back_to_back = true;
   return r;
 }
 
@@ -187,6 +177,19 @@ struct MissingRankOutcome {
   int ranks_that_wrote = 0;     // ranks other than `missing` whose outputs changed
 };
 
+// Oracle inputs in every rank's input, and its output poisoned (NaN bytes), so a rank that writes
+// anything shows.
+inline void inputs_and_poisoned_outputs(HostFabric& fabric, const OpBuffers& b, DType dtype, std::size_t elems,
+                                        int world) {
+  const std::size_t bytes = elems * dtype_size(dtype);
+  std::vector<std::uint8_t> host(bytes), poison(bytes, 0xff);
+  for (int r = 0; r < world; ++r) {
+    fill_oracle(host.data(), dtype, elems, 1, r);
+    fabric.upload(r, b.in->local(r), host.data(), bytes);
+    fabric.upload(r, b.out->local(r), poison.data(), bytes);
+  }
+}
+
 // One op of kernel k with rank `missing` absent. A correct protocol stops every block whose
 // wait expired, so no rank writes any output (the reduction needs every rank). Not for
 // add_rmsnorm: unfused-oneshot runs its norm kernel after a failed all-reduce.
@@ -214,12 +217,7 @@ MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPo
       tc.buffers.in = tc.in.get();
       tc.buffers.out = tc.out.get();
       iv->prepare(c, fabric, tc.buffers, t);
-      std::vector<std::uint8_t> host(c.bytes), poison(c.bytes, 0xff);
-      for (int r2 = 0; r2 < p.world; ++r2) {
-        fill_oracle(host.data(), p.dtype, r.elems, 1, r2);
-        fabric.upload(r2, tc.buffers.in->local(r2), host.data(), c.bytes);
-        fabric.upload(r2, tc.buffers.out->local(r2), poison.data(), c.bytes);
-      }
+      inputs_and_poisoned_outputs(fabric, tc.buffers, p.dtype, r.elems, p.world);
       outs = {tc.buffers.out};
     }
     v = std::move(iv);
@@ -232,14 +230,7 @@ MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPo
       v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
       tc = prepare_twin_run(fabric, *v, r);
     }
-    // Oracle inputs, and the output poisoned (NaN bytes), so a rank that writes anything shows.
-    const std::size_t elems = allreduce_elems(p), bytes = elems * dtype_size(p.dtype);
-    std::vector<std::uint8_t> host(bytes), poison(bytes, 0xff);
-    for (int r = 0; r < p.world; ++r) {
-      fill_oracle(host.data(), p.dtype, elems, 1, r);
-      fabric.upload(r, tc.buffers.in->local(r), host.data(), bytes);
-      fabric.upload(r, tc.buffers.out->local(r), poison.data(), bytes);
-    }
+    inputs_and_poisoned_outputs(fabric, tc.buffers, p.dtype, allreduce_elems(p), p.world);
     outs = {tc.buffers.out};
   } else {
     const FusedRun r = fused_run(k, p);

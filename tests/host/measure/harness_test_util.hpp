@@ -1,7 +1,10 @@
-// What the harness tests share: the host variants' registry and a quick run configuration.
+// What the harness tests share: the host variants' registry (or one test variant's) and a quick
+// run configuration.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "arbench/variant.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
@@ -13,6 +16,16 @@ namespace arbench::testing {
 inline Registry host_registry() {
   Registry r;
   register_host_variants(r);
+  return r;
+}
+
+// A registry of one test-only host variant, `name`, made by `make`.
+inline Registry one_host_variant(const std::string& name, VariantFactory make) {
+  Registry r;
+  VariantEntry e;
+  e.name = name;
+  e.host = std::move(make);
+  r.add(e);
   return r;
 }
 

@@ -18,6 +18,7 @@
 #include "kernels/reference/reference_twin.hpp"
 #include "kernels/symm/symm_twins.hpp"
 #include "measure/harness.hpp"
+#include "tests/host/measure/harness_test_util.hpp"
 
 namespace arbench {
 namespace {
@@ -156,11 +157,7 @@ class SkippingFabric final : public Fabric {
 };
 
 CaseResult run_planted(Bug bug, Skips skips, bool in_place, bool check = true, bool phases = false) {
-  Registry reg;
-  VariantEntry e;
-  e.name = "planted";
-  e.host = [bug] { return std::make_unique<Planted>(bug); };
-  reg.add(e);
+  const Registry reg = testing::one_host_variant("planted", [bug] { return std::make_unique<Planted>(bug); });
   RunConfig cfg;
   cfg.warmup = kWarmup;
   cfg.samples = 3;
@@ -231,11 +228,7 @@ TEST(HarnessChecks, PhaseTimelineOpsThatWriteWrongFail) {
 }
 
 CaseResult run_stale(bool stale, int pipelined_ops) {
-  Registry reg;
-  VariantEntry e;
-  e.name = "stale-slot";
-  e.host = [stale] { return std::make_unique<StaleSlot>(stale); };
-  reg.add(e);
+  const Registry reg = testing::one_host_variant("stale-slot", [stale] { return std::make_unique<StaleSlot>(stale); });
   RunConfig cfg;
   cfg.warmup = kWarmup;
   cfg.samples = 4;

@@ -97,6 +97,7 @@ class FakeFabric final : public Fabric {
 };
 
 using arbench::testing::host_registry;
+using arbench::testing::one_host_variant;
 using arbench::testing::quick_config;
 
 Case reference_case(int world) { return Case{"reference", Family::allreduce, DType::bf16, world, 1024, 0, 0, false}; }
@@ -114,6 +115,17 @@ struct FaultyRun {
   FabricLog log;
   FabricCache fabrics;
   Harness h{cfg, Backend::host, reg, fabrics};
+
+  // After case c failed on a fabric that cannot be reused, on healthy devices: the fabric was
+  // aborted and dropped, the run goes on, and the next case runs on a fresh fabric.
+  void expect_fabric_replaced(const Case& c) {
+    EXPECT_EQ(log.aborted, 1) << "the fabric's communicators are aborted, not reused";
+    EXPECT_EQ(log.alive, 0) << "the fabric must be dropped";
+    EXPECT_EQ(h.stop_reason(), "") << "the devices are fine: the run goes on";
+    const CaseResult next = h.run(c);
+    EXPECT_TRUE(next.ok) << next.reason;
+    EXPECT_EQ(log.created, 2) << "the next case runs on a fresh fabric";
+  }
 };
 
 TEST(HarnessFailures, AHangFailsTheCaseAbortsItsFabricAndTheRunGoesOn) {
@@ -122,14 +134,8 @@ TEST(HarnessFailures, AHangFailsTheCaseAbortsItsFabricAndTheRunGoesOn) {
   const CaseResult r = run.h.run(c);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.reason.find(c.name() + " did not finish"), std::string::npos) << r.reason;
-  EXPECT_EQ(run.log.aborted, 1);
   EXPECT_GT(run.log.buffers_alive_at_abort, 0) << "abort must stop the fabric before the case's buffers are freed";
-  EXPECT_EQ(run.log.alive, 0) << "the hung fabric must be dropped";
-  EXPECT_EQ(run.h.stop_reason(), "") << "a healthy device: the run goes on";
-
-  const CaseResult next = run.h.run(c);
-  EXPECT_TRUE(next.ok) << next.reason;
-  EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+  run.expect_fabric_replaced(c);
 }
 
 // A failed grouped NCCL registration leaves queued calls in some communicators: the next case's
@@ -141,12 +147,7 @@ TEST(HarnessFailures, AFailedGroupedRegistrationReplacesTheFabric) {
   const CaseResult r = run.h.run(c);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.reason.find("ncclCommWindowRegister"), std::string::npos) << r.reason;
-  EXPECT_EQ(run.log.aborted, 1) << "the fabric's communicators are aborted, not reused";
-  EXPECT_EQ(run.log.alive, 0) << "the fabric must be dropped";
-  EXPECT_EQ(run.h.stop_reason(), "") << "the devices are fine: the run goes on";
-  const CaseResult next = run.h.run(c);
-  EXPECT_TRUE(next.ok) << next.reason;
-  EXPECT_EQ(run.log.created, 2) << "the next case runs on a fresh fabric";
+  run.expect_fabric_replaced(c);
 }
 
 TEST(HarnessFailures, AFabricLeftUnusableIsReplacedEvenAfterACaseThatPassed) {
@@ -276,11 +277,7 @@ TEST(NcclProtocolPolicy, PlanSkipsAForcedLl128Configuration) {
     void launch(int, Stream) override {}
     std::map<std::string, std::string> fabric_env() const override { return {{"NCCL_PROTO", "LL128"}}; }
   };
-  Registry reg;
-  VariantEntry e;
-  e.name = "ll128-like";
-  e.host = [] { return std::make_unique<Ll128Like>(); };
-  reg.add(e);
+  const Registry reg = one_host_variant("ll128-like", [] { return std::make_unique<Ll128Like>(); });
   RunConfig cfg = quick_config();
   FabricCache fabrics([](Backend, int world, const FabricEnv&) { return std::make_unique<HostFabric>(world); });
   const Case c{"ll128-like", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false};

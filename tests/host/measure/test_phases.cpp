@@ -106,11 +106,8 @@ class CountingVariant final : public Variant {
 
 TEST(Phases, OnlyTheExtraOpsRecordNeverTheTimedOnes) {
   int on = 0, off = 0;
-  Registry reg;
-  VariantEntry e;
-  e.name = "counting";
-  e.host = [&] { return std::make_unique<CountingVariant>(on, off); };
-  reg.add(e);
+  const Registry reg =
+      testing::one_host_variant("counting", [&] { return std::make_unique<CountingVariant>(on, off); });
   RunConfig cfg = testing::quick_config();  // 1 warm-up, 3 samples, 2 pipelined ops x 5 reps
   cfg.phases = true;
   FabricCache fabrics = testing::host_fabric_cache();

@@ -35,6 +35,15 @@ std::vector<Case> cases_for(const VariantEntry& e, int world) {
   return out;
 }
 
+// Arena host fabrics, made on first use; `made` points at the one made last (the case's).
+FabricCache arena_fabrics(ArenaHostFabric*& made) {
+  return FabricCache([&made](Backend, int w, const FabricEnv&) {
+    auto f = std::make_unique<ArenaHostFabric>(w, 10.0, kSliceAlignment);
+    made = f.get();
+    return f;
+  });
+}
+
 }  // namespace
 
 TEST(SymmFootprint, EveryVariantsCaseFitsAnArenaOfItsFootprint) {
@@ -48,11 +57,7 @@ TEST(SymmFootprint, EveryVariantsCaseFitsAnArenaOfItsFootprint) {
     for (int world : {1, 2, 3, 4}) {
       for (const Case& c : cases_for(e, world)) {
         ArenaHostFabric* fabric = nullptr;
-        FabricCache fabrics([&](Backend, int w, const FabricEnv&) {
-          auto f = std::make_unique<ArenaHostFabric>(w, 10.0, kSliceAlignment);
-          fabric = f.get();
-          return f;
-        });
+        FabricCache fabrics = arena_fabrics(fabric);
         Harness h(cfg, Backend::host, reg, fabrics);
         if (!h.plan(c).ok) continue;
         auto v = reg.make(c.variant, Backend::host);
@@ -83,11 +88,7 @@ TEST(SymmFootprint, AnArenaOneSliceShortOfTheRealNeedGrows) {
   std::size_t real = 0, estimate = 0;
   for (int attempt = 0; attempt < 2; ++attempt) {
     ArenaHostFabric* fabric = nullptr;
-    FabricCache fabrics([&](Backend, int w, const FabricEnv&) {
-      auto f = std::make_unique<ArenaHostFabric>(w, 10.0, kSliceAlignment);
-      fabric = f.get();
-      return f;
-    });
+    FabricCache fabrics = arena_fabrics(fabric);
     Harness h(cfg, Backend::host, reg, fabrics);
     ASSERT_TRUE(h.plan(c).ok);
     if (attempt == 0) {

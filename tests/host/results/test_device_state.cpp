@@ -22,6 +22,18 @@ std::vector<DeviceIssue> issues(const std::vector<DeviceFinding>& f) {
   return out;
 }
 
+// The findings on GPU 3, healthy before the case and `after` it.
+std::vector<DeviceFinding> findings_after(const GpuSnapshot& after) {
+  return assess_device_state(one_gpu(healthy(), after));
+}
+
+// Exactly one finding, `issue`, said as `detail`.
+void expect_one_finding(const GpuSnapshot& after, DeviceIssue issue, const std::string& detail) {
+  const auto f = findings_after(after);
+  ASSERT_EQ(issues(f), std::vector<DeviceIssue>{issue});
+  EXPECT_EQ(f[0].detail, detail);
+}
+
 TEST(DeviceState, HealthyIsNormal) {
   EXPECT_TRUE(assess_device_state(one_gpu(healthy(), healthy())).empty());
   EXPECT_TRUE(assess_device_state(one_gpu(GpuSnapshot{}, GpuSnapshot{})).empty());  // nothing known
@@ -30,43 +42,37 @@ TEST(DeviceState, HealthyIsNormal) {
 TEST(DeviceState, ThrottlingFromReasonsOrViolationTime) {
   GpuSnapshot after = healthy();
   after.clock_event_reasons = kClockEventSwPowerCap | kClockEventGpuIdle;
-  auto f = assess_device_state(one_gpu(healthy(), after));
+  auto f = findings_after(after);
   ASSERT_EQ(issues(f), std::vector<DeviceIssue>{DeviceIssue::throttled});
   EXPECT_EQ(f[0].detail, "SW power cap");
   EXPECT_EQ(f[0].device, 3);
 
   after = healthy();
   *after.thermal_violation_ns += 25'000'000;  // 25 ms held down by temperature during the case
-  f = assess_device_state(one_gpu(healthy(), after));
-  ASSERT_EQ(issues(f), std::vector<DeviceIssue>{DeviceIssue::throttled});
-  EXPECT_EQ(f[0].detail, "thermal limit held the clocks down for 25 ms");
+  expect_one_finding(after, DeviceIssue::throttled, "thermal limit held the clocks down for 25 ms");
 
   after = healthy();
   after.clock_event_reasons = kClockEventGpuIdle;  // idle is not throttling
-  EXPECT_TRUE(assess_device_state(one_gpu(healthy(), after)).empty());
+  EXPECT_TRUE(findings_after(after).empty());
 }
 
 TEST(DeviceState, ClockChangeBeyondFivePercent) {
   GpuSnapshot after = healthy();
   after.sm_clock_mhz = 2500;  // -3.8%: boost bins move, not a finding
-  EXPECT_TRUE(assess_device_state(one_gpu(healthy(), after)).empty());
+  EXPECT_TRUE(findings_after(after).empty());
   after.sm_clock_mhz = 1980;
-  auto f = assess_device_state(one_gpu(healthy(), after));
-  ASSERT_EQ(issues(f), std::vector<DeviceIssue>{DeviceIssue::clocks_changed});
-  EXPECT_EQ(f[0].detail, "SM clock 2600 -> 1980 MHz");
+  expect_one_finding(after, DeviceIssue::clocks_changed, "SM clock 2600 -> 1980 MHz");
 }
 
 TEST(DeviceState, DowntrainedLinkJudgedRightAfterTheTimedOps) {
   GpuSnapshot after = healthy();
   after.pcie_width = 8;
-  auto f = assess_device_state(one_gpu(healthy(), after));
-  ASSERT_EQ(issues(f), std::vector<DeviceIssue>{DeviceIssue::link_downtrained});
-  EXPECT_EQ(f[0].detail, "link Gen5 x8, max Gen5 x16");
-  EXPECT_EQ(device_marker({one_gpu(healthy(), after), f}), "GPU 3 link Gen5 x8, max Gen5 x16");
+  expect_one_finding(after, DeviceIssue::link_downtrained, "link Gen5 x8, max Gen5 x16");
+  EXPECT_EQ(device_marker({one_gpu(healthy(), after), findings_after(after)}), "GPU 3 link Gen5 x8, max Gen5 x16");
 
   after = healthy();
   after.pcie_gen = 4;  // busy (P0) at Gen4 on a Gen5 link: downtrained
-  EXPECT_EQ(issues(assess_device_state(one_gpu(healthy(), after))),
+  EXPECT_EQ(issues(findings_after(after)),
             std::vector<DeviceIssue>{DeviceIssue::link_downtrained});
 }
 
@@ -80,19 +86,17 @@ TEST(DeviceState, IdleLinkIsNotDowntrained) {
   GpuSnapshot after = healthy();
   after.pcie_gen = 1;
   after.pstate = 8;
-  EXPECT_TRUE(assess_device_state(one_gpu(healthy(), after)).empty());
+  EXPECT_TRUE(findings_after(after).empty());
   // ...but a narrow link is narrow whatever the power state.
   after.pcie_width = 4;
-  EXPECT_EQ(issues(assess_device_state(one_gpu(healthy(), after))),
+  EXPECT_EQ(issues(findings_after(after)),
             std::vector<DeviceIssue>{DeviceIssue::link_downtrained});
 }
 
 TEST(DeviceState, OtherProcesses) {
   GpuSnapshot after = healthy();
   after.other_processes = 2;
-  auto f = assess_device_state(one_gpu(healthy(), after));
-  ASSERT_EQ(issues(f), std::vector<DeviceIssue>{DeviceIssue::other_processes});
-  EXPECT_EQ(f[0].detail, "2 other processes on the GPU");
+  expect_one_finding(after, DeviceIssue::other_processes, "2 other processes on the GPU");
 }
 
 TEST(DeviceState, DifferencesSayTonightAndBaseline) {

@@ -115,12 +115,6 @@ TEST(TopoLinks, BadFilesAreUsageErrors) {
   }
 }
 
-}  // namespace
-}  // namespace arbench::topo
-
-namespace arbench::topo {
-namespace {
-
 TEST(TopoLinks, RenderedMatrixStatesMethodSizeAndRepetitions) {
   Links l = sample();
   l.matrices[std::string(kCeUnidir)].notes = {"0->0: diagonal not measured"};
@@ -138,12 +132,6 @@ TEST(TopoLinks, RenderedMatrixStatesMethodSizeAndRepetitions) {
   EXPECT_NE(skipped.find("  skipped: no P2P access between any pair\n"), std::string::npos) << skipped;
 }
 
-}  // namespace
-}  // namespace arbench::topo
-
-namespace arbench::topo {
-namespace {
-
 TEST(TopoLinks, RanksMapToLinkIndicesByBusId) {
   Links l = sample();
   // A run that sees only two of the four GPUs, in another order, with NVML-style bus ids.
@@ -155,12 +143,6 @@ TEST(TopoLinks, RanksMapToLinkIndicesByBusId) {
   EXPECT_FALSE(slowest_link_gbps(l, idx, LinkPattern::kRing, kCeUnidir, &why));
   EXPECT_NE(why.find("device -1 is not in the links file"), std::string::npos) << why;
 }
-
-}  // namespace
-}  // namespace arbench::topo
-
-namespace arbench::topo {
-namespace {
 
 TEST(TopoLinks, SlowestLinkForBusIds) {
   Links l = sample();

@@ -3,6 +3,7 @@
 
 #include "topo/report.hpp"
 #include "topo/tree.hpp"
+#include "tests/host/text_checks.hpp"
 #include "topo_fixtures.hpp"
 
 namespace arbench::topo {
@@ -11,6 +12,8 @@ namespace {
 Topology load(const std::string& name) { return read_sysfs_topology(test::sysfs_fixture(name)); }
 
 bool has(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+
+using test::expect_contains_all;
 
 TEST(TopoReport, OneSwitchTreeText) {
   EXPECT_EQ(render_tree(load("one_switch_four_gpus")),
@@ -44,8 +47,8 @@ TEST(TopoReport, FourSwitchesTreeStructure) {
   EXPECT_EQ(up.children[1].children[0].gpu, 1);
   EXPECT_EQ(root.children[1].children.size(), 2u);  // socket 1: two host bridges
   std::string text = render_tree(load("four_switches_two_sockets"));
-  EXPECT_TRUE(has(text, "0000:04:00.0  GPU1  10de:2bb1  link Gen1 x16 (max Gen5 x16)  NUMA 0\n"));
-  EXPECT_TRUE(has(text, "NUMA node 1\n  pci0000:80  host bridge"));
+  expect_contains_all(text, {"0000:04:00.0  GPU1  10de:2bb1  link Gen1 x16 (max Gen5 x16)  NUMA 0\n",
+                             "NUMA node 1\n  pci0000:80  host bridge"});
 }
 
 TEST(TopoReport, DirectTreeHasRootPortsOnly) {
@@ -58,34 +61,31 @@ TEST(TopoReport, DirectTreeHasRootPortsOnly) {
 TEST(TopoReport, FullTextForEveryFixture) {
   for (const char* name : {"four_switches_two_sockets", "direct_two_root_complexes", "one_switch_four_gpus"}) {
     std::string text = render_topology(load(name));
-    EXPECT_TRUE(has(text, "PCIe tree:")) << name;
-    EXPECT_TRUE(has(text, "Relation matrix:")) << name;
-    EXPECT_TRUE(has(text, "Legend:")) << name;
-    EXPECT_TRUE(has(text, "Topology-aware ring order: GPU0 GPU1 GPU2 GPU3")) << name;
+    expect_contains_all(
+        text, {"PCIe tree:", "Relation matrix:", "Legend:", "Topology-aware ring order: GPU0 GPU1 GPU2 GPU3"}, name);
     EXPECT_FALSE(has(text, "Warnings:")) << name;
   }
   std::string a = render_topology(load("four_switches_two_sockets"));
-  EXPECT_TRUE(has(a, "8 NVIDIA GPU(s) placed, 0 not placed"));
-  EXPECT_TRUE(has(a, "GPU4 SYS  SYS  SYS  SYS  X    PIX  NODE NODE\n"));
-  EXPECT_TRUE(has(a, "(ring edges: 4 PIX 0 PXB 1 PHB 1 NODE 2 SYS)"));
+  expect_contains_all(a, {"8 NVIDIA GPU(s) placed, 0 not placed",
+                          "GPU4 SYS  SYS  SYS  SYS  X    PIX  NODE NODE\n",
+                          "(ring edges: 4 PIX 0 PXB 1 PHB 1 NODE 2 SYS)"});
 }
 
 TEST(TopoReport, BrokenTextSaysUnknownAndWhy) {
   std::string text = render_topology(load("broken"));
-  EXPECT_TRUE(has(text, "2 NVIDIA GPU(s) placed, 2 not placed"));
-  EXPECT_TRUE(has(text, "GPU0  0000:01:00.0  NUMA unknown  link unknown\n"));
-  EXPECT_TRUE(has(text, "GPU1  0000:02:00.0  NUMA unknown  link Gen? x16 (max Gen5 x?)\n"));
-  EXPECT_TRUE(has(text, "0000:03:00.0  not placed: device path /sys/devices/virtual/vbus0/0000:03:00.0 has no PCI "
-                        "host bridge"));
-  EXPECT_TRUE(has(text, "0000:06:00.0  not placed: sysfs entry /sys/bus/pci/devices/0000:06:00.0 is not a link"));
-  EXPECT_TRUE(has(text, "Warnings:\n  /sys/bus/pci/devices/0000:04:00.0: link target missing"));
-  EXPECT_TRUE(has(text, "0000:01:00.0  GPU0  10de:unknown  link unknown  NUMA unknown"));
+  expect_contains_all(text, {"2 NVIDIA GPU(s) placed, 2 not placed",
+                             "GPU0  0000:01:00.0  NUMA unknown  link unknown\n",
+                             "GPU1  0000:02:00.0  NUMA unknown  link Gen? x16 (max Gen5 x?)\n",
+                             "0000:03:00.0  not placed: device path /sys/devices/virtual/vbus0/0000:03:00.0 has no "
+                             "PCI host bridge",
+                             "0000:06:00.0  not placed: sysfs entry /sys/bus/pci/devices/0000:06:00.0 is not a link",
+                             "Warnings:\n  /sys/bus/pci/devices/0000:04:00.0: link target missing",
+                             "0000:01:00.0  GPU0  10de:unknown  link unknown  NUMA unknown"});
 }
 
 TEST(TopoReport, NoGpuText) {
   std::string text = render_topology(read_sysfs_topology("/nonexistent"));
-  EXPECT_TRUE(has(text, "No NVIDIA GPU with a PCIe path was found."));
-  EXPECT_TRUE(has(text, "Warnings:"));
+  expect_contains_all(text, {"No NVIDIA GPU with a PCIe path was found.", "Warnings:"});
 }
 
 TEST(TopoReport, JsonOfFourSwitches) {
@@ -129,8 +129,8 @@ TEST(TopoReport, SelectionRelabelsAndReorders) {
   EXPECT_EQ(j["gpus"][0]["bus_id"], "0000:05:00.0");
   EXPECT_EQ(j["gpus"][0]["label"], "cuda:0");
   std::string text = render_topology(t, sel);
-  EXPECT_TRUE(has(text, "0000:04:00.0  (not selected)"));
-  EXPECT_TRUE(has(text, "       cuda:0 cuda:1\ncuda:0 X      PIX\n"));
+  expect_contains_all(text, {"0000:04:00.0  (not selected)",
+                             "       cuda:0 cuda:1\ncuda:0 X      PIX\n"});
 }
 
 TEST(TopoReport, SelectionForBusIdsSkipsUnplaced) {

@@ -1,0 +1,38 @@
+// The frame the report subcommands (compare, tune, step, settings) share: a subcommand whose
+// arguments outlive the function that declares them, and a callback that turns an arbench Error
+// into "arbench NAME: what" on stderr and the error's exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "arbench/core/errors.hpp"
+
+namespace arbench::cli {
+
+// Adds the subcommand `name`; its Args are held by a shared_ptr because CLI11 fills them while
+// parsing and the callback reads them after, when the declaring function has returned.
+template <class Args>
+std::pair<CLI::App*, std::shared_ptr<Args>> subcommand(CLI::App& app, const std::string& name,
+                                                        const std::string& description) {
+  return {app.add_subcommand(name, description), std::make_shared<Args>()};
+}
+
+// Installs `run(*args)` (returns the exit code) as the subcommand's callback.
+template <class Args, class Run>
+void on_run(CLI::App& sub, int& exit_code, std::shared_ptr<Args> args, Run run) {
+  sub.callback([&exit_code, args, run, name = sub.get_name()] {
+    try {
+      exit_code = run(*args);
+    } catch (const Error& e) {
+      std::cerr << "arbench " << name << ": " << e.what() << "\n";
+      exit_code = e.exit_code();
+    }
+  });
+}
+
+}  // namespace arbench::cli

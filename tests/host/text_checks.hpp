@@ -1,0 +1,22 @@
+// Checks on a report's text: every expected piece appears in it. One failure per missing piece,
+// naming it and showing the text, instead of a find() assertion per piece in every test.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace arbench::test {
+
+// Every piece is somewhere in `text`; `what` names the text in a failure (e.g. the fixture).
+inline void expect_contains_all(const std::string& text, std::initializer_list<std::string_view> pieces,
+                                const std::string& what = "") {
+  for (const std::string_view piece : pieces)
+    EXPECT_NE(text.find(piece), std::string::npos) << what << (what.empty() ? "" : ": ") << "no \"" << piece
+                                                   << "\" in\n"
+                                                   << text;
+}
+
+}  // namespace arbench::test
