@@ -4,6 +4,7 @@
 // (run_twin_point), and a rank that never launches (run_missing_rank).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -93,11 +94,24 @@ inline TwinRun symm_run(TwinKernel k, const TwinPoint& p) {
   return r;
 }
 
+// The long size's ring chunk: 3 packs, or more where that would make more than about 3 rounds per
+// op. Each round is 2(world-1) transfers through 4 slots, so slots and credits wrap within it and
+// across its end, and near-wrap crosses 2^32 in the first; 3 rounds per op is what the mutation
+// score's point runs (4 ranks, 4 threads, 2 channels: 69 packs, chunk 3), where every ring fault
+// is killed. 3-pack chunks gave T = 32 about 22 rounds per op (2 T packs per rank and channel),
+// the same steps repeated: most of the block-faithful matrix's ring time.
+inline std::size_t ring_long_chunk_packs(const TwinPoint& p) {
+  const auto per_channel = static_cast<std::size_t>(p.world * p.blocks);
+  const std::size_t packs = (allreduce_elems(p) * dtype_size(p.dtype) + 15) / 16;
+  const std::size_t segment = (packs + per_channel - 1) / per_channel;
+  return std::max<std::size_t>(3, (segment + 2) / 3);
+}
+
 inline RingRun ring_run(const TwinPoint& p) {
   RingRun r = point_run<RingRun>(p);
   r.elems = allreduce_elems(p);
   r.channels = p.blocks;
-  r.chunk = p.long_size ? 3 * 16 : 0;  // long: several rounds per op, so slots and credits wrap
+  r.chunk = p.long_size ? 16 * ring_long_chunk_packs(p) : 0;  // long: several rounds per op, so slots and credits wrap
   r.in_place = p.in_place;
   r.opt.start_seq = p.near_wrap ? kNearWrap : algo::kEpochStart;
   return r;
