@@ -17,7 +17,6 @@ for copy in a b; do
     fail "could not copy the sources of $src"
 done
 export CCACHE_DIR=$tmp/cache  # an empty cache of its own: the developer's is never touched
-object=CMakeFiles/arbench_core.dir/bench/core/case.cpp.o
 configure() {  # configure SOURCE BUILD [cmake args...]
   local s=$1 b=$2; shift 2
   cmake -S "$s" -B "$b" -G Ninja -DARBENCH_BUILD_TESTS=OFF "$@" >"$b.log" 2>&1 ||
@@ -26,6 +25,9 @@ configure() {  # configure SOURCE BUILD [cmake args...]
 hits() { ccache --print-stats | awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" {n += $2} END {print n + 0}'; }
 
 configure "$tmp/a" "$tmp/a/build"
+# One C++ object of the first library, whatever its sources are called today.
+object=$(ninja -C "$tmp/a/build" -t targets all | sed -n 's/^\(CMakeFiles\/arbench_core\.dir\/[^:]*\.cpp\.o\): .*/\1/p' | head -n 1)
+[ -n "$object" ] || fail "no object of arbench_core among the build's targets"
 grep -q "CCACHE_BASEDIR=$tmp/a " "$tmp/a/build/CMakeFiles/rules.ninja" ||
   fail "with ccache installed the compile rules do not go through ccache with base dir $tmp/a"
 ninja -C "$tmp/a/build" "$object" >/dev/null || fail "the first copy did not build $object"
