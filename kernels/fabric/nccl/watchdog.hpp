@@ -6,10 +6,10 @@
 // of the first collective of an algorithm (inside that op's ncclGroupEnd). A rank that never
 // comes — a process that died, a GPU pair whose peer-to-peer writes never arrive — would leave the
 // others there for ever, where no kernel bound or World bound reaches. Every such call runs
-// through guard(): if it has not returned after its bound, the watchdog says which step hung,
-// aborts the communicators (ncclCommAbort, on a thread of its own and itself bounded: it may wait
-// on the stuck thread), has the process write the cases that finished (arbench/last_words.hpp:
-// marked incomplete, with this reason), and ends the process with exit 1. Under mpirun the
+// through guard(): if it has not returned after its bound, the watchdog says which step hung, has
+// the process write the cases that finished (arbench/last_words.hpp: marked incomplete, with this
+// reason), then aborts the communicators (ncclCommAbort, on a thread of its own and itself
+// bounded: it may wait on the stuck thread, or crash), and ends the process with exit 1. Under mpirun the
 // launcher then ends the other processes. The process is not resumed: a thread stuck inside
 // NCCL cannot be brought back safely.
 //
@@ -115,8 +115,12 @@ class Watchdog {
     }
     cv_.notify_all();
   }
+  // The guarded call can return as soon as the abort lands, before the watchdog thread has
+  // ended the process (or, in tests, recorded the exit): wait for it, bounded by the grace.
   void throw_if_fired() {
-    std::lock_guard lk(mu_);
+    std::unique_lock lk(mu_);
+    if (fired_)
+      cv_.wait_for(lk, std::chrono::duration<double>(grace_s_ + 5.0), [this] { return handled_ || quit_; });
     if (fired_) throw HangError(what_ + " did not finish within " + seconds(bound_s_) + "; its communicators were aborted");
   }
   static std::string seconds(double s) {
@@ -138,9 +142,13 @@ class Watchdog {
                               "docs/troubleshooting.md)";
       Abort abort = abort_;
       lk.unlock();
-      std::fprintf(stderr, "arbench: %s. Aborting the NCCL communicators and ending this process; the finished cases "
-                   "are written.\n", why.c_str());
+      std::fprintf(stderr, "arbench: %s. Writing the finished cases, then aborting the NCCL communicators and ending "
+                   "this process.\n", why.c_str());
       std::fflush(stderr);
+      // Record first: during a blocking init NCCL hands out the communicator before the init has
+      // finished, so the abort can race the init thread; if that crashes the process, the
+      // finished cases must already be on disk.
+      say_last_words("NCCL setup hung: " + why);
       if (abort) {  // bounded: ncclCommAbort may itself wait for the stuck thread
         auto done = std::make_shared<std::pair<std::mutex, std::condition_variable>>();
         auto finished = std::make_shared<bool>(false);
@@ -153,10 +161,11 @@ class Watchdog {
         std::unique_lock g(done->first);
         done->second.wait_for(g, std::chrono::duration<double>(grace_s_), [&] { return *finished; });
       }
-      say_last_words("NCCL setup hung: " + why);
       exit_(kExitFailure);
-      lk.lock();
-      armed_ = false;  // only reached where exit_ returns (tests)
+      lk.lock();  // only reached where exit_ returns (tests)
+      armed_ = false;
+      handled_ = true;
+      cv_.notify_all();
     }
   }
 
@@ -168,7 +177,7 @@ class Watchdog {
   std::string what_;
   double bound_s_ = 0;
   std::chrono::steady_clock::time_point deadline_{};
-  bool armed_ = false, fired_ = false, quit_ = false;
+  bool armed_ = false, fired_ = false, handled_ = false, quit_ = false;
   unsigned long generation_ = 0;
   std::thread thread_;
 };

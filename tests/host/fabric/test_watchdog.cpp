@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -26,11 +28,16 @@ TEST(Watchdog, ACallThatReturnsInTimeIsUntouched) {
 }
 
 TEST(Watchdog, AStuckCallIsAbortedAndTheFinishedCasesAreWritten) {
-  std::atomic<bool> aborted{false};
+  std::atomic<bool> aborted{false}, recorded_before_abort{false};
   int exit_code = -1;
   std::string last;
   set_last_words([&](const std::string& why) { last = why; });
-  Watchdog dog([&] { aborted = true; }, 5.0, [&](int code) { exit_code = code; });
+  Watchdog dog(
+      [&] {
+        recorded_before_abort = !last.empty();
+        aborted = true;
+      },
+      5.0, [&](int code) { exit_code = code; });
   const auto t0 = std::chrono::steady_clock::now();
   try {
     dog.guard("ncclDevCommCreate (grouped, in ncclGroupEnd)", 0.2, [&] {
@@ -43,6 +50,7 @@ TEST(Watchdog, AStuckCallIsAbortedAndTheFinishedCasesAreWritten) {
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(took, 4.0) << "the bound was 0.2 s";
   EXPECT_TRUE(aborted);
+  EXPECT_TRUE(recorded_before_abort) << "the finished cases are written before the abort, which may crash";
   EXPECT_EQ(exit_code, 1);
   EXPECT_NE(last.find("NCCL setup hung: ncclDevCommCreate"), std::string::npos) << last;
   set_last_words({});
@@ -69,6 +77,21 @@ TEST(WatchdogDeathTest, ACallThatNeverReturnsEndsTheProcessNamingTheStep) {
         });
       },
       ::testing::ExitedWithCode(1), "LAST WORDS: NCCL setup hung: creating the NCCL communicators");
+}
+
+// An abort that crashes (ncclCommAbort racing an unfinished init) still leaves the last words:
+// they were written first.
+TEST(WatchdogDeathTest, AnAbortThatCrashesStillLeavesTheLastWords) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        set_last_words([](const std::string& why) { std::fprintf(stderr, "LAST WORDS: %s\n", why.c_str()); });
+        Watchdog dog([] { std::abort(); }, 5.0);
+        dog.guard("ncclCommInitRankConfig", 0.2, [] {
+          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        });
+      },
+      "LAST WORDS: NCCL setup hung: ncclCommInitRankConfig");
 }
 
 }  // namespace
