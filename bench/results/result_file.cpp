@@ -157,9 +157,13 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
   }
   if (c.contains("device_state") && !c.at("device_state").is_null())
     rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");
-  if (c.contains("settings") && c.at("settings").is_object() && c.at("settings").contains("islands") &&
-      c.at("settings").at("islands").is_string())
-    rc.islands = c.at("settings").at("islands").get<std::string>();
+  if (c.contains("settings") && c.at("settings").is_object()) {
+    const nlohmann::json& s = c.at("settings");
+    auto text = [&](const char* key) { return s.contains(key) && s.at(key).is_string() ? s.at(key).get<std::string>() : std::string(); };
+    rc.islands = text("islands");
+    rc.nccl_channels_clamped = text("nccl_channels_clamped");
+    if (const std::string symm = text("nccl_symm_kernels"); symm.rfind("off", 0) == 0) rc.nccl_symm_kernels_off = symm;
+  }
   return rc;
 }
 

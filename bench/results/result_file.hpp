@@ -42,6 +42,9 @@ struct ResultCase {
   std::optional<MedianInterval> median_ci;  // the run's recorded 95% CI of the median (noise)
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
   std::string islands;                      // island variants: the islands they ran on (settings.islands)
+  // NCCL labels (run/nccl_case_labels.hpp): why a `ch:N` case did not run on N channels, and why
+  // `nccl-symm` ran without NCCL's symmetric kernels; empty when not labelled.
+  std::string nccl_channels_clamped, nccl_symm_kernels_off;
 };
 
 // One GPU of the run, as the provenance records it.

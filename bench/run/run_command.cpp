@@ -40,6 +40,8 @@
 #include "run/run_console.hpp"
 #include "run/symm_mem_text.hpp"
 #include "run/run_device_state.hpp"
+#include "run/nccl_case_labels.hpp"
+#include "text/wrap.hpp"
 #include "run/run_links.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
@@ -176,8 +178,12 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   // A child started for the cases of one environment (env_child.hpp): it runs those cases only
   // and writes them where its parent reads them.
   std::optional<ChildRole> role;
+  std::optional<NcclCaseLabels> nccl_labels;
   agree_on_errors(world, [&] {
     role = child_role();
+    // Before the first NCCL call: a child of a forced configuration on N channels has NCCL log
+    // the communicators' channel counts (measure/nccl/nccl_init_log.hpp says why).
+    nccl_labels.emplace(role ? asked_nccl_channels() : 0, role ? role->out + ".nccl-init.log" : std::string());
     if (role) {
       cfg.out_json = role->out;
       cfg.out_csv.clear();
@@ -305,6 +311,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   agree_on_errors(world, [&] { header = result_header(cfg, b, scope, *links, devices, world); },
                   "recording the provenance");
   header.skipped = skipped;
+  nccl_labels->set_facts(header.provenance.value("nccl_version", std::string()), cfg.all_nvlink);
   std::vector<std::string> planned;
   for (const auto& c : runnable) planned.push_back(c.name());
   ResultCheckpoint checkpoint(header, cfg.out_json, cfg.out_csv, planned, lead);
@@ -346,6 +353,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
         try {
           r = in_child != child_env.end() ? children.run(c, in_child->second) : harness.run(c);
           links->annotate(r, cfg.tuning.islands);
+          nccl_labels->label(r, std::cerr);
         } catch (const Error& e) {
           // One process alone raised it while its peers may wait: the run is aborted (main.cpp).
           if (world.multi_process() && dynamic_cast<const AgreedError*>(&e) == nullptr) throw;
@@ -363,6 +371,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
       }
       if (!r.ok) state.SkipWithError(r.reason.c_str());
       if (r.device && r.device->abnormal()) state.SetLabel("DEVICE: " + device_marker(*r.device));
+      else if (const std::string clamped = nccl_clamped_label(r); !clamped.empty()) state.SetLabel(clamped);
       // The devices are unusable after this case (a sticky CUDA error): stop, as after Ctrl-C.
       if (!harness.stop_reason().empty()) stop.request(harness.stop_reason(), kExitFailure);
       add_fusion_counters(r, results);  // from the cases run so far (unfused variants run first)
@@ -394,6 +403,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     print_footer(std::cout, results, skipped, stop.reason(), runnable.size());
     for (const std::string& line : {sampling_footer(cfg, results), devices.footer()})
       if (!line.empty()) std::cout << "  " << line << "\n";
+    for (const std::string& line : nccl_label_footer(results)) std::cout << fit_line("  " + line, 4);
   }
 
   FinishedRun run = header;

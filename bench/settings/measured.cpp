@@ -5,6 +5,7 @@
 
 #include "arbench/core/dtype.hpp"
 #include "arbench/core/errors.hpp"
+#include "measure/nccl/nccl_symm_kernels.hpp"
 
 namespace arbench {
 
@@ -98,6 +99,14 @@ std::unique_ptr<Measured> load_measured(const std::vector<std::string>& paths, c
     m->hidden = *hiddens.begin();
   }
 
+  // `nccl-symm` without NCCL's symmetric kernels: labelled by the run, or (results written before
+  // the label) known from the result's NCCL version and links.
+  auto symm_kernels_off = [&](const ResultCase& c) {
+    if (c.variant != "nccl-symm") return false;
+    if (!c.nccl_symm_kernels_off.empty()) return true;
+    const auto nv = m->facts.all_nvlink.find(c.world);
+    return !nccl_symm_kernels_off(m->facts.nccl_version, nv != m->facts.all_nvlink.end() && nv->second).empty();
+  };
   std::map<std::string, int> left_out;  // why -> count
   for (const ResultCase& c : m->cases_) {
     const char* why = c.family.empty() || c.variant.empty() ? "not an arbench case name"
@@ -106,6 +115,8 @@ std::unique_ptr<Measured> load_measured(const std::vector<std::string>& paths, c
                       : c.in_place                           ? "in place (engines all-reduce out of place)"
                       : c.cold_cache                         ? "cold cache (engines find their input in cache)"
                       : c.skew_us > 0                        ? "an arrival skew (a what-if)"
+                      : !c.nccl_channels_clamped.empty()     ? "NCCL ran fewer channels than the name asks (clamped)"
+                      : symm_kernels_off(c)                  ? "nccl-symm without NCCL's symmetric kernels (NCCL 2.29.2+ off NVLink)"
                       : c.family == "allreduce_rmsnorm" && c.hidden != m->hidden ? "another hidden size"
                                                                                  : nullptr;
     if (why != nullptr) {
