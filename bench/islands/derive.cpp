@@ -4,7 +4,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "arbench/algo/island/island_map.hpp"
+#include "arbench/algo/symm_layout.hpp"
+#include "islands/p2p_split.hpp"
 
 namespace arbench::islands {
 namespace {
@@ -35,34 +36,32 @@ std::vector<std::vector<int>> groups_by(const std::vector<int>& members, Key&& k
   return out;
 }
 
-// Connected components of `group` in the P2P graph (both directions needed).
-std::vector<std::vector<int>> p2p_components(const std::vector<int>& group, const std::vector<std::vector<int>>& p2p) {
-  std::vector<std::vector<int>> comps;
-  std::vector<int> comp_of(group.size(), -1);
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    if (comp_of[i] >= 0) continue;
-    comp_of[i] = static_cast<int>(comps.size());
-    comps.push_back({group[i]});
-    for (std::size_t at = 0; at < comps.back().size(); ++at)
-      for (std::size_t j = 0; j < group.size(); ++j) {
-        const int a = comps.back()[at], b = group[j];
-        if (comp_of[j] < 0 && p2p[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] != 0 &&
-            p2p[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)] != 0) {
-          comp_of[j] = comp_of[i];
-          comps.back().push_back(b);
-        }
-      }
-  }
-  return comps;
-}
-
 std::string list(const std::vector<int>& ranks) {
   std::string s;
   for (int r : ranks) s += (s.empty() ? "" : ",") + std::to_string(r);
   return s;
 }
 
+bool numa_known(const topo::GpuPath& p) { return p.numa_node && *p.numa_node >= 0; }
+
 }  // namespace
+
+std::string islands_text_of(const std::vector<int>& island_of) {
+  std::string out;
+  for (int g = 0;; ++g) {
+    std::vector<int> ranks;
+    for (std::size_t r = 0; r < island_of.size(); ++r)
+      if (island_of[r] == g) ranks.push_back(static_cast<int>(r));
+    if (ranks.empty()) return out;
+    out += g > 0 ? "," : "";
+    for (std::size_t i = 0; i < ranks.size();) {
+      std::size_t end = i;
+      while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
+      out += (i > 0 ? "+" : "") + std::to_string(ranks[i]) + (end > i ? "-" + std::to_string(ranks[end]) : std::string());
+      i = end + 1;
+    }
+  }
+}
 
 Derived derive_islands(const std::vector<std::optional<topo::GpuPath>>& paths, const std::vector<std::vector<int>>& p2p) {
   Derived d;
@@ -90,34 +89,55 @@ Derived derive_islands(const std::vector<std::optional<topo::GpuPath>>& paths, c
   // 2. one root complex; 3. one socket.
   for (auto& g : groups_by(direct, [&](int r) { return path(r).host_bridge; }, alone))
     found.push_back({g, "root complex " + path(g.front()).host_bridge});
-  std::vector<int> left = alone;
-  // An unknown NUMA node shares nothing: a key of its own.
-  for (auto& g : groups_by(left, [&](int r) { return path(r).numa_node.value_or(-1000 - r); }, alone))
-    found.push_back({g, "NUMA node " + std::to_string(path(g.front()).numa_node.value_or(-1)) + " (one GPU per root complex)"});
+  std::vector<int> left = alone, unknown_numa;
+  // An unknown NUMA node (sysfs numa_node -1 or missing) shares nothing: a key of its own, so two
+  // such GPUs never meet as "one socket" (-1 is no evidence that they share one).
+  for (int r : left)
+    if (!numa_known(path(r))) unknown_numa.push_back(r);
+  if (left.size() >= 2 && !unknown_numa.empty())
+    d.notes.push_back("GPUs " + list(unknown_numa) + ": NUMA node unknown (sysfs numa_node -1 or missing), so not " +
+                      "grouped by socket: each is an island of its own unless a switch or root complex joins it");
+  for (auto& g : groups_by(left, [&](int r) { return numa_known(path(r)) ? *path(r).numa_node : -1000 - r; }, alone))
+    found.push_back({g, "NUMA node " + std::to_string(*path(g.front()).numa_node) + " (one GPU per root complex)"});
   for (int r : alone) found.push_back({{r}, "alone"});
-  // 4. an island needs P2P inside.
+  // 4. an island needs P2P both ways between every pair inside (p2p_split.hpp: greedy in rank order).
   std::vector<Group> islands;
   for (const Group& g : found) {
     if (p2p.empty() || g.ranks.size() < 2) {
       islands.push_back(g);
       continue;
     }
-    const auto comps = p2p_components(g.ranks, p2p);
-    if (comps.size() > 1)
-      d.notes.push_back("GPUs " + list(g.ranks) + " (" + g.basis + ") split into " + std::to_string(comps.size()) +
-                        " islands: not every pair has P2P");
-    for (const auto& c : comps) islands.push_back({c, g.basis + (comps.size() > 1 ? ", P2P group" : "")});
+    const P2pSplit split = split_by_p2p(g.ranks, p2p);
+    if (split.islands.size() > 1) {
+      std::string parts;
+      for (const auto& c : split.islands) parts += (parts.empty() ? "" : " | ") + list(c);
+      std::string pairs;
+      for (std::size_t i = 0; i < split.missing.size() && i < 6; ++i) pairs += (i ? "; " : "") + split.missing[i];
+      if (split.missing.size() > 6) pairs += "; and " + std::to_string(split.missing.size() - 6) + " more";
+      d.notes.push_back("GPUs " + list(g.ranks) + " (" + g.basis + ") split into " + std::to_string(split.islands.size()) +
+                        " islands (" + parts + "): an island needs P2P both ways between every pair, and " + pairs +
+                        " (split greedily in GPU order)");
+    }
+    for (const auto& c : split.islands) islands.push_back({c, g.basis + (split.islands.size() > 1 ? ", P2P group" : "")});
   }
+  // Number the islands in the order of their lowest rank (island_map.hpp's order) for any
+  // number of GPUs: the island kernels run on at most algo::kLayoutMaxRanks ranks, a box may have more.
   std::vector<int> label(static_cast<std::size_t>(n), 0);
   for (std::size_t i = 0; i < islands.size(); ++i)
     for (int r : islands[i].ranks) label[static_cast<std::size_t>(r)] = static_cast<int>(i);
-  // Renumber in the order of the lowest rank (island_map.hpp's order), basis along.
-  const algo::IslandMap m = algo::make_island_map(label, n);
-  d.island_of = algo::island_labels(m, n);
-  d.basis.assign(static_cast<std::size_t>(m.islands), "");
-  for (int r = 0; r < n; ++r)
-    d.basis[static_cast<std::size_t>(d.island_of[static_cast<std::size_t>(r)])] =
-        islands[static_cast<std::size_t>(label[static_cast<std::size_t>(r)])].basis;
+  std::vector<int> number_of(islands.size(), -1);
+  for (int r = 0; r < n; ++r) {
+    int& num = number_of[static_cast<std::size_t>(label[static_cast<std::size_t>(r)])];
+    if (num < 0) {
+      num = static_cast<int>(d.basis.size());
+      d.basis.push_back(islands[static_cast<std::size_t>(label[static_cast<std::size_t>(r)])].basis);
+    }
+    d.island_of.push_back(num);
+  }
+  if (n > algo::kLayoutMaxRanks)
+    d.notes.push_back(std::to_string(n) + " GPUs: the island variants run on at most " +
+                      std::to_string(algo::kLayoutMaxRanks) + " ranks, so a run uses the islands of its GPUs 0..w-1 " +
+                      "(w <= " + std::to_string(algo::kLayoutMaxRanks) + ") and skips them above that");
   return d;
 }
 
@@ -143,7 +163,7 @@ std::string render_islands(const Derived& d, const std::vector<std::string>& lab
     os << " unknown: " << d.unknown << "\n";
     return os.str();
   }
-  os << " " << algo::islands_text(d.island_of) << "\n";
+  os << " " << islands_text_of(d.island_of) << "\n";
   for (std::size_t g = 0; g < d.basis.size(); ++g) {
     os << "  island " << g << ":";
     for (std::size_t r = 0; r < d.island_of.size(); ++r)
@@ -157,7 +177,7 @@ std::string render_islands(const Derived& d, const std::vector<std::string>& lab
 
 nlohmann::json islands_to_json(const Derived& d) {
   if (!d.unknown.empty()) return {{"unknown", d.unknown}};
-  return {{"islands", algo::islands_text(d.island_of)}, {"island_of", d.island_of}, {"basis", d.basis},
+  return {{"islands", islands_text_of(d.island_of)}, {"island_of", d.island_of}, {"basis", d.basis},
           {"notes", d.notes}};
 }
 

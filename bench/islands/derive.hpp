@@ -9,9 +9,12 @@
 //                  complex, as on AMD EPYC: NODE between them)
 //   4. alone       an island of its own
 // So crossing from one island to another always goes up through a root complex or the socket
-// link, where transfers are slower and shared. Then, when the P2P matrix is known, an island
-// whose GPUs lack P2P between some pair is split into the groups that have it (an island needs
-// P2P inside; between islands, the host-memory path does without). GPUs sysfs cannot place
+// link, where transfers are slower and shared. A GPU whose NUMA node is unknown (sysfs -1 or
+// missing) joins nobody at step 3. Then, when the P2P matrix is known, an island whose GPUs lack
+// P2P both ways between some pair is split into cliques of P2P (p2p_split.hpp: greedy in rank
+// order; a note names the missing pairs): the island kernels need P2P between every pair inside,
+// while between islands the host-memory path does without. Any number of GPUs is derived (a
+// note says when there are more than the island kernels' 8 ranks). GPUs sysfs cannot place
 // leave the islands unknown (the island variants are skipped with the reason).
 #pragma once
 
@@ -28,7 +31,7 @@ namespace arbench::islands {
 struct Derived {
   std::vector<int> island_of;       // by rank: island number (0.. in the order of the lowest rank)
   std::vector<std::string> basis;   // by island: what its GPUs share ("switch below 0000:00:01.1")
-  std::vector<std::string> notes;   // splits for lack of P2P
+  std::vector<std::string> notes;   // splits for lack of P2P, GPUs of unknown NUMA node, > 8 GPUs
   std::string unknown;              // non-empty: the islands could not be derived, and why
 };
 
@@ -40,6 +43,10 @@ Derived derive_islands(const std::vector<std::optional<topo::GpuPath>>& paths,
 // The same for GPUs given by PCI bus id (e.g. CUDA devices 0..N-1, or a run's ranks).
 Derived derive_islands(const topo::Topology& topo, const std::vector<std::string>& bus_ids,
                        const std::vector<std::vector<int>>& p2p = {});
+
+// "0-3,4-7" (algo::islands_text's form) for any number of GPUs; island_of numbered 0.. in the
+// order of the lowest rank, as Derived's.
+std::string islands_text_of(const std::vector<int>& island_of);
 
 // "Islands (...): 0-3,4-7" and one line per island, for `arbench topo`.
 std::string render_islands(const Derived& d, const std::vector<std::string>& labels);

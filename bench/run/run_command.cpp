@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -115,13 +116,16 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
 }
 
 // The islands every world size ran its island variants on, and where they came from.
-nlohmann::json islands_provenance(const RunConfig& cfg) {
+nlohmann::json islands_provenance(const RunConfig& cfg, const RunLinks& links) {
   nlohmann::json by_world = nlohmann::json::object();
   for (int w : cfg.gpus) {
     const auto it = cfg.tuning.islands.find(w);
     by_world[std::to_string(w)] = it == cfg.tuning.islands.end() ? nlohmann::json() : nlohmann::json(algo::islands_text(it->second));
   }
-  return {{"source", cfg.islands_source}, {"by_world", by_world}};
+  nlohmann::json notes = nlohmann::json::object();  // how the derivation split groups (bench/islands/derive.hpp)
+  if (cfg.islands.empty())
+    for (const auto& [w, n] : links.island_notes()) notes[std::to_string(w)] = n;
+  return {{"source", cfg.islands_source}, {"by_world", by_world}, {"notes", notes}};
 }
 
 // The run's provenance and configuration as the result files hold them. Collective (the
@@ -146,7 +150,7 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
     for (int w : cfg.gpus) nvlink[std::to_string(w)] = cfg.all_nvlink.count(w) > 0 && cfg.all_nvlink.at(w);
     run.provenance["nvlink_all_pairs"] = nvlink;
   }
-  run.provenance["islands"] = islands_provenance(cfg);
+  run.provenance["islands"] = islands_provenance(cfg, links);
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);
@@ -226,7 +230,13 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     }
     links.emplace(cfg, b, world);
     cfg.tuning.topology_ring_orders = links->ring_orders(cfg.gpus);
-    if (b == Backend::cuda && cfg.islands.empty()) cfg.tuning.islands = links->islands(cfg.gpus);
+    if (b == Backend::cuda && cfg.islands.empty()) {
+      cfg.tuning.islands = links->islands(cfg.gpus);
+      std::set<std::string> said;  // a split shows at every world size that holds it: say it once
+      for (const auto& [w, notes] : links->island_notes())
+        for (const auto& n : notes)
+          if (lead && said.insert(n).second) std::cerr << "arbench: islands (" << w << " GPUs): " << n << "\n";
+    }
     cfg.all_nvlink = links->all_nvlink(cfg.gpus);
   }, "setting up the run");
   // Longer than any step between two collectives (each wait of an op is bounded by --timeout).

@@ -134,6 +134,7 @@ std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
 
 std::map<int, std::vector<int>> RunLinks::islands(const std::vector<int>& worlds) const {
   std::map<int, std::vector<int>> out;
+  island_notes_.clear();
   if (!active_ || world_ != nullptr) return out;
   const topo::Topology t = topo::read_sysfs_topology(sysfs_root_);
   const topo::P2pMatrix p2p = sysfs_root_ == "/" ? topo::query_p2p(int(bus_ids_.size())) : topo::P2pMatrix{};
@@ -145,6 +146,7 @@ std::map<int, std::vector<int>> RunLinks::islands(const std::vector<int>& worlds
     const islands::Derived d =
         islands::derive_islands(t, std::vector<std::string>(bus_ids_.begin(), bus_ids_.begin() + w), access);
     if (d.unknown.empty()) out[w] = d.island_of;
+    if (!d.notes.empty()) island_notes_[w] = d.notes;
   }
   return out;
 }

@@ -34,6 +34,9 @@ class RunLinks {
   // tree, refined by CUDA's P2P matrix); a size whose islands cannot be derived is left out.
   // Empty off the cuda backend and with one process per GPU (the island variants need one).
   std::map<int, std::vector<int>> islands(const std::vector<int>& worlds) const;
+  // The derivation's notes of the last islands() call, by world size (a group without P2P both
+  // ways between every pair split, GPUs of unknown NUMA node): for the result and the console.
+  const std::map<int, std::vector<std::string>>& island_notes() const { return island_notes_; }
   // Per world size: whether NVML says every pair of GPUs 0..w-1 is NVLink-connected (false when
   // NVML cannot tell).
   std::map<int, bool> all_nvlink(const std::vector<int>& worlds) const;
@@ -59,6 +62,7 @@ class RunLinks {
   std::string sysfs_root_ = "/";      // where the PCIe tree is read (tests: a fixture tree)
   std::optional<topo::Links> links_;
   std::string source_;  // where the links came from, or why there are none
+  mutable std::map<int, std::vector<std::string>> island_notes_;  // by world size: islands()'s notes
   bool topo_amd_cpu_ = false;  // NCCL lets two GPUs on an AMD CPU use P2P at any distance
 };
 

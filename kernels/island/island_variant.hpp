@@ -23,6 +23,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/fabric/host/placed_buffers.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -148,12 +149,16 @@ class IslandVariant : public Variant {
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
-    return {{"blocks", std::to_string(blocks_)},
-            {"threads", std::to_string(threads())},
-            {"islands", algo::islands_text(labels_)},
-            {"cross_path", cross_path_name(path_)},
-            {"scratch_bytes_per_rank", std::to_string(sizes_.island)},
-            {"mailbox_bytes_per_rank", std::to_string(sizes_.mailbox)}};
+    std::vector<std::pair<std::string, std::string>> s{{"blocks", std::to_string(blocks_)},
+                                                       {"threads", std::to_string(threads())},
+                                                       {"islands", algo::islands_text(labels_)},
+                                                       {"cross_path", cross_path_name(path_)},
+                                                       {"scratch_bytes_per_rank", std::to_string(sizes_.island)},
+                                                       {"mailbox_bytes_per_rank", std::to_string(sizes_.mailbox)}};
+    // Where the host-memory mailboxes sit (the GPU fabrics: each rank's NUMA node).
+    if (path_ == CrossPath::host_memory)
+      for (auto& kv : placement_of(mailbox_.get())) s.push_back(std::move(kv));
+    return s;
   }
 
   std::vector<PhaseMark> phase_marks() const override {

@@ -48,29 +48,58 @@ void* IslandBuffers::peer(int rank, int peer) const {
 
 // ---- HostMappedBuffers ---------------------------------------------------------------------
 
+namespace {
+
+// The GPU's PCI address, for its NUMA node in sysfs.
+std::string bus_id_of(int device) {
+  char id[32] = {};
+  ARB_CUDA_CHECK(cudaDeviceGetPCIBusId(id, static_cast<int>(sizeof id), device));
+  return id;
+}
+
+}  // namespace
+
 HostMappedBuffers::HostMappedBuffers(const CudaFabric& owner, std::size_t bytes) : owner_(owner), bytes_(bytes) {
-  const std::size_t alloc_bytes = std::max<std::size_t>(bytes, 16);
-  for (int r = 0; r < owner.world(); ++r) {
-    void* p = nullptr;
-    ARB_CUDA_CHECK(cudaHostAlloc(&p, alloc_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
-    std::memset(p, 0, alloc_bytes);
-    void* d = nullptr;
-    ARB_CUDA_CHECK(cudaHostGetDevicePointer(&d, p, 0));
-    if (d != p) {  // unified addressing makes them equal on every 64-bit platform CUDA 13 runs on
-      cudaFreeHost(p);
-      throw EnvironmentError("pinned host memory has a different device address: unified addressing is off");
-    }
-    ptrs_.push_back(p);
+  try {
+    place_all();
+  } catch (...) {
+    for (auto& p : ptrs_) cudaHostUnregister(p->data());
+    throw;
   }
+}
+
+void HostMappedBuffers::place_all() {
+  std::string nodes, wanted, note;
+  for (int r = 0; r < owner_.world(); ++r) {
+    const NumaTarget target = gpu_numa_node("/", bus_id_of(owner_.device_of(r)));
+    auto pages = std::make_unique<NumaPages>(bytes_, target);
+    ARB_CUDA_CHECK(cudaHostRegister(pages->data(), pages->bytes(), cudaHostRegisterPortable | cudaHostRegisterMapped));
+    ptrs_.push_back(std::move(pages));
+    const NumaPages& mine = *ptrs_.back();
+    void* d = nullptr;
+    ARB_CUDA_CHECK(cudaHostGetDevicePointer(&d, mine.data(), 0));
+    if (d != mine.data())  // unified addressing makes them equal on every 64-bit platform CUDA 13 runs on
+      throw EnvironmentError("pinned host memory has a different device address: unified addressing is off");
+    const std::string at = nodes_word(page_nodes(mine.data(), mine.bytes()));
+    const std::string want = target.node >= 0 ? std::to_string(target.node) : "?";
+    nodes += (r ? "," : "") + at;
+    wanted += (r ? "," : "") + want;
+    std::string why = mine.note();
+    if (why.empty() && at != want) why = "on node " + at + ", not " + want + " (that node had no free memory, or move_pages was refused)";
+    if (!why.empty()) note += (note.empty() ? "rank " : "; rank ") + std::to_string(r) + ": " + why;
+  }
+  placement_ = {{"mailbox_numa_nodes", nodes}, {"mailbox_numa_wanted", wanted}};
+  if (!note.empty()) placement_.emplace_back("mailbox_numa_note", note);
 }
 
 HostMappedBuffers::~HostMappedBuffers() {
   if (!owner_.quiesce()) {
     std::fprintf(stderr, "arbench: %zu host-mapped buffers of %zu bytes left allocated: a stream is still busy\n",
                  ptrs_.size(), bytes_);
+    for (auto& p : ptrs_) (void)p.release();  // never unmap memory a GPU may still write
     return;
   }
-  for (void* p : ptrs_) cudaFreeHost(p);
+  for (auto& p : ptrs_) cudaHostUnregister(p->data());
 }
 
 }  // namespace arbench
