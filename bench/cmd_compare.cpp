@@ -25,6 +25,9 @@ struct CompareArgs {
 };
 
 int run_compare(const CompareArgs& a) {
+  if (a.strict && a.correctness_only)
+    throw UsageError("--strict with --correctness-only: --strict counts more slower cases, --correctness-only counts none; "
+                     "give one of them");
   CompareOptions opt;
   opt.verdict.alpha = a.alpha;
   opt.verdict.threshold = a.threshold_percent / 100;

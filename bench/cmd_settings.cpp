@@ -42,8 +42,13 @@ struct SettingsArgs {
 std::optional<int> resolve_hidden(const SettingsArgs& a) {
   // --alpha, --margin, --gpus and --hidden are checked as they are parsed (bench/cli).
   if (a.out_dir.empty()) throw UsageError("--out-dir is empty; name a folder for the settings files");
-  for (const std::string& r : a.results)
-    if (r.empty()) throw UsageError("a RESULT argument is empty; name a result JSON written by `arbench run`");
+  for (std::size_t i = 0; i < a.results.size(); ++i) {
+    if (a.results[i].empty()) throw UsageError("a RESULT argument is empty; name a result JSON written by `arbench run`");
+    std::error_code ec;  // the same file twice (by any path) would replace its own cases
+    for (std::size_t k = 0; k < i; ++k)
+      if (std::filesystem::weakly_canonical(a.results[k], ec) == std::filesystem::weakly_canonical(a.results[i], ec))
+        throw UsageError("RESULT " + a.results[i] + " is given twice (as " + a.results[k] + "); give each result once");
+  }
   if (a.model.empty()) return a.hidden;
   const ModelPreset* p = find_model_preset(a.model);
   if (!p) {
@@ -79,9 +84,9 @@ int run_settings(const SettingsArgs& a) {
   const TunerPluginPath plugin = find_tuner_plugin();
   opt.paths.plugin = a.plugin.empty() ? plugin.path : std::filesystem::absolute(a.plugin).string();
   if (a.plugin.empty() && !plugin.found)
-    std::cerr << "arbench settings: " << kTunerPluginFile << " not found (looked at " << plugin.looked
-              << "); the lines below name where `cmake --install` puts it: build the target arbench_nccl_tuner "
-                 "or give --plugin PATH\n";
+    std::cerr << cli::error_text("arbench settings: ", std::string(kTunerPluginFile) + " not found (looked at " +
+                                                           plugin.looked + "); the lines below name " + plugin.path +
+                                                           ", where " + plugin.put_by + " puts it; or give --plugin PATH");
 
   const auto measured = load_measured(a.results, a.dtype, hidden);
   const SettingsReport rep = make_settings(*measured, opt);
@@ -109,7 +114,7 @@ void add_settings_command(CLI::App& app, int& exit_code) {
                   "results of one machine (arbench run --backend cuda); later ones replace same-name cases")
       ->required()
       ->option_text("FILE");
-  cli::text(*sub, "--out-dir", args->out_dir, "DIR",
+  cli::text(*sub, "--out-dir", args->out_dir, "OUTDIR",
             "folder for the tuner table, the NCCL example file and settings.json (created if missing; default "
             "arbench-settings)");
   cli::int_list(*sub, "--gpus", args->gpus, "N", cli::ints(1, 1 << 16),

@@ -14,6 +14,7 @@
 #include "arbench/core/errors.hpp"
 #include "cli/gbench_flags.hpp"
 #include "cli/help_format.hpp"
+#include "cli/parse_errors.hpp"
 #include "commands.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "mpi/start_world.hpp"
@@ -124,13 +125,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "arbench: error: " << e.what() << " (see arbench " << sub << (sub.empty() ? "" : " ") << "--help)\n";
+    err << cli::parse_error_text(e, sub);
     return kExitUsage;
   } catch (const Error& e) {
     // Raised by this process alone while its peers may wait for it: end them all.
     if (world->multi_process() && dynamic_cast<const AgreedError*>(&e) == nullptr)
       world->abort(e.exit_code(), std::string("error: ") + e.what());
-    err << "arbench: error: " << e.what() << "\n";
+    err << cli::error_text("arbench: error: ", e.what());
     return e.exit_code();
   } catch (const std::exception& e) {
     if (world->multi_process()) world->abort(kExitFailure, std::string("internal error: ") + e.what());

@@ -10,7 +10,9 @@
    section of that subcommand ("## Options of `run` and `list`", "## Options of `tune`", ...).
 
 3. Examples (with --run-examples --arbench EXE): every command quoted in README.md and docs/ that
-   can run without a GPU runs, and a transcript's output keeps its shape (see section 3 below).
+   can run without a GPU runs, and a transcript's output keeps its shape (see section 3 below);
+   each row of a table after `<!-- docs-run: messages -->` whose input and message are each one
+   code span runs `arbench INPUT`, which must exit 2 printing the message (`…`: any text).
 
 Exit 0 when they hold, 1 with one line per problem ("FILE:LINE: ...") otherwise.
 """
@@ -339,6 +341,58 @@ def example_pages(root):
             if any(command and not why for _, _, command, _, _, why in page_commands(os.path.join(root, page)))]
 
 
+MESSAGES = re.compile(r"^<!--\s*docs-run:\s*messages\s*-->\s*$")
+CODE_CELL = re.compile(r"^(`+)\s?((?:(?!\1).)+?)\s?\1$")  # one code span, the whole cell
+# A row's input that names a reader's own file or folder (DIR, r.json) is not run: it needs them.
+OWN_FILE = re.compile(r"(^|\s)(DIR|FILE|[\w.-]+\.(json|so)|results/)(\s|$)")
+
+
+def message_rows(path):
+    """(line, input, message) of the rows of each table after `<!-- docs-run: messages -->` whose
+    input and message are each one code span (the input: arguments of `arbench`, `run` implied)."""
+    rows, state = [], None  # None, "before" (the directive seen), "in" (in its table)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for number, line in enumerate(lines, 1):
+        if MESSAGES.match(line.strip()):
+            state = "before"
+            continue
+        if not line.startswith("|"):
+            state = None if state == "in" or line.strip() else state
+            continue
+        if state is None:
+            continue
+        state = "in"
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) < 2:
+            continue
+        given, said = CODE_CELL.match(cells[0]), CODE_CELL.match(cells[1])
+        if given and said and "…" not in given.group(2) and not OWN_FILE.search(given.group(2)):
+            rows.append((number, given.group(2), said.group(2)))
+    return rows
+
+
+def check_messages(page, path, scratch, env):
+    """Each message row's input run: exit 2 and the message (`…`: any text; spacing and line
+    breaks aside) in what arbench printed. A row the program no longer answers so is a problem."""
+    problems = []
+    for number, given, said in message_rows(path):
+        command = "arbench " + given
+        try:
+            r = subprocess.run(["bash", "-c", command], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=60)
+            rc, output = r.returncode, r.stdout
+        except subprocess.TimeoutExpired:
+            rc, output = -1, "(still running after 60 s: the input was not refused)"
+        flat = " ".join(output.split())
+        want = said[len("arbench: error: "):] if said.startswith("arbench: error: ") else said
+        pattern = ".*?".join(re.escape(" ".join(part.split())) for part in want.split("…"))
+        if rc != 2 or not re.search(pattern, flat):
+            problems.append(f"{page}:{number}: `{command}` (exit {rc}) no longer prints the message shown: {said}\n"
+                            f"    it printed: {flat[-400:]}")
+    return problems
+
+
 def run_examples(root, exe, pages, verbose):
     import shutil
     import tempfile
@@ -403,6 +457,7 @@ def run_examples(root, exe, pages, verbose):
                 if missing:  # what it printed instead, so a failure far away (CI) can be read
                     problems.append(f"{where}: `{command}` printed:\n    " +
                                     "\n    ".join(output.rstrip().splitlines()[-60:]))
+            problems += check_messages(page, path, scratch, env)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     if verbose:

@@ -34,8 +34,12 @@
 #   usage (nothing is left behind) · 3 environment (build failed, no matplotlib for the plots).
 set -uo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # scripts/, or P/share/arbench/scripts installed
+repo=$(cd "$here/.." && pwd)
 exe=${ARBENCH_EXE:-}
+# Installed (`cmake --install ... --prefix P`: no sources beside it): P/bin/arbench, never a build.
+installed=0
+[[ -f $repo/CMakeLists.txt ]] || installed=1
 results=${ARBENCH_RESULTS_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/arbench}
 build_dir=${ARBENCH_BUILD_DIR:-}
 python=${ARBENCH_PYTHON:-/usr/bin/python3}
@@ -46,7 +50,17 @@ default_sweep="--backend host --gpus 2,4 --min-bytes 1K --max-bytes 64K --family
 read -r -a run_args <<<"${ARBENCH_NIGHTLY_ARGS:-$default_sweep}"
 update_baseline=0 plots=1 reference=() from_result="" compare_flags=()
 
-die() { echo "nightly: $2" >&2; exit "$1"; }
+die() { echo "nightly: $2" | fold -s -w 120 >&2; exit "$1"; }
+say() { echo "nightly: $1" | fold -s -w 120; }  # within the console's 120 columns
+need() {  # need OPTION WHAT "$@": the option's value ($2 of "$@") non-empty, else exit 2 naming it
+  [[ $# -ge 4 && -n $4 ]] || die 2 "$1 needs $2 (an empty or missing value); see scripts/nightly.sh --help"
+}
+number() {  # number NAME VALUE LO HI EXAMPLE [open]: a decimal VALUE in [LO, HI] ((LO, HI] with open), else exit 2
+  local lo_ok='v >= lo' range="[$3, $4]"
+  [[ ${6:-} == open ]] && lo_ok='v > lo' range="($3, $4]"
+  [[ $2 =~ ^[0-9]+([.][0-9]+)?%?$ ]] && awk -v v="${2%\%}" -v lo="$3" -v hi="$4" "BEGIN { exit !($lo_ok && v <= hi) }" ||
+    die 2 "$1=$2: not a number in $range; e.g. $1=$5"
+}
 field() {  # field FILE a.b.c: arbench.a.b.c of a result JSON ("" when absent)
   "$python" -c 'import json, sys
 v = json.load(open(sys.argv[1]))["arbench"]
@@ -57,11 +71,11 @@ print("" if v is None else v)' "$1" "$2"
 
 while (($#)); do
   case $1 in
-    --exe) exe=${2:?--exe needs a path}; shift 2 ;;
-    --results) results=${2:?--results needs a folder}; shift 2 ;;
-    --from-result) from_result=${2:?--from-result needs a result JSON}; shift 2 ;;
+    --exe) need "$1" "a path" "$@"; exe=$2; shift 2 ;;
+    --results) need "$1" "a folder" "$@"; results=$2; shift 2 ;;
+    --from-result) need "$1" "a result JSON" "$@"; from_result=$2; shift 2 ;;
     --update-baseline) update_baseline=1; shift ;;
-    --gate) gate=${2:?--gate needs auto, timing or correctness}; shift 2 ;;
+    --gate) need "$1" "auto, timing or correctness" "$@"; gate=$2; shift 2 ;;
     --strict) compare_flags+=(--strict); shift ;;
     --allow-missing) compare_flags+=(--allow-missing); shift ;;
     --reference) reference=(--reference); shift ;;
@@ -72,6 +86,13 @@ while (($#)); do
   esac
 done
 case $gate in auto|timing|correctness) ;; *) die 2 "--gate $gate: use auto, timing or correctness" ;; esac
+# The environment's numbers, before anything is built, run or written (a bad one used to fail
+# only at the compare, after the first night's baseline was created).
+number ARBENCH_THRESHOLD "$threshold" 0 10000 5
+number ARBENCH_ALPHA "$alpha" 0 0.5 0.01 open
+if [[ $gate == correctness && " ${compare_flags[*]} " == *" --strict "* ]]; then
+  die 2 "--strict with --gate correctness: --strict counts more slower cases, the correctness gate counts none; give one"
+fi
 if [[ -n $from_result ]]; then
   [[ -e $from_result ]] || die 2 "--from-result $from_result: no such file"
   [[ -f $from_result ]] || die 2 "--from-result $from_result: not a file (a folder?); give a result JSON"
@@ -84,14 +105,16 @@ probe=$results/.arbench-probe.$$
 
 # 1. Build, unless told which arbench to use: build/release through scripts/build.sh (an
 #    up-to-date build is reused as it is), or ARBENCH_BUILD_DIR as a build of its own.
-if [[ -z $exe ]]; then
+if [[ -z $exe && $installed == 1 ]]; then
+  exe=$(cd "$repo/../.." && pwd)/bin/arbench  # P/share/arbench -> P/bin/arbench
+elif [[ -z $exe ]]; then
   log=$results/build.log
   if [[ -z $build_dir ]]; then
-    echo "nightly: building arbench (scripts/build.sh release; log: $log)"
+    say "building arbench (scripts/build.sh release; log: $log)"
     "$repo/scripts/build.sh" release --target arbench >"$log" 2>&1 || die 3 "the build failed; see $log"
     exe=$repo/build/release/arbench
   else
-    echo "nightly: building arbench in $build_dir (log: $log)"
+    say "building arbench in $build_dir (log: $log)"
     { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
       cmake --build "$build_dir" --target arbench; } >"$log" 2>&1 || die 3 "the build failed; see $log"
     exe=$build_dir/arbench
@@ -105,7 +128,7 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/arbench-nightly.XXXXXX") || die 3 "cannot c
 trap 'rm -rf "$scratch"' EXIT
 run_rc=0
 if [[ -n $from_result ]]; then
-  echo "nightly: tonight's result is $from_result (--from-result)"
+  say "tonight's result is $from_result (--from-result)"
   cp "$from_result" "$scratch/result.json" || die 2 "cannot read $from_result"
   run_rc=$("$python" - "$scratch/result.json" "$from_result" <<'PY'
 import json, sys
@@ -122,7 +145,7 @@ print(1 if failed else 0)
 PY
 ) || exit 2
 else
-  echo "nightly: $exe run ${run_args[*]}"
+  say "$exe run ${run_args[*]}"
   "$exe" run "${run_args[@]}" --out "$scratch/result.json" -q
   run_rc=$?
   case $run_rc in
@@ -176,12 +199,17 @@ if [[ $gate == auto ]]; then
   [[ $timing == cpu || $base_timing == cpu ]] && gate=correctness
 fi
 if [[ $gate == correctness ]]; then
+  if [[ " ${compare_flags[*]} " == *" --strict "* ]]; then  # auto chose it: --strict has nothing to count
+    kept=(); for f in "${compare_flags[@]}"; do [[ $f == --strict ]] || kept+=("$f"); done
+    compare_flags=("${kept[@]}")
+    notes+=("--strict left out: the correctness gate (CPU timing) counts no slower case")
+  fi
   compare_flags+=(--correctness-only)
   notes+=("gate: correctness only ($([[ $timing == cpu ]] && echo "CPU timing, host backend" || echo "--gate correctness")): failed and missing cases fail the night; timings are recorded and plotted, never a regression verdict (--gate timing overrides; timing gates are for GPU runs)")
 else
   notes+=("gate: timing and correctness (alpha $alpha, threshold $threshold%)")
 fi
-for note in "${notes[@]}"; do echo "nightly: $note"; done
+for note in "${notes[@]}"; do say "$note"; done
 printf '%s\n' "${notes[@]}" >"$night/notes.txt"
 cmp=(compare "$baseline" "$night/result.json" --alpha "$alpha" --threshold "$threshold" "${compare_flags[@]}")
 "$exe" "${cmp[@]}" --format json >"$night/compare.json"
@@ -191,20 +219,20 @@ cmp_rc=$?
 if ((first_night)); then
   # The baseline is tonight's run: a table of it against itself would say nothing.
   "$exe" "${cmp[@]}" --format text >"$night/compare.txt" 2>&1
-  echo "nightly: first night of this machine and sweep: nothing to compare yet (tonight's run is the baseline)"
+  say "first night of this machine and sweep: nothing to compare yet (tonight's run is the baseline)"
 else
   "$exe" "${cmp[@]}" --format text | tee "$night/compare.txt"
 fi
 
 # 5. History, plots and the page (all of them include tonight).
 # Milliseconds: two nights in one second (a CI retry) stay two nights in the history.
-"$python" "$repo/scripts/history.py" "$night/result.json" "$night/compare.json" "$history" \
+"$python" "$here/history.py" "$night/result.json" "$night/compare.json" "$history" \
   --date "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" ||
   die 2 "could not append to $history"
 plot_rc=0
 if ((plots)); then
   if "$python" -c 'import matplotlib' 2>/dev/null; then
-    "$python" "$repo/scripts/plot.py" "$night/result.json" --out "$night/plots" \
+    "$python" "$here/plot.py" "$night/result.json" --out "$night/plots" \
       --history "$history" "${reference[@]}" >/dev/null || plot_rc=3
     ((plot_rc)) && echo "nightly: plotting failed (see above)" >&2
   else
@@ -212,15 +240,15 @@ if ((plots)); then
     plot_rc=3
   fi
 fi
-"$python" "$repo/scripts/report.py" "$night/result.json" --compare "$night/compare.json" \
+"$python" "$here/report.py" "$night/result.json" --compare "$night/compare.json" \
   --history "$history" --notes "$night/notes.txt" --out "$night/report.html" ||
   die 2 "could not write $night/report.html"
 cp "$night/report.html" "$results/report.html"
 
 if ((update_baseline)); then
-  cp "$night/result.json" "$baseline" && echo "nightly: baseline $baseline replaced by tonight's run"
+  cp "$night/result.json" "$baseline" && say "baseline replaced by tonight's run: $baseline"
 fi
-echo "nightly: results in $night (page: $night/report.html)"
+say "results in $night (page: $night/report.html)"
 if ((cmp_rc == 1 || run_rc == 1)); then
   echo "nightly: REGRESSION (see $night/compare.txt)" >&2
   exit 1

@@ -16,6 +16,8 @@ Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
   history        nightly medians relative to each case's first night, regressions, uncounted
                  slower cases and abnormal device states marked (only with --history)
 Run with Debian's /usr/bin/python3 (python3-matplotlib); prints one line per file written.
+Exit: 0 written · 2 unusable input (a result that is not one, --formats naming a format
+matplotlib cannot write) · 3 no matplotlib in this Python.
 """
 import argparse
 import json
@@ -26,7 +28,13 @@ import sys
 import textwrap
 from collections import defaultdict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    if __name__ != "__main__":
+        raise  # report.py imports this file and goes on without the curves
+    print(f"plot.py: no matplotlib in {sys.executable}; apt install python3-matplotlib", file=sys.stderr)
+    sys.exit(3)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
@@ -360,7 +368,13 @@ def main():
                    help="draw published curves (default file: %(const)s)")
     p.add_argument("--formats", default="png,svg", help="comma-separated (default png,svg)")
     args = p.parse_args()
-    args.formats = [f for f in args.formats.split(",") if f]
+    args.formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
+    writable = plt.figure().canvas.get_supported_filetypes()  # what this matplotlib can write
+    plt.close("all")
+    unknown = [f for f in args.formats if f not in writable]
+    if unknown or not args.formats:
+        fail(f"--formats {','.join(unknown) or repr('')}: "
+             f"{'not a format matplotlib writes' if unknown else 'no format given'} ({' '.join(sorted(writable))})")
     args.out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.result)), "plots")
     os.makedirs(args.out, exist_ok=True)
     cases, args.timing, args.backend = load_result(args.result)

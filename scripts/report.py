@@ -378,6 +378,12 @@ def main():
     p.add_argument("--out", help="the HTML file (default: report.html next to the result)")
     p.add_argument("--title", default="arbench nightly")
     a = p.parse_args()
+    # The page's path, before any work: a folder or a missing folder is said, never a traceback.
+    out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.result)), "report.html")
+    if os.path.isdir(out):
+        fail(f"--out {out}: a folder; add the page's file name to it (e.g. report.html)")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        fail(f"--out {out}: the folder {os.path.dirname(os.path.abspath(out))} does not exist; create it first")
     result = load(a.result, "result")
     if not isinstance(result.get("arbench"), dict) or "cases" not in result["arbench"]:
         fail(f"{a.result}: no arbench.cases (not written by `arbench run`)")
@@ -394,12 +400,16 @@ def main():
     figs, why = figures(a.result, by_case, prov.get("timing", ""), prov.get("backend", ""))
     nights = len({h["date"] for hs in by_case.values() for h in hs}) or 1
     rows = build_rows(result, compare, by_case)
-    out = a.out or os.path.join(os.path.dirname(os.path.abspath(a.result)), "report.html")
     text = page(result, compare, notes, rows, figs, why, nights, a.title)
     tmp = out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, out)
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, out)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)  # nothing half-written is left behind
+        fail(f"--out {out}: cannot write the page ({e.strerror})")
     print(f"report: {out} ({len(rows)} cases, {nights} night(s), {len(text) // 1024} KiB)")
 
 

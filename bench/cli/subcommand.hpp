@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "arbench/core/errors.hpp"
+#include "cli/parse_errors.hpp"
 
 namespace arbench::cli {
 
@@ -29,7 +30,7 @@ void on_run(CLI::App& sub, int& exit_code, std::shared_ptr<Args> args, Run run) 
     try {
       exit_code = run(*args);
     } catch (const Error& e) {
-      std::cerr << "arbench " << name << ": " << e.what() << "\n";
+      std::cerr << error_text("arbench " + name + ": ", e.what());
       exit_code = e.exit_code();
     }
   });

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "sweep/sizes.hpp"
 
@@ -49,6 +50,13 @@ std::optional<long double> read_number(const std::string& text, bool integer, st
     why = "'" + text + "' is not a number";
     return std::nullopt;
   }
+  // One rule for every number: decimal digits, an optional sign, point and exponent. strtold
+  // alone would take 0x10 (hex) for a real, and an integer option would not.
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && std::string_view("+-.eE").find(c) == std::string_view::npos) {
+      why = "'" + text + "' is not a decimal number";
+      return std::nullopt;
+    }
   if (!std::isfinite(v) || errno == ERANGE) {
     why = text + " is too large a number";
     return std::nullopt;
@@ -119,8 +127,11 @@ CLI::Validator size_validator(const Range& range) {
 CLI::Validator percent_validator(const Range& range) {
   return CLI::Validator(
       [range](std::string& s) -> std::string {
+        // "5", "5%" or "5 %": one percent sign at most ("5%%" is a typo, not 5).
         std::string v = s;
-        while (!v.empty() && (v.back() == '%' || v.back() == ' ')) v.pop_back();
+        if (!v.empty() && v.back() == '%') v.pop_back();
+        while (!v.empty() && v.back() == ' ') v.pop_back();
+        if (v.find('%') != std::string::npos) return "'" + s + "' is not a percentage; give a number, e.g. 5 or 5%";
         if (std::string why = number_problem(v, range, "PCT"); !why.empty()) return why;
         s = v;
         return {};

@@ -53,9 +53,16 @@ void check_output_paths(const std::vector<NamedPath>& outputs, const std::vector
     if (const std::string why = output_path_problem(o.path); !why.empty()) throw UsageError(what + why);
     const std::string folder = folder_of(o.path);
     std::error_code ec;
-    if (!fs::is_directory(folder, ec))
+    if (!fs::is_directory(folder, ec)) {
+      // A file where the path needs a folder (--out file.json/r.json) is not a missing folder.
+      for (fs::path up = folder; !up.empty(); up = up.parent_path()) {
+        if (fs::exists(up, ec) && !fs::is_directory(up, ec))
+          throw UsageError(what + up.string() + " is a file, not a folder; give a path whose folders exist");
+        if (up == up.parent_path()) break;
+      }
       throw UsageError(what + "the folder " + folder + " does not exist; create it (mkdir -p " + folder +
                        ") or write elsewhere");
+    }
     // The atomic write creates its temporary file beside the output: probe that very thing.
     const std::string probe = o.path + ".arbench-probe." + std::to_string(::getpid());
     {

@@ -48,6 +48,7 @@
 #include "run/run_stop.hpp"
 #include "io/output_paths.hpp"
 #include "sweep/option_scope.hpp"
+#include "sweep/run_config.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sweep.hpp"
 
@@ -197,6 +198,14 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     // (module_loading.hpp), and, for single-gpu asked by name, a hardware queue per rank stream.
     if (const std::string note = prepare_module_loading(); !note.empty() && lead && cfg.backend != "host")
       std::cerr << "arbench: " << note << "\n";
+    // A GPU backend asked by name: --host-threads cannot apply, said before the device is probed
+    // (was: "no usable CUDA device", exit 3, on a machine without one).
+    if (cfg.backend == "cuda" || cfg.backend == "single-gpu")
+      if (const std::string why = host_threads_problem(cfg.tuning.host_threads,
+                                                       cfg.backend == "cuda" ? Backend::cuda : Backend::single_gpu,
+                                                       cfg.families);
+          !why.empty())
+        throw UsageError(why);
     if (cfg.backend == "single-gpu") prepare_single_gpu_env(kMaxRanks);
     const ResolvedBackend rb = resolve_backend(cfg.backend, lead);
     b = rb.backend;
@@ -343,7 +352,15 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
 
   int columns = 80;
   const bool terminal = stderr_is_terminal(columns);
-  Progress progress(std::cerr, terminal && lead, runnable.size(), columns);
+  // What each case will cost, for the ETA: its samples (adaptive: at most max) and warm-up.
+  const int per_case = (adaptive_sampling(cfg) ? cfg.max_samples.value_or(1) : cfg.samples.value_or(1)) +
+                       cfg.warmup.value_or(0);
+  std::vector<PlannedCase> plan;
+  for (const auto& c : runnable)
+    plan.push_back({c.name(), std::string(family_name(c.family)), c.bytes, c.world, per_case});
+  const ProgressMode progress_mode = !lead ? ProgressMode::off : terminal ? ProgressMode::terminal : ProgressMode::log;
+  Progress progress(std::cerr, progress_mode, std::move(plan), terminal ? columns : 120);
+  ProgressTicker progress_ticker(progress);  // a log line every 30 s, even inside one long case
   std::vector<CaseResult> results;
   results.reserve(runnable.size());
   for (const auto& c : runnable) {

@@ -2,6 +2,7 @@
 #include "settings/settings_report.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,20 +51,51 @@ std::string wrapped(const std::string& label, const std::string& text, std::size
   return out + "\n";
 }
 
+// A line to copy whole (`paste`, `verify`, a command) after `label`: as it is when it fits in
+// kWidth, else broken at the blanks outside quotes into lines ending in " \\" (a shell
+// continuation, so it still pastes as one command) under a hanging indent of `indent` columns.
+// A quoted argument longer than a line stands alone on its own.
+std::string pasteable(const std::string& label, const std::string& text, std::size_t indent) {
+  if (label.size() + text.size() <= kWidth) return label + text + "\n";
+  std::vector<std::string> words(1);
+  char quote = 0;
+  for (char c : text) {
+    if (quote == 0 && c == ' ') {
+      if (!words.back().empty()) words.emplace_back();
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = quote == '\0' ? c : (quote == c ? '\0' : quote);
+    words.back() += c;
+  }
+  std::string out = label, line;
+  std::size_t col = label.size();
+  for (const std::string& w : words) {
+    if (w.empty()) continue;
+    if (!line.empty() && col + 1 + w.size() + 2 > kWidth) {  // room for " \\"
+      out += line + " \\\n" + std::string(indent, ' ');
+      line.clear();
+      col = indent;
+    }
+    col += (line.empty() ? 0 : 1) + w.size();
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + line + "\n";
+}
+
 std::string world_title(const WorldSettings& w) {
   return std::to_string(w.world) + " GPUs (tensor parallel " + std::to_string(w.world) + ", " +
          (w.nccl.nvlink ? "every GPU pair NVLink-connected" : "PCIe: not every GPU pair is NVLink-connected") +
          (w.nccl.nnodes > 1 ? ", " + std::to_string(w.nccl.nnodes) + " nodes" : "") + ")";
 }
 
-// One setting: status and knob, then its lines under a label column (paste and run lines are never
-// wrapped: they are meant to be copied whole).
+// One setting: status and knob, then its lines under a label column (paste and run lines wrap
+// only as shell continuations: they are meant to be copied whole).
 std::string format_setting(const EngineSetting& s) {
   const Knob& k = knob(s.knob);
   const std::string pad(10, ' ');
   constexpr std::size_t kText = 20;
   std::string out = wrapped("  " + std::string(status_name(s.status)), std::string(k.what), pad.size());
-  if (!s.paste.empty()) out += pad + "paste     " + s.paste + "\n";
+  if (!s.paste.empty()) out += pasteable(pad + "paste     ", s.paste, kText + 2);
   if (!s.value.empty()) out += wrapped(pad + "value", s.value, kText);
   if (!s.why.empty()) out += wrapped(pad + "why", s.why, kText);
   for (std::size_t i = 0; i < s.evidence.size() && i < 4; ++i)
@@ -71,7 +103,7 @@ std::string format_setting(const EngineSetting& s) {
   if (s.evidence.size() > 4)
     out += pad + std::string(10, ' ') + "(" + std::to_string(s.evidence.size() - 4) + " more in settings.json)\n";
   if (!s.run_line.empty())
-    out += pad + (s.status == SettingStatus::missing ? "measure   " : "verify    ") + s.run_line + "\n";
+    out += pasteable(pad + (s.status == SettingStatus::missing ? "measure   " : "verify    "), s.run_line, kText + 2);
   if (!k.caveat.empty() && s.status != SettingStatus::keep && s.status != SettingStatus::gated)
     out += wrapped(pad + (k.verified ? "caveat" : "unverified"), std::string(k.caveat), kText);
   return out;
@@ -124,8 +156,9 @@ std::string format_settings(const SettingsReport& rep) {
                              " (--margin, --alpha); " + rep.dtype +
                              (rep.hidden > 0 ? ", fused family at hidden " + std::to_string(rep.hidden) : ""),
                  9);
-  out += "files    " + (rep.table_text.empty() ? std::string("(no tuner table: ") + rep.table_missing + ")" : rep.paths.table) +
-         (rep.example_conf_text.empty() ? "" : ", " + rep.paths.example_conf) + "\n";
+  out += wrapped("files", (rep.table_text.empty() ? std::string("(no tuner table: ") + rep.table_missing + ")" : rep.paths.table) +
+                             (rep.example_conf_text.empty() ? "" : ", " + rep.paths.example_conf),
+                 9);
   out += "plugin   " + rep.paths.plugin + "\n";
   out += wrapped("status", "set: in the command line below; try: measured to help, but the knob or its behaviour "
                            "on this GPU is not verified; keep: the default is right; gated: the engine cannot take "
@@ -141,7 +174,7 @@ std::string format_settings(const SettingsReport& rep) {
       for (const EngineSetting& s : e.settings) out += format_setting(s);
       if (!e.command.empty()) {
         out += "  command:\n";
-        for (const std::string& line : e.command) out += "    " + line + "\n";
+        for (const std::string& line : e.command) out += pasteable("    ", line, 6);
       }
     }
   }

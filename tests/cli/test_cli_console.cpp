@@ -84,4 +84,7 @@ TEST(CliConsole, ProgressLineOnATerminalOnly) {
   EXPECT_EQ(pipe.output.find("[1/4]"), std::string::npos) << pipe.output;
   EXPECT_EQ(pipe.output.find('\r'), std::string::npos) << pipe.output;
   EXPECT_NE(pipe.output.find("4 cases run, 4 ok"), std::string::npos) << pipe.output;
+  // Without a terminal: whole log lines instead, one at the family's end (and every 30 s).
+  EXPECT_NE(pipe.output.find("arbench: progress 4/4 cases (100%), "), std::string::npos) << pipe.output;
+  EXPECT_NE(pipe.output.find(", ETA 0s; family allreduce done\n"), std::string::npos) << pipe.output;
 }

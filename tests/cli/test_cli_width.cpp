@@ -6,6 +6,9 @@
 // and renderers, and are not checked.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include "tests/cli/inputs/help_options.hpp"
@@ -21,7 +24,7 @@ std::size_t columns(const std::string& line) {
 }
 
 void expect_fits(const std::string& what, const CliResult& r) {
-  std::istringstream in(r.output);
+  std::istringstream in(r.raw);  // as printed, wrapped errors and all
   int n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
@@ -100,4 +103,53 @@ TEST(CliWidth, TopoOfEverySavedTree) {
   for (const char* tree : {"one_switch_four_gpus", "four_switches_two_sockets", "direct_two_root_complexes", "broken"})
     expect_fits(std::string("topo ") + tree,
                 run_arbench(std::string("topo --sysfs-root ") + ARBENCH_SOURCE_DIR + "/tests/fixtures/sysfs/" + tree));
+}
+
+// `settings`: its paste lines, commands and notes (was: paste lines up to 150 columns; now they
+// wrap as shell continuations, each broken line ending in " \").
+TEST(CliWidth, Settings) {
+  const std::string out = testing::TempDir() + "arbench-width-settings";
+  for (const char* fixture : {"pcie8-crossovers.json", "nccl-default-wins.json", "no-fused.json"}) {
+    const CliResult r = run_arbench(std::string("settings ") + ARBENCH_SOURCE_DIR + "/tests/fixtures/settings/" + fixture +
+                                    " --out-dir " + out);
+    ASSERT_EQ(r.exit_code, 0) << fixture << "\n" << r.output;
+    expect_fits(std::string("settings ") + fixture, r);
+  }
+}
+
+// Errors: long and multi-line ones are wrapped (continuation lines indented), whether from parsing
+// (CLI11), from the run's checks, or from a subcommand.
+TEST(CliWidth, Errors) {
+  const std::string sample = kSample;
+  for (const std::string& args :
+       {std::string("--variants 'nccl[tuned]' --backend host"), std::string("--timeout 5 --timeout 6"),
+        std::string("--backend host --variants nccl"), std::string("--host-threads 4 --backend cuda"),
+        std::string("--family allreduce --tokens 4"), std::string("--skew 500000 --timeout 0.1"),
+        "compare " + sample + " " + sample + " --strict --correctness-only",
+        "settings " + sample + " " + sample, std::string("--benchmark_repetitions=3")}) {
+    const CliResult r = run_arbench(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    expect_fits("arbench " + args, r);
+  }
+}
+
+// `topo`: the header and report of this machine (no GPU here: the message saying so) and of a
+// saved tree with a long path.
+TEST(CliWidth, TopoHeader) {
+  expect_fits("topo", run_arbench("topo"));
+  expect_fits("topo --no-measure", run_arbench("topo --no-measure"));
+}
+
+// The nightly's notes and lines (was: notes of 200+ columns): a first night and a second, from a
+// committed result (no run), in a scratch results folder.
+TEST(CliWidth, Nightly) {
+  const std::string dir = testing::TempDir() + "arbench-width-nightly-" + std::to_string(::getpid());
+  const std::string night = std::string("ARBENCH_EXE=") + ARBENCH_EXE + " bash " + ARBENCH_SOURCE_DIR +
+                            "/scripts/nightly.sh --no-plots --results " + dir + " --from-result " + kSample;
+  for (int n = 0; n < 2; ++n) {
+    const CliResult r = run_shell(night);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    expect_fits("nightly.sh, night " + std::to_string(n + 1), r);
+  }
+  std::filesystem::remove_all(dir);
 }

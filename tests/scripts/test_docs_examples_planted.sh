@@ -4,7 +4,8 @@
 # pages CMake registered are the arguments after ARBENCH_EXE; a page that gained examples since
 # CMake ran fails here). Then planted pages show that each kind of rot is caught: an example with
 # an option arbench lacks, a transcript in an output format arbench no longer prints, a compare of
-# the shipped sample with a result of this machine without --allow-different-machines; that a
+# the shipped sample with a result of this machine without --allow-different-machines, a message
+# table (`<!-- docs-run: messages -->`) showing a message arbench no longer prints; that a
 # GPU-only line is not run; and that a page with examples but no entry is named.
 set -uo pipefail
 usage="usage: test_docs_examples_planted.sh SOURCE_DIR ARBENCH_EXE REGISTERED_PAGE..."
@@ -69,6 +70,17 @@ arbench run --backend host --gpus 2 -b 1K -e 1K --variants reference --family al
 arbench compare results/samples/host-cpu-timing-sample.json mine.json --threshold 25
 ```
 MD
+# A message table (`<!-- docs-run: messages -->`) showing what arbench no longer prints: the
+# --nccl-channels message of an older arbench (was: the docs showed it for months, unchecked).
+plant "docs/planted.md:6: \`arbench --nccl-channels 65\` (exit 2) no longer prints the message shown: --nccl-channels: 65 is out of range: 1 <= N <= 32" <<'MD'
+# planted: a stale message
+<!-- docs-run: messages -->
+
+| input | message |
+|---|---|
+| `--nccl-channels 65` | `--nccl-channels: 65 is out of range: 1 <= N <= 32` |
+| `--gpus 16` | `--gpus: 16 is out of range: 1 <= N <= 8` |
+MD
 # Not a fault: GPU-only lines are not run, and a transcript whose lines all appear passes.
 cat >"$tmp/tree/docs/planted.md" <<'MD'
 # fine
@@ -83,9 +95,15 @@ allreduce/reference/bf16/gpus:2/bytes:1024
 ...
 # skipped [1]: NCCL needs GPUs; the host backend runs CPU twins only
 ```
+<!-- docs-run: messages -->
+
+| input | message |
+|---|---|
+| `--gpus 16` | `arbench: error: --gpus: 16 is out of range: 1 <= N <= 8` |
+| `-b 64K -e 1K` | `--min-bytes 64K is larger than …` |
 MD
 out=$($check --root "$tmp/tree" --arbench "$exe" --run-examples --pages docs/planted.md --verbose 2>&1) ||
   { echo "FAIL: a page that matches was reported:"; echo "$out"; fails=$((fails + 1)); }
 grep -q "not run: arbench run --backend cuda --gpus 8 (needs a GPU" <<<"$out" || { echo "FAIL: no GPU skip: $out"; fails=$((fails + 1)); }
-[ $fails -eq 0 ] && echo "docs_examples.planted: every page with examples has its entry (${#registered[@]}), the 3 planted faults and a page left out are caught"
+[ $fails -eq 0 ] && echo "docs_examples.planted: every page with examples has its entry (${#registered[@]}), the 4 planted faults and a page left out are caught"
 exit $((fails > 0))

@@ -28,7 +28,15 @@ TunerPluginPath find_tuner_plugin() {
       return t;
     }
   }
-  t.path = candidates[1].string();
+  // A build folder (CMakeCache.txt beside arbench) builds the plugin next to arbench; an installed
+  // tree has it in ../lib.
+  if (fs::is_regular_file(dir / "CMakeCache.txt", ec)) {
+    t.path = candidates[0].string();
+    t.put_by = "building the target arbench_nccl_tuner in " + dir.string();
+  } else {
+    t.path = candidates[1].string();
+    t.put_by = "`cmake --install`";
+  }
   return t;
 }
 

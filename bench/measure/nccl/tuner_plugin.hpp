@@ -14,6 +14,9 @@ struct TunerPluginPath {
   std::string path;    // absolute; the install location when not found
   bool found = false;
   std::string looked;  // the places tried, for a message
+  // When not found: what would put it at `path`, for the message ("building the target
+  // arbench_nccl_tuner" in a build folder, "`cmake --install`" in an installed tree).
+  std::string put_by;
 };
 
 TunerPluginPath find_tuner_plugin();

@@ -8,6 +8,8 @@
 
 #include <cctype>
 #include <initializer_list>
+#include <map>
+#include <set>
 #include <source_location>
 #include <string>
 #include <utility>
@@ -28,6 +30,13 @@ class ProbeTest : public testing::Test {
 
 }  // namespace per_subcommand_detail
 
+// The subcommands each suite registered, for the tests that check a suite covers every
+// subcommand it should (a subcommand left out is never probed, and nothing says so).
+inline std::map<std::string, std::set<std::string>>& per_subcommand_registry() {
+  static std::map<std::string, std::set<std::string>> registry;
+  return registry;
+}
+
 // Registers Suite.<Sub> (the subcommand capitalised: "run" -> Run) running probe(sub) for each
 // subcommand. Call it at namespace scope (`const bool kRegistered = per_subcommand(...)`): the
 // tests must exist before main() lists or runs them. The factory returns a testing::Test*, the
@@ -35,6 +44,7 @@ class ProbeTest : public testing::Test {
 inline bool per_subcommand(const char* suite, per_subcommand_detail::Probe probe, std::initializer_list<const char*> subs,
                            const std::source_location where = std::source_location::current()) {
   for (const char* sub : subs) {
+    per_subcommand_registry()[suite].insert(sub);
     std::string name = sub;
     name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
     testing::RegisterTest(suite, name.c_str(), nullptr, nullptr, where.file_name(), static_cast<int>(where.line()),

@@ -5,10 +5,12 @@
 // declaring its kind shows CLI11's own type name (INT, FLOAT, TEXT) and fails here; so does one
 // whose value is silently taken, whatever it is. Outputs (OUTFILE) have their own probes
 // (test_cli_outputs.cpp), lists theirs too (test_cli_lists.cpp).
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "help_options.hpp"
@@ -36,6 +38,12 @@ bool names_option_and_value(const std::string& output, const std::string& option
   return false;
 }
 
+// A probe that finds nothing to probe fails: a subcommand whose options all went unseen (a help
+// the parser no longer reads, every option skipped) must not pass as probed.
+void expect_probed(const std::string& sub, int probed) {
+  EXPECT_GT(probed, 0) << "arbench " << sub << ": the probe probed nothing (no option that takes a value seen)";
+}
+
 void probe_every_option(const std::string& sub) {
   ASSERT_TRUE(probe_bases().count(sub)) << "`arbench " << sub << "` has no probe base: add one to tests/cli/probe_bases.hpp";
   const std::vector<HelpOption> options = help_options(sub);
@@ -54,6 +62,14 @@ void probe_every_option(const std::string& sub) {
         << ": an option added without declaring what its value means; add it with bench/cli's helpers "
            "(cli::number with a range, cli::list, cli::choice, cli::output_file, ...)";
     if (o.placeholder == "OUTFILE") continue;  // any name is a file name: test_cli_outputs.cpp
+    // An output folder (created when missing) and `settings --plugin PATH` (the plugin's path on
+    // the machine the engine runs on, which need not exist here): any non-empty name is one.
+    if (o.placeholder == "OUTDIR" || o.placeholder == "PATH") {
+      const CliResult r = run_arbench(probe_base(sub, o.name()).with(o.name(), "''"));
+      ++probed;
+      EXPECT_EQ(r.exit_code, 2) << "arbench " << sub << " " << o.name() << " '': an empty name\n" << r.output;
+      continue;
+    }
     const std::optional<DeclaredRange> range = declared_range(o);
     for (const char* probe : kProbes) {
       const double value = std::strtod(probe, nullptr);
@@ -77,7 +93,7 @@ void probe_every_option(const std::string& sub) {
       }
     }
   }
-  EXPECT_GT(probed, 0) << sub;
+  expect_probed(sub, probed);
 }
 
 }  // namespace
@@ -89,7 +105,19 @@ TEST(CliEveryOption, SubcommandsHaveProbeBases) {
 }
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo"});
+    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo", "settings"});
+
+// Every subcommand --help lists is probed (was: `settings` was not, so its --alpha, --margin,
+// --hidden and --gpus never met nan, inf, -1, 0 or 1e300).
+TEST(CliEveryOption, EverySubcommandIsProbed) {
+  const std::set<std::string>& probed = per_subcommand_registry()["CliEveryOption"];
+  for (const std::string& sub : help_subcommands())
+    EXPECT_TRUE(probed.count(sub)) << "`arbench " << sub << "` is not probed: add it to CliEveryOption's list";
+}
+
+TEST(CliEveryOption, AProbeOfNothingFails) {
+  EXPECT_NONFATAL_FAILURE(expect_probed("settings", 0), "the probe probed nothing");
+}
 
 // The parser the probes rely on reads the help as arbench prints it.
 TEST(CliEveryOption, HelpParserSeesDeclarations) {

@@ -3,10 +3,12 @@
 // `--gpus 2,,4` ran 2 and 4, `--gpus ''` said "0 is not a GPU count", `--skew 0,0` wrote duplicate
 // case names that compare and tune then refused). A valid item comes from the option's declared
 // range or choices; a list of free names needs one in kValidItem.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "help_options.hpp"
 #include "per_subcommand.hpp"
@@ -55,6 +57,7 @@ void probe_lists(const std::string& sub) {
     // Given twice, the values join: the duplicate is across the two.
     expect_refused(sub, o, x + " " + o.name() + " " + x, x + " is listed twice");
   }
+  EXPECT_GT(lists, 0) << "arbench " << sub << ": the probe probed nothing (no list option seen)";
   if (sub == "run" || sub == "list" || sub == "step") {
     EXPECT_GE(lists, 4) << sub;
   }
@@ -63,7 +66,23 @@ void probe_lists(const std::string& sub) {
 }  // namespace
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliLists", probe_lists, {"run", "list", "compare", "tune", "step", "topo"});
+    per_subcommand("CliLists", probe_lists, {"run", "list", "step", "settings"});
+
+// Every subcommand with a list option is probed (was: `settings --gpus` was not), and a probe
+// that finds no list fails (was: compare, tune and topo "passed" having probed nothing).
+TEST(CliLists, EverySubcommandWithAListIsProbed) {
+  const std::set<std::string>& probed = per_subcommand_registry()["CliLists"];
+  for (const std::string& sub : help_subcommands()) {
+    bool has_list = false;
+    for (const HelpOption& o : help_options(sub)) has_list = has_list || o.is_list();
+    EXPECT_EQ(probed.count(sub) > 0, has_list) << "`arbench " << sub << "`: " << (has_list ? "has" : "has no")
+                                               << " list option; CliLists' list of subcommands must say so";
+  }
+}
+
+TEST(CliLists, AProbeOfNothingFails) {
+  EXPECT_NONFATAL_FAILURE(probe_lists("compare"), "the probe probed nothing");
+}
 
 // A list with each value once runs, in the order given.
 TEST(CliLists, ValidListsRun) {

@@ -48,6 +48,11 @@ TEST(CliValues, NumberProblems) {
   EXPECT_EQ(cli::number_problem("1e2", count, "N"), "1e2 is not a whole number; expected 0 <= N <= 100");
   EXPECT_EQ(cli::number_problem("-1", count, "N"), "-1 is out of range: 0 <= N <= 100");
   EXPECT_EQ(cli::number_problem("101", count, "N"), "101 is out of range: 0 <= N <= 100");
+  // One rule for reals and integers: decimal only (strtold alone took 0x10 for a real, 16).
+  EXPECT_EQ(cli::number_problem("0x10", timeout, "S"), "'0x10' is not a decimal number; expected 0 < S <= 3600");
+  EXPECT_EQ(cli::number_problem("0x10", count, "N"), "'0x10' is not a decimal number; expected 0 <= N <= 100");
+  EXPECT_EQ(cli::number_problem("0x1p3", timeout, "S"), "'0x1p3' is not a decimal number; expected 0 < S <= 3600");
+  EXPECT_EQ(cli::number_problem("1e3", timeout, "S"), "");
 }
 
 TEST(CliValues, ConstraintsReadAsHelpShowsThem) {
@@ -86,6 +91,9 @@ TEST(CliValues, SizesAndPercents) {
   EXPECT_EQ(parse(add, {"--bytes", "65G"}), "--bytes: 65G is out of range: 1 <= SIZE <= 64G (bytes)");
   EXPECT_NE(parse(add, {"--bytes", "12Q"}).find("--bytes: '12Q' is not a size"), std::string::npos);
   EXPECT_EQ(parse(add, {"--pct", "nan%"}), "--pct: nan is not a number; expected 0 <= PCT <= 100");
+  EXPECT_EQ(parse(add, {"--pct", "5 %"}), "");
+  EXPECT_EQ(parse(add, {"--pct", "5%%"}), "--pct: '5%%' is not a percentage; give a number, e.g. 5 or 5%");
+  EXPECT_EQ(parse(add, {"--pct", "%5"}), "--pct: '%5' is not a percentage; give a number, e.g. 5 or 5%");
 }
 
 TEST(CliValues, ListsRefuseEmptyItemsAndRepeats) {

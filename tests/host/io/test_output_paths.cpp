@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "arbench/core/errors.hpp"
 #include "io/output_paths.hpp"
@@ -34,6 +35,15 @@ TEST(OutputPaths, FoldersClashesAndInputs) {
   EXPECT_EQ(refusal({{"--out", "/nonexistent-dir/r.json"}}),
             "--out /nonexistent-dir/r.json: the folder /nonexistent-dir does not exist; create it (mkdir -p "
             "/nonexistent-dir) or write elsewhere");
+  // A file where a folder should be is named as such, not as a missing folder (was: "the folder
+  // file.json does not exist"), however deep below it the output is.
+  { std::ofstream(dir + "/file.json") << "{}"; }
+  EXPECT_EQ(refusal({{"--out", dir + "/file.json/r.json"}}),
+            "--out " + dir + "/file.json/r.json: " + dir + "/file.json is a file, not a folder; give a path whose "
+            "folders exist");
+  EXPECT_NE(refusal({{"--out", dir + "/file.json/a/b/r.json"}}).find(dir + "/file.json is a file, not a folder"),
+            std::string::npos);
+  std::filesystem::remove(dir + "/file.json");
   EXPECT_NE(refusal({{"--out", "/proc/r.json"}}).find("--out /proc/r.json: cannot write in /proc"), std::string::npos);
   EXPECT_EQ(refusal({{"--out", dir + "/r.json"}, {"--csv", dir + "/sub/../r.json"}}),
             "--out " + dir + "/r.json and --csv " + dir + "/sub/../r.json name the same file: the second would "
