@@ -42,6 +42,10 @@ struct ResultCase {
   std::optional<MedianInterval> median_ci;  // the run's recorded 95% CI of the median (noise)
   std::optional<DeviceState> device;        // the run's recorded device state (GPU runs, NVML)
   std::string islands;                      // island variants: the islands they ran on (settings.islands)
+  // A lossy (low-precision) variant's error against the exact sum (docs/method.md, "Accuracy"):
+  // nullopt for exact variants, files written before the figures existed, and unchecked cases.
+  std::optional<double> max_abs_err, rms_rel_err;
+  bool has_error_figures() const { return max_abs_err.has_value() || rms_rel_err.has_value(); }
 };
 
 // One GPU of the run, as the provenance records it.
