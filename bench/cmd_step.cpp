@@ -1,6 +1,6 @@
 // `arbench step RESULT.json --model NAME[,NAME] --batch 1,8 --draft 0,3,7`: what the all-reduces
 // of one tensor-parallel decode / speculative verify step cost, per variant, projected from a
-// measured result. The arithmetic lives in analysis/step.cpp and step_candidates.cpp
+// measured result. The arithmetic lives in step/step.cpp and step_candidates.cpp
 // (host-tested); this file is only the command line. Exit 2 when a size would need extrapolation
 // (the missing sizes and the `arbench run` line that measures them go to stderr).
 #include <iostream>
@@ -13,8 +13,8 @@
 #include "arbench/core/models.hpp"
 #include "arbench/variant.hpp"
 #include "analysis/compare_report.hpp"
-#include "analysis/step.hpp"
-#include "analysis/step_report.hpp"
+#include "step/step.hpp"
+#include "step/step_report.hpp"
 #include "cli/files.hpp"
 #include "cli/subcommand.hpp"
 #include "cli/values.hpp"

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/step.hpp"
+#include "step/step.hpp"
 #include "arbench/core/dtype.hpp"
 
 namespace arbench {

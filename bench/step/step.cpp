@@ -1,5 +1,5 @@
 // The decode-step projection; the arithmetic and the rules are in step.hpp.
-#include "analysis/step.hpp"
+#include "step/step.hpp"
 
 #include <algorithm>
 #include <cmath>

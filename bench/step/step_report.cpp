@@ -1,5 +1,5 @@
 // StepReport → tables and JSON; see step_report.hpp.
-#include "analysis/step_report.hpp"
+#include "step/step_report.hpp"
 
 #include <nlohmann/json.hpp>
 
