@@ -79,6 +79,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "failed = NEW has no valid measurement. slower and failed are regressions (exit 1), and so\n"
       "are cases of BASE missing in NEW (--allow-missing). A slower case is not counted when NEW's\n"
       "device state was abnormal (--strict counts it). No case in common: exit 2.\n"
+      "Lossy (FP8) variants: an error figure (max_abs_err, rms_rel_err) above BASE's by more than\n"
+      "the threshold is a regression too (exit 1), also with --correctness-only.\n"
       "Whole run (10 cases or more): slower when the (1 - alpha) bootstrap interval of the geometric\n"
       "mean of the ratios lies above 1 + run threshold: a regression too (exit 1); faster when below.");
   cli::on_run(*sub, exit_code, args, run_compare);

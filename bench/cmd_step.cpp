@@ -1,9 +1,10 @@
 // `arbench step RESULT.json --model NAME[,NAME] --batch 1,8 --draft 0,3,7`: what the all-reduces
 // of one tensor-parallel decode / speculative verify step cost, per variant, projected from a
-// measured result. The arithmetic lives in analysis/step.cpp and step_candidates.cpp
+// measured result. The arithmetic lives in step/step.cpp and step_candidates.cpp
 // (host-tested); this file is only the command line. Exit 2 when a size would need extrapolation
 // (the missing sizes and the `arbench run` line that measures them go to stderr).
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -13,8 +14,8 @@
 #include "arbench/core/models.hpp"
 #include "arbench/variant.hpp"
 #include "analysis/compare_report.hpp"
-#include "analysis/step.hpp"
-#include "analysis/step_report.hpp"
+#include "step/step.hpp"
+#include "step/step_report.hpp"
 #include "cli/files.hpp"
 #include "cli/subcommand.hpp"
 #include "cli/values.hpp"
@@ -66,11 +67,28 @@ std::vector<StepModel> resolve_models(const StepArgs& a) {
   return out;
 }
 
+// Whether `variant` is lossy (Variant::lossy()), asked of its host twin (every arbench kernel has
+// one; making a GPU variant here could touch the device). No twin or an unknown name: not lossy
+// here (a lossy case still shows as one by its error figures: StepOptions::lossy).
+bool variant_is_lossy(const std::string& variant) {
+  try {
+    return Registry::builtin().make(variant, Backend::host)->lossy();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 int run_step(StepArgs a) {
   const std::vector<StepModel> models = resolve_models(a);
   // On a GPU result only what runs on GPUs is a choice (the registry says which variants do).
   a.opt.not_on_gpus = [](const std::string& variant) {
     return Registry::builtin().unavailable_reason(variant, Backend::cuda);
+  };
+  // Low-precision variants are choices only with their error shown (the registry says which are).
+  a.opt.lossy = [known = std::make_shared<std::map<std::string, bool>>()](const std::string& variant) {
+    auto it = known->find(variant);
+    if (it == known->end()) it = known->emplace(variant, variant_is_lossy(variant)).first;
+    return it->second;
   };
   const ReportFormat format = *parse_report_format(a.format);
   check_output_paths({{"--out", a.out}}, {{"RESULT", a.result}});

@@ -11,7 +11,9 @@ baseline against that result. Each line (schema documented in docs/regression.md
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
 lacks; regression says whether it failed the night's gate; not_counted why a slower one did
 not (correctness-only gate, abnormal device state); device is tonight's abnormal device state
-("" when normal or not recorded). Standard library only, so any python3 runs it.
+("" when normal or not recorded). A lossy (low-precision) variant's line adds its error figures
+"max_abs_err" and "rms_rel_err" and "error_rose" (compare's: the error rose beyond the threshold,
+a regression). Standard library only, so any python3 runs it.
 """
 import argparse
 import datetime
@@ -99,6 +101,9 @@ def main():
             "not_counted": v.get("not_counted", ""),
             "device": device_marker(c.get("device_state")),
         })
+        if "max_abs_err" in c or "rms_rel_err" in c:  # a lossy variant: its accuracy, night by night
+            lines[-1].update(max_abs_err=compact(c.get("max_abs_err")), rms_rel_err=compact(c.get("rms_rel_err")),
+                             error_rose=bool((v.get("accuracy") or {}).get("rose", False)))
     os.makedirs(os.path.dirname(os.path.abspath(a.history)), exist_ok=True)
     # One write of whole lines: a crash cannot leave half a night in the file.
     with open(a.history, "a") as f:

@@ -60,6 +60,29 @@ def device_marker(state):
     return "; ".join(f"GPU {f.get('device')} {f.get('detail')}" for f in state.get("findings", []))
 
 
+def error_of(case, verdict):
+    """A lossy (low-precision) variant's error figures tonight and in the baseline, and whether
+    compare found them risen beyond its threshold; None for an exact variant."""
+    if "max_abs_err" not in case and "rms_rel_err" not in case:
+        return None
+    acc = verdict.get("accuracy") or {}
+    return {"rms": case.get("rms_rel_err"), "abs": case.get("max_abs_err"),
+            "base_rms": (acc.get("rms_rel_err") or {}).get("base"),
+            "base_abs": (acc.get("max_abs_err") or {}).get("base"), "rose": bool(acc.get("rose", False))}
+
+
+def fmt_error(e):
+    """rms_rel_err in percent, tonight (and the baseline's); the max abs error in the tooltip."""
+    if not e:
+        return '<td class="num">exact</td>'
+    def pct(v):
+        return f"{v * 100:.3f}%" if isinstance(v, (int, float)) else "-"
+    text = pct(e["rms"]) + (f' (base {pct(e["base_rms"])})' if e["base_rms"] is not None else "")
+    tip = f'max abs error {e["abs"]} (baseline {e["base_abs"]})'
+    cls = "num bad" if e["rose"] else "num"
+    return f'<td class="{cls}" title="{esc(tip)}">{esc(text + (", rose" if e["rose"] else ""))}</td>'
+
+
 def build_rows(result, compare, history):
     """One row per case of tonight's result, worst first (compare's order). A row needs
     attention when it failed the gate, failed its check, or its device state was abnormal or
@@ -82,6 +105,7 @@ def build_rows(result, compare, history):
             "device": device_marker(c.get("device_state")),
             "differences": v.get("device_differences", []),
             "trend": history.get(c["name"], [])[-MAX_TREND_NIGHTS:],
+            "error": error_of(c, v),
         }
         row["attention"] = bool(row["counted"] or row["device"] or row["differences"] or failed or
                                 (row["not_counted"] and not correctness_only))
@@ -102,6 +126,8 @@ def verdict_cell(r):
             "warn", "slower, not counted")
     if r["within_noise"]:
         text += " (within noise)"
+    if r["error"] and r["error"]["rose"]:  # a rising error fails the gate whatever the time did
+        cls, text = "bad", text + ", error rose"
     why = r["reason"] if r["verdict"] == "failed" else r["not_counted"]
     return f'<td class="v {cls}" title="{esc(why)}">{esc(text)}</td>'
 
@@ -152,8 +178,10 @@ def sparkline(r, width=150, height=30):
 
 
 def case_table(rows, table_id):
+    lossy = any(r["error"] for r in rows)  # the error column: only with a low-precision case
     head = ("<tr><th>case</th><th>trend (nights)</th><th>baseline us</th><th>tonight us</th>"
-            "<th>change</th><th>p</th><th>noise</th><th>verdict</th><th>device state</th></tr>")
+            "<th>change</th><th>p</th><th>noise</th>" + ("<th>rms error</th>" if lossy else "") +
+            "<th>verdict</th><th>device state</th></tr>")
     body = []
     for r in rows:
         device = "<br>".join(esc(x) for x in ([f'abnormal: {r["device"]}'] if r["device"] else []) +
@@ -164,7 +192,8 @@ def case_table(rows, table_id):
             f'<td class="num">{fmt_us(r["base_us"])}</td><td class="num">{fmt_us(r["new_us"])}</td>'
             f'<td class="num">{fmt_change(r["ratio"])}</td>'
             f'<td class="num">{fmt_p(r["p"])}</td>'
-            f'<td class="num">{fmt_noise(r["noise"])}</td>{verdict_cell(r)}'
+            f'<td class="num">{fmt_noise(r["noise"])}</td>{fmt_error(r["error"]) if lossy else ""}'
+            f'{verdict_cell(r)}'
             f'<td class="device">{device}</td></tr>')
     return (f'<table id="{table_id}" class="cases"><thead>{head}</thead><tbody>' + "".join(body) +
             "</tbody></table>")
@@ -227,6 +256,7 @@ table.cases th { text-align: left; background: #eef2f7; position: sticky; top: 0
 table.cases td { border-top: 1px solid var(--line); padding: 3px 8px; vertical-align: middle; }
 td.name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num.bad { color: var(--bad); font-weight: 600; }
 td.v { font-weight: 600; white-space: nowrap; } td.v.bad { color: var(--bad); } td.v.warn { color: var(--warn); }
 td.v.ok { color: var(--ok); font-weight: 400; } td.v.good { color: var(--good); } td.v.meh { color: var(--meh); }
 td.device { color: var(--warn); font-size: 12px; }
@@ -310,6 +340,9 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
               ("slower, timings not gated" if correctness_only else "slower, not counted", not_counted,
                "warn" if not_counted and not correctness_only else ""),
               ("device state abnormal", abnormal, "warn" if abnormal else "")]
+    if any(r["error"] for r in rows):  # low-precision variants: their accuracy is gated too
+        rose = sum(1 for r in rows if r["error"] and r["error"]["rose"])
+        counts.append(("error rose (low precision)", rose, "bad" if rose else ""))
     run = (compare or {}).get("run")
     if run:  # the whole run: the geometric mean of the ratios and its interval (docs/regression.md)
         counts.append(whole_run(run))

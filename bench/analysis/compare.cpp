@@ -41,17 +41,20 @@ CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOpti
     return row;
   }
   row.result = compare_samples(b.samples_us, n.samples_us, opt.verdict);
+  row.accuracy = compare_accuracy(b, n, opt.verdict.threshold);
   const bool material = row.result.verdict == Verdict::slower || row.result.verdict == Verdict::faster;
   if (material && b.median_ci && n.median_ci && intervals_overlap(*b.median_ci, *n.median_ci)) {
     row.result.verdict = Verdict::noisy;
     row.within_noise = true;
   }
-  if (row.result.verdict != Verdict::slower) return row;
-  if (opt.correctness_only)
-    row.not_counted = "timings not gated (correctness only)";
-  else if (!row.device_marker.empty() && !opt.strict)
-    row.not_counted = "device state abnormal tonight: " + row.device_marker + " (--strict counts it)";
-  row.counted = row.not_counted.empty();
+  if (row.result.verdict == Verdict::slower) {
+    if (opt.correctness_only)
+      row.not_counted = "timings not gated (correctness only)";
+    else if (!row.device_marker.empty() && !opt.strict)
+      row.not_counted = "device state abnormal tonight: " + row.device_marker + " (--strict counts it)";
+    row.counted = row.not_counted.empty();
+  }
+  if (row.error_rose()) row.counted = true;  // gated always: no clock moves an error figure
   return row;
 }
 
@@ -169,6 +172,8 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
     CaseComparison row = judge(b, n, opt);
     if (has_ratio(row)) ratios.push_back(row.result.ratio);
     rep.regressions += row.counted ? 1 : 0;
+    rep.error_rises += row.error_rose() ? 1 : 0;
+    rep.error_compared += row.accuracy ? 1 : 0;
     rep.not_counted += row.not_counted.empty() ? 0 : 1;
     rep.rows.push_back(std::move(row));
   }
@@ -195,7 +200,11 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
 
   std::stable_sort(rep.rows.begin(), rep.rows.end(),
                    [](const CaseComparison& x, const CaseComparison& y) {
-                     // Verdict order is severity order (failed, slower, noisy, same, faster).
+                     // Failed first, then the rows whose error rose, then by verdict: verdict
+                     // order is severity order (failed, slower, noisy, same, faster).
+                     const bool xf = x.result.verdict == Verdict::failed, yf = y.result.verdict == Verdict::failed;
+                     if (xf != yf) return xf;
+                     if (!xf && x.error_rose() != y.error_rose()) return x.error_rose();
                      if (x.result.verdict != y.result.verdict)
                        return x.result.verdict < y.result.verdict;
                      if (x.result.verdict == Verdict::failed) return false;

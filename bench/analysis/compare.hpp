@@ -10,17 +10,23 @@
 // `allow_missing`. When both files recorded the 95% CI of each median (arbench run), a material
 // change whose intervals overlap is `noisy`: the change is within what the runs measured.
 //
+// Lossy (low-precision) variants: their error figures are compared too (accuracy.hpp); an error
+// that rose beyond the threshold fails the gate like a slower case, under correctness_only and
+// whatever the device state (the figure does not come from a clock).
+//
 // The run-level verdict (verdict.hpp's judge_run) judges the geometric mean of the matched
 // cases' ratios with a bootstrap interval across cases; a run-level `slower` fails the gate like
 // a case's, with the same exceptions: not under `correctness_only`, and cases whose device state
 // was abnormal tonight are left out of it unless `strict`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "results/result_file.hpp"
+#include "analysis/accuracy.hpp"
 #include "analysis/verdict.hpp"
+#include "results/result_file.hpp"
 
 namespace arbench {
 
@@ -57,6 +63,8 @@ struct CaseComparison {
   std::vector<std::string> device_differences;  // "GPU 3 link Gen5 x8 tonight, Gen5 x16 in the baseline"
   double base_noise = -1, new_noise = -1;       // recorded noise (CI width / median); < 0 = none
   bool within_noise = false;          // material, but the recorded CIs overlap: called noisy
+  std::optional<AccuracyComparison> accuracy;  // a lossy variant's error figures (accuracy.hpp)
+  bool error_rose() const { return accuracy && accuracy->rose; }
 };
 
 struct FieldDifference {
@@ -71,7 +79,9 @@ struct CompareReport {
   std::vector<std::string> not_comparable;  // "name: failed in BASE (reason)"
   std::vector<std::string> notes;  // warnings: CPU timing, unverifiable or differing machines
   std::vector<FieldDifference> machine_differences;
-  int regressions = 0;   // rows that fail the gate (counted)
+  int regressions = 0;   // rows that fail the gate (counted): slower, failed, or their error rose
+  int error_rises = 0;   // rows whose error figure rose beyond the threshold (also in regressions)
+  int error_compared = 0;  // rows with an error figure in either file (lossy variants)
   int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted)
   int missing = 0;       // cases of BASE absent from NEW that fail the gate (!allow_missing)
   RunLevel run;          // the whole run: did every case move together?

@@ -15,6 +15,7 @@ std::string summary_line(const CompareReport& rep) {
   for (const CaseComparison& r : rep.rows) ++counts[r.result.verdict];
   std::string s = rep.missing ? std::to_string(rep.missing) + " case(s) of BASE missing in NEW (failures); " : "";
   s += rep.regressions ? std::to_string(rep.regressions) + " regression(s)" : std::string("no regression");
+  if (rep.error_rises) s += " (" + std::to_string(rep.error_rises) + " with a rising error)";
   s += " in " + std::to_string(rep.rows.size()) + " compared case(s):";
   for (Verdict v : {Verdict::failed, Verdict::slower, Verdict::noisy, Verdict::same,
                     Verdict::faster})
@@ -68,6 +69,23 @@ void device_section(const CompareReport& rep, bool markdown, std::string& out) {
   }
 }
 
+// The lossy variants' error figures: how many were compared, and each case whose error rose or
+// could not be judged, with both figures.
+void accuracy_section(const CompareReport& rep, bool markdown, std::string& out) {
+  if (rep.error_compared == 0) return;
+  out += "\nError figures of lossy variants: " + std::to_string(rep.error_compared) + " case(s) compared, " +
+         std::to_string(rep.error_rises) + " rose beyond the threshold +" +
+         format_fixed(rep.options.verdict.threshold * 100, 1) + "%" + (rep.error_rises ? " (regressions):\n" : "\n");
+  for (const CaseComparison& r : rep.rows) {
+    if (!r.accuracy || (!r.accuracy->rose && r.accuracy->note.empty())) continue;
+    out += (markdown ? "- `" + r.name + "`" : "  " + r.name) + (r.accuracy->rose ? ": error rose" : ": not judged") + "\n";
+    const std::string pad = markdown ? "  - " : "      ";
+    for (const ErrorFigureChange& f : r.accuracy->figures)
+      out += pad + format_error_change(f) + (f.rose ? " (rose)" : "") + "\n";
+    if (!r.accuracy->note.empty()) out += pad + r.accuracy->note + "\n";
+  }
+}
+
 std::string human(const CompareReport& rep, bool markdown) {
   const auto& o = rep.options.verdict;
   std::string out;
@@ -87,6 +105,7 @@ std::string human(const CompareReport& rep, bool markdown) {
     if (r.result.verdict == Verdict::failed) verdict += " (" + r.reason + ")";
     if (!r.not_counted.empty()) verdict += " (not counted)";
     if (r.within_noise) verdict += " (within recorded noise)";
+    if (r.error_rose()) verdict += ", error rose";
     t.add_row({markdown ? "`" + r.name + "`" : r.name, format_fixed(r.result.base_median, 2),
                format_fixed(r.result.new_median, 2), format_percent_change(r.result.ratio),
                r.result.verdict == Verdict::failed ? "" : format_p_value(r.result.p_value),
@@ -106,6 +125,7 @@ std::string human(const CompareReport& rep, bool markdown) {
     for (const std::string& n : names) out += (markdown ? "- `" + n + "`" : "  " + n) + "\n";
   };
   device_section(rep, markdown, out);
+  accuracy_section(rep, markdown, out);
   list("Only in BASE", rep.only_in_base,
        rep.missing ? ", missing in NEW: failures (--allow-missing accepts them)" : "");
   list("Only in NEW", rep.only_in_new);
@@ -114,6 +134,16 @@ std::string human(const CompareReport& rep, bool markdown) {
   out += std::string(markdown ? "**" : "") + summary_line(rep) +
          (markdown ? "**" : "") + "\n";
   return out;
+}
+
+// null for exact variants; else each figure's base, new (null when absent) and whether it rose.
+nlohmann::json accuracy_json(const CaseComparison& r) {
+  if (!r.accuracy) return nullptr;
+  auto number = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  nlohmann::json j = {{"rose", r.accuracy->rose}, {"note", r.accuracy->note}};
+  for (const ErrorFigureChange& f : r.accuracy->figures)
+    j[f.figure] = {{"base", number(f.base)}, {"new", number(f.next)}, {"rose", f.rose}};
+  return j;
 }
 
 nlohmann::json as_json(const CompareReport& rep) {
@@ -139,7 +169,8 @@ nlohmann::json as_json(const CompareReport& rep) {
                           {"base_noise", r.base_noise >= 0 ? nlohmann::json(r.base_noise) : nlohmann::json()},
                           {"new_noise", r.new_noise >= 0 ? nlohmann::json(r.new_noise) : nlohmann::json()},
                           {"device_state", r.device_marker},
-                          {"device_differences", r.device_differences}});
+                          {"device_differences", r.device_differences},
+                          {"accuracy", accuracy_json(r)}});
   }
   j["geomean_ratio"] = rep.geomean_ratio;
   const RunLevel& run = rep.run;
@@ -165,6 +196,7 @@ nlohmann::json as_json(const CompareReport& rep) {
     j["machine_differences"].push_back(
         {{"field", d.field}, {"base", d.base_value}, {"new", d.new_value}});
   j["regressions"] = rep.regressions;
+  j["error_rises"] = rep.error_rises;
   j["not_counted"] = rep.not_counted;
   j["missing"] = rep.missing;
   j["options"] = {{"allow_missing", rep.options.allow_missing},

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 namespace arbench {
 namespace {
 
-constexpr int kMedianW = 9, kSpreadW = 17, kBusbwW = 10, kPipelinedW = 12;
+constexpr int kMedianW = 9, kSpreadW = 17, kBusbwW = 10, kPipelinedW = 12, kErrorW = 9;
+constexpr const char* kErrorHead = "rms err %";  // rms_rel_err in percent: a fixed unit, no exponent
 
 std::string pad_right(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
@@ -42,13 +44,15 @@ double counter(const benchmark::BenchmarkReporter::Run& run, const char* key, do
 
 }  // namespace
 
-ConsoleTable::ConsoleTable(const std::vector<std::string>& case_names, bool checked) : checked_(checked) {
+ConsoleTable::ConsoleTable(const std::vector<std::string>& case_names, bool checked, std::set<std::string> lossy_cases)
+    : checked_(checked), lossy_(std::move(lossy_cases)) {
   name_width_ = std::string("case").size();
   for (const auto& n : case_names) name_width_ = std::max(name_width_, split_family(n).second.size());
   for (const auto& n : case_names)  // the family heading sits in the row names' indent + column
     if (const std::size_t f = split_family(n).first.size(); f > 2) name_width_ = std::max(name_width_, f - 2);
   // The figures take the rest of the width; a longer name gets a line of its own (ReportRuns).
-  const int figures = 2 + kMedianW + 2 + kSpreadW + 2 + kBusbwW + 2 + kPipelinedW + 2 + int(std::string("unchecked").size());
+  const int figures = 2 + kMedianW + 2 + kSpreadW + 2 + kBusbwW + 2 + kPipelinedW + 2 +
+                      (lossy_.empty() ? 0 : kErrorW + 2) + int(std::string("unchecked").size());
   name_width_ = std::min(name_width_, std::size_t(kWidthLimit - 2 - figures));
 }
 
@@ -58,7 +62,21 @@ void ConsoleTable::print_header(const std::string& family) {
   std::ostream& o = GetOutputStream();
   o << "\n" << pad_right(family, name_width_ + 2) << "  " << pad_left("median us", kMedianW) << "  "
     << pad_left("p10-p90 us", kSpreadW) << "  " << pad_left("busbw GB/s", kBusbwW) << "  "
-    << pad_left("pipelined us", kPipelinedW) << "  check\n";
+    << pad_left("pipelined us", kPipelinedW) << "  " << (lossy_.empty() ? "" : pad_left(kErrorHead, kErrorW) + "  ")
+    << "check\n";
+}
+
+// The error column's cell and its separator ("" when the run has no lossy case): the rms relative
+// error in percent with 3 decimals; `exact` for an exact variant; `-` for a lossy case without
+// the figure (unchecked).
+std::string ConsoleTable::error_cell(const Run& run) const {
+  if (lossy_.empty()) return "";
+  if (!lossy_.count(run.benchmark_name())) return pad_left("exact", kErrorW) + "  ";
+  const double err = counter(run, "rms_rel_err", -1);
+  if (!(err >= 0)) return pad_left("-", kErrorW) + "  ";
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f", err * 100);
+  return pad_left(int(std::string(b).size()) <= kErrorW ? b : fixed(err * 100, kErrorW), kErrorW) + "  ";
 }
 
 void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
@@ -83,7 +101,7 @@ void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
       line += number(run.GetAdjustedRealTime(), kMedianW) + "  " + pad_left(spread, kSpreadW) + "  " +
               number(counter(run, "busbw_GBps", 0), kBusbwW) + "  " +
               (pipelined < 0 ? pad_left("-", kPipelinedW) : number(pipelined, kPipelinedW)) + "  " +
-              (checked_ ? "ok" : "unchecked");
+              error_cell(run) + (checked_ ? "ok" : "unchecked");
       // An abnormal device state (the label "DEVICE: ..."): a line of its own under the row
       // (the row has no room for it), cut to the width; the footer says it in full.
       if (!run.report_label.empty()) {

@@ -4,7 +4,9 @@
 //   allreduce                              median us       p10-p90 us  busbw GB/s  pipelined us  check
 //     oneshot-pull/bf16/gpus:8/bytes:1024       9.10        8.80-9.90        0.20          6.30  ok
 //
-// Cases are grouped under their family (the full case name is `<family>/<row name>`). The
+// Cases are grouped under their family (the full case name is `<family>/<row name>`). A run with
+// a low-precision (lossy) case gets one more column before `check`, `rms err %`: the case's
+// rms_rel_err in percent (docs/method.md, "Accuracy"), `exact` on the exact variants' rows. The
 // full counter set stays in the JSON and CSV; `--wide` prints Google Benchmark's own table
 // (WideConsoleReporter) instead.
 //
@@ -16,6 +18,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,8 +27,9 @@ namespace arbench {
 class ConsoleTable final : public benchmark::BenchmarkReporter {
  public:
   // `case_names`: every case that will run (they size the case column); `checked`: whether
-  // correctness checks are on (else the check column says `unchecked`).
-  ConsoleTable(const std::vector<std::string>& case_names, bool checked);
+  // correctness checks are on (else the check column says `unchecked`); `lossy_cases`: the names
+  // of the cases whose variant is lossy (Variant::lossy()): when any, the error column is shown.
+  ConsoleTable(const std::vector<std::string>& case_names, bool checked, std::set<std::string> lossy_cases = {});
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
@@ -33,8 +37,10 @@ class ConsoleTable final : public benchmark::BenchmarkReporter {
 
  private:
   void print_header(const std::string& family);
+  std::string error_cell(const Run& run) const;
   std::size_t name_width_ = 0;
   bool checked_;
+  std::set<std::string> lossy_;  // full case names
   std::string family_;  // of the last row printed
 };
 

@@ -47,6 +47,10 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"discarded_samples", r.discarded_samples},
                       {"settings", settings}};
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
+  // Lossy variants' error figures (docs/method.md, "Accuracy"); absent for exact variants, null
+  // when not finite (a NaN or inf output: the case failed its check).
+  for (const auto& [key, v] : {std::pair{"max_abs_err", r.max_abs_err}, std::pair{"rms_rel_err", r.rms_rel_err}})
+    if (v) j[key] = std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json();
   if (r.clock_sync)
     j["clock_sync"] = {{"method", r.clock_sync->method},
                        {"error_bound_us", r.clock_sync->error_bound_us},
@@ -94,6 +98,8 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
     auto number_or = [&](const char* k, double fallback) {
       return j.contains(k) && j.at(k).is_number() ? j.at(k).get<double>() : fallback;
     };
+    for (auto [key, field] : {std::pair{"max_abs_err", &r.max_abs_err}, std::pair{"rms_rel_err", &r.rms_rel_err}})
+      if (j.contains(key) && j.at(key).is_number()) *field = j.at(key).get<double>();
     r.start_skew_us = number_or("start_skew_us", -1);
     r.floor_us = number_or("floor_us", -1);
     r.discarded_samples = j.value("discarded_samples", 0);
@@ -123,7 +129,7 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
         "reason", "checked", "samples_us", "median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us",
         "algbw_GBps", "busbw_GBps", "wrong_elements", "start_skew_us", "floor_us", "discarded_samples", "settings",
         "max_ulp_error", "phases", "cache", "noise", "median_ci_us", "sampling", "device_state", "clock_sync",
-        "data_path"};
+        "data_path", "max_abs_err", "rms_rel_err"};
     for (const auto& [k, v] : j.items())  // the rest are extra counters (fusion accounting, efficiency)
       if (!known.count(k) && v.is_number()) r.extra[k] = v.get<double>();
     return r;
@@ -157,6 +163,8 @@ std::string csv_number(double v) {
   return o.str();
 }
 
+std::string optional_number(const std::optional<double>& v) { return v ? csv_number(*v) : ""; }
+
 std::string extra_or_empty(const CaseResult& r, const char* key) {
   const auto it = r.extra.find(key);
   return it == r.extra.end() ? "" : csv_number(it->second);
@@ -186,7 +194,8 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
     o << r.samples_us.size() << ',' << (noise_known ? csv_number(r.median_ci_us.noise * 100) : "") << ','
       << r.wrong_elements << ',' << (fused ? csv_number(r.max_ulp_error) : "") << ','
       << extra_or_empty(r, kSpeedupCounter) << ',' << extra_or_empty(r, kSavedCounter) << ','
-      << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << '\n';
+      << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << ','
+      << optional_number(r.max_abs_err) << ',' << optional_number(r.rms_rel_err) << '\n';
   }
   return o.str();
 }
@@ -275,6 +284,10 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
       }
     }
     if (c.contains("data_path") && !c.at("data_path").is_string()) p.push_back(w + ": 'data_path' is not a string");
+    // A lossy variant's error figures (optional: exact variants and older files lack them).
+    for (const char* k : {"max_abs_err", "rms_rel_err"})
+      if (c.contains(k) && !c.at(k).is_null() && !(c.at(k).is_number() && c.at(k).get<double>() >= 0))
+        p.push_back(w + ": '" + k + "' is not a non-negative number or null");
     // Arrival skew and phase timeline (optional: only newer files, only some cases have a timeline).
     if (c.contains("skew_us") && !c.at("skew_us").is_number()) p.push_back(w + ": 'skew_us' is not a number");
     // Cache state, sampling and device state (optional: older files lack them; null: not known).

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -154,6 +155,14 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
     m.median = rc.median_us;
     m.noise = opt_number(c, "noise", rc.median_us > 0 ? (m.upper - m.lower) / rc.median_us : 0.0, label, where);
     rc.median_ci = m;
+  }
+  for (auto [key, field] : {std::pair{"max_abs_err", &rc.max_abs_err}, std::pair{"rms_rel_err", &rc.rms_rel_err}}) {
+    if (!c.contains(key) || c.at(key).is_null()) continue;  // exact variant, older file, or not finite
+    const json& v = c.at(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      fail(label, where + "." + key + " is " + v.dump().substr(0, 40) +
+                      ", expected a non-negative number (a lossy variant's error) or null");
+    *field = v.get<double>();
   }
   if (c.contains("device_state") && !c.at("device_state").is_null())
     rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");

@@ -45,6 +45,10 @@ struct ResultCase {
   // NCCL labels (run/nccl_case_labels.hpp): why a `ch:N` case did not run on N channels, and why
   // `nccl-symm` ran without NCCL's symmetric kernels; empty when not labelled.
   std::string nccl_channels_clamped, nccl_symm_kernels_off;
+  // A lossy (low-precision) variant's error against the exact sum (docs/method.md, "Accuracy"):
+  // nullopt for exact variants, files written before the figures existed, and unchecked cases.
+  std::optional<double> max_abs_err, rms_rel_err;
+  bool has_error_figures() const { return max_abs_err.has_value() || rms_rel_err.has_value(); }
 };
 
 // One GPU of the run, as the provenance records it.

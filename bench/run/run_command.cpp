@@ -97,14 +97,26 @@ void set_counters(benchmark::State& state, const CaseResult& r) {
   if (r.median_ci_us.known) k["noise_pct"] = r.median_ci_us.noise * 100;
   k["wrong_elements"] = double(r.wrong_elements);
   if (r.c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
+  if (r.max_abs_err) k["max_abs_err"] = *r.max_abs_err;  // lossy variants (docs/method.md, "Accuracy")
+  if (r.rms_rel_err) k["rms_rel_err"] = *r.rms_rel_err;
   for (const auto& [name, v] : r.extra) k[name] = v;
+}
+
+// Whether `variant` is lossy (FP8 on the wire): its error figures get a console column. A variant
+// the registry cannot make here is not (the harness reports why it cannot run).
+bool variant_is_lossy(const Registry& reg, const std::string& variant, Backend b) {
+  try {
+    return reg.make(variant, b)->lossy();
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 // The display reporter: arbench's table, Google Benchmark's (--wide), or none (-q). Under
 // mpirun a process's stdout is a pseudo-terminal of mpirun's even when mpirun's own output goes
 // to a file: no colours there.
 std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& cfg, const std::vector<Case>& cases,
-                                                               bool multi_process) {
+                                                               bool multi_process, const Registry& reg, Backend b) {
   if (cfg.quiet) return nullptr;
   if (cfg.wide) {
     const bool colour = isatty(STDOUT_FILENO) && !multi_process;
@@ -112,8 +124,15 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
                                                         : benchmark::ConsoleReporter::OO_Tabular);
   }
   std::vector<std::string> names;
-  for (const auto& c : cases) names.push_back(c.name());
-  return std::make_unique<ConsoleTable>(names, cfg.check);
+  std::set<std::string> lossy;  // cases of lossy variants: the table's error column
+  std::map<std::string, bool> is_lossy;
+  for (const auto& c : cases) {
+    names.push_back(c.name());
+    auto it = is_lossy.find(c.variant);
+    if (it == is_lossy.end()) it = is_lossy.emplace(c.variant, variant_is_lossy(reg, c.variant, b)).first;
+    if (it->second) lossy.insert(c.name());
+  }
+  return std::make_unique<ConsoleTable>(names, cfg.check, std::move(lossy));
 }
 
 // The islands every world size ran its island variants on, and where they came from.
@@ -415,7 +434,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  const auto display = display_reporter(cfg, runnable, world.multi_process());
+  const auto display = display_reporter(cfg, runnable, world.multi_process(), reg, b);
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
   if (display) to.push_back(display.get());
   TeeReporter tee(to);

@@ -20,6 +20,8 @@
 #   night E     night C again: unchanged against the new baseline              -> exit 0
 #   drift       every case 4% slower (each `same` under the 5% threshold): the whole
 #               run is `slower`, in the log and on the page                     -> exit 1
+#   lossy       a low-precision (FP8) case's error figures doubled, times unchanged:
+#               a regression, in compare, on the page and in the history      -> exit 1
 #   incomplete  a result marked arbench.incomplete never becomes the baseline     -> exit 2
 #   garbage     --from-result of a binary or non-arbench file: a clean message   -> exit 2
 # Build: without ARBENCH_EXE the nightly builds through scripts/build.sh release (reusing an
@@ -224,6 +226,33 @@ grep -q "^no regression in " "$cmp_txt" && grep -q "^the whole run is slower: a 
 grep -q "^whole run: slower: geometric mean +4.0%" "$cmp_txt" || fail "drift: no whole-run line in compare.txt"
 grep -q "whole run slower (99% CI +4.0% to +4.0%" "$(latest "$gpu/drift")/report.html" ||
   fail "drift: the page does not show the whole run's verdict"
+
+# A low-precision case whose error figures doubled fails the night with no time moved (same seed).
+lossy='allreduce/twoshot-fp8/bf16/gpus:8/bytes:1048576'
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/lossy_a.json" --gpu --seed 1 --lossy
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/lossy_b.json" --gpu --seed 1 --lossy \
+  --err "$lossy=2"
+night 0 lossy_base ARBENCH_RESULTS_DIR="$gpu/lossy" -- --from-result "$gpu/lossy_a.json"
+night 1 lossy_rose ARBENCH_RESULTS_DIR="$gpu/lossy" -- --from-result "$gpu/lossy_b.json"
+cmp_txt=$(latest "$gpu/lossy")/compare.txt
+grep -q "^1 regression(s) (1 with a rising error) in " "$cmp_txt" ||
+  fail "lossy: the summary does not count the rising error: $(tail -n 2 "$cmp_txt")"
+grep -q "rms_rel_err 0.9% -> 1.8% (+100%) (rose)" "$cmp_txt" || fail "lossy: compare.txt lacks the figures"
+"$py" - "$(latest "$gpu/lossy")/report.html" "$gpu/lossy/history" "$lossy" <<'PY' || fail "lossy: page or history"
+import glob, json, re, sys
+page, history, lossy = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+attention = page[page.index('id="attention"'):page.index("</table>", page.index('id="attention"'))]
+rows = {re.search(r'<td class="name">([^<]*)</td>', r).group(1): r
+        for r in attention.split('<tr class="case-row')[1:]}
+assert list(rows) == [lossy], list(rows)
+assert "same, error rose" in rows[lossy] and "1.800% (base 0.900%), rose" in rows[lossy], rows[lossy]
+assert ">exact</td>" in page  # the exact variants' rows in the error column
+lines = [json.loads(l) for f in glob.glob(history + "/*.jsonl") for l in open(f)]
+mine = [l for l in lines if l["case"] == lossy]
+assert [l["error_rose"] for l in mine] == [False, True], mine
+assert mine[-1]["rms_rel_err"] == 0.018 and mine[-1]["regression"], mine[-1]
+assert all("rms_rel_err" not in l for l in lines if "fp8" not in l["case"])
+PY
 
 # ---- results that must not become a baseline, inputs that are not results ------------------
 "$py" - "$gpu/c.json" "$gpu/partial.json" <<'PY'

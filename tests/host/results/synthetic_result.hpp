@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct SynthCase {
   std::string name;
   std::vector<double> samples_us;
   bool ok = true;
+  // A lossy variant's error figures (absent from the case when unset, as for exact variants).
+  std::optional<double> max_abs_err = std::nullopt, rms_rel_err = std::nullopt;
 };
 
 inline std::string ar_name(const std::string& variant, int world, std::uint64_t bytes,
@@ -101,6 +104,8 @@ inline nlohmann::json make_result(const std::vector<SynthCase>& cases,
                       {"algbw_GBps", algbw},     {"busbw_GBps", busbw},
                       {"wrong_elements", c.ok ? 0 : 3},
                       {"settings", json::object()}});
+    if (c.max_abs_err) jcases.back()["max_abs_err"] = *c.max_abs_err;
+    if (c.rms_rel_err) jcases.back()["rms_rel_err"] = *c.rms_rel_err;
   }
   json prov = {{"arbench_version", "0.1.0"},  {"arbench_revision", "test"},
                {"command_line", "arbench run"}, {"backend", "cuda"},

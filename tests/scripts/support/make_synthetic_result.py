@@ -5,13 +5,16 @@ Standard library only.
 
 usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
                                 [--scale FACTOR] [--downtrained NAME ...] [--fail NAME ...]
+                                [--lossy] [--err NAME=FACTOR ...]
 
 --gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
 device state (healthy Gen5 x16 GPUs), as `arbench run` writes on a GPU box; without it, the
 result is CPU timing (backend host) as before. --seed changes the samples' jitter (another
 night of the same machine). --slow scales a case's samples, --scale every case's (a drift of
 the whole run; with the same --seed, every ratio is exactly FACTOR); --downtrained records that case's
-first GPU on a x8 link; --fail marks a case failed with a wrong element.
+first GPU on a x8 link; --fail marks a case failed with a wrong element. --lossy adds a
+low-precision variant, twoshot-fp8, whose cases carry error figures (max_abs_err, rms_rel_err);
+--err scales a case's figures (a night whose error rose).
 """
 import argparse
 import json
@@ -20,6 +23,7 @@ import random
 # latency model per variant: a + bytes / c microseconds, scaled a little with the GPU count
 ALLREDUCE = {"oneshot-push": (5, 1000), "twoshot": (8, 2000), "nccl": (25, 4000),
              "nccl[ring/ll]": (12, 3000)}
+LOSSY = {"twoshot-fp8": (9, 3600)}  # FP8 on the wire: about half the bytes of twoshot
 FUSED = {"unfused-nccl": lambda t: 40 + t / 4, "fused-oneshot": lambda t: 10 + t,
          "fused-twoshot": lambda t: 20 + t / 3}
 
@@ -75,19 +79,25 @@ def main():
     p.add_argument("--scale", type=float, default=1.0, metavar="FACTOR")
     p.add_argument("--downtrained", action="append", default=[], metavar="NAME")
     p.add_argument("--fail", action="append", default=[], metavar="NAME")
+    p.add_argument("--lossy", action="store_true")
+    p.add_argument("--err", action="append", default=[], metavar="NAME=FACTOR")
     args = p.parse_args()
     args.slow = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.slow)}
+    args.err = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.err)}
     rng = random.Random(args.seed)
     cases = []
     for world in (2, 4, 8):
         for k in range(10, 21):
             b = 1 << k
-            for v, (a, c) in ALLREDUCE.items():
+            for v, (a, c) in list(ALLREDUCE.items()) + (list(LOSSY.items()) if args.lossy else []):
                 t = (a + b / c) * (1 + world / 16)
-                cases.append(case(f"allreduce/{v}/bf16/gpus:{world}/bytes:{b}", t, rng,
-                                  {"variant": v, "family": "allreduce", "dtype": "bf16",
-                                   "world": world, "bytes": b, "busbw_GBps":
-                                   b / (t * 1e3) * 2 * (world - 1) / world}, args))
+                name = f"allreduce/{v}/bf16/gpus:{world}/bytes:{b}"
+                extra = {"variant": v, "family": "allreduce", "dtype": "bf16", "world": world,
+                         "bytes": b, "busbw_GBps": b / (t * 1e3) * 2 * (world - 1) / world}
+                if v in LOSSY:  # e4m3 keeps 3 mantissa bits: a relative error of about 1%
+                    f = args.err.get(name, 1.0)
+                    extra.update(max_abs_err=0.0625 * f, rms_rel_err=(0.008 + (k - 10) * 1e-4) * f)
+                cases.append(case(name, t, rng, extra, args))
         for tokens in (1, 4, 16, 64, 256):
             for v, f in FUSED.items():
                 cases.append(case(

@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/step.hpp"
-#include "analysis/step_report.hpp"
+#include "step/step.hpp"
+#include "step/step_report.hpp"
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
 #include "tests/host/results/synthetic_result.hpp"

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/step.hpp"
+#include "step/step.hpp"
 #include "arbench/core/dtype.hpp"
 
 namespace arbench {
@@ -43,6 +43,13 @@ std::optional<double> interpolate_log_log(const LatencyPoints& p, double x) {
   return std::exp(std::log(lo->second) + f * (std::log(hi->second) - std::log(lo->second)));
 }
 
+std::optional<double> error_at(const LatencyPoints& e, double x) {
+  if (e.empty() || !(x >= e.front().first) || !(x <= e.back().first)) return std::nullopt;
+  auto hi = std::lower_bound(e.begin(), e.end(), x, [](const auto& a, double v) { return a.first < v; });
+  if (hi->first == x) return hi->second;
+  return std::max((hi - 1)->second, hi->second);
+}
+
 std::string engine_setting_of(const std::string& variant) {
   if (variant == "fused-oneshot" || variant == "fused-twoshot")
     return "fuse the all-reduce with the norm (vLLM's fuse_allreduce_rms, FlashInfer's allreduce_fusion)";
@@ -54,10 +61,14 @@ std::string engine_setting_of(const std::string& variant) {
 
 std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, const std::string& dtype, int hidden,
                                            const std::vector<std::string>& globs, std::vector<std::string>* ignored,
-                                           const std::function<std::string(const std::string&)>& not_on_gpus) {
+                                           const std::function<std::string(const std::string&)>& not_on_gpus,
+                                           const std::function<bool(const std::string&)>& lossy) {
   std::map<std::pair<std::string, std::string>, StepCandidate> by_key;  // (family, name)
   const bool gpu_result = result.backend == "cuda" || result.backend == "single-gpu";
   std::map<std::string, std::pair<std::string, int>> not_choices;  // variant -> (why, cases)
+  std::set<std::string> with_figures;  // variants one of whose cases records an error figure: lossy
+  for (const auto& c : result.cases)
+    if (c.has_error_figures()) with_figures.insert(c.variant);
   for (const auto& c : result.cases) {
     if (c.world != world || c.dtype != dtype) continue;
     if (gpu_result && not_on_gpus) {
@@ -77,6 +88,11 @@ std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, 
     }
     const std::string name = c.variant + (c.in_place ? "/inplace" : "");
     if (!matches_any(globs, name, c.variant)) continue;
+    const bool is_lossy = with_figures.count(c.variant) > 0 || (lossy && lossy(c.variant));
+    if (is_lossy && !c.rms_rel_err) {  // a low-precision variant is a choice only with its error shown
+      if (ignored) ignored->push_back(c.name + ": low precision without its error figure (run with the check on)");
+      continue;
+    }
     StepCandidate& s = by_key[{c.family, name}];
     s.variant = name;
     s.family = c.family;
@@ -85,6 +101,11 @@ std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, 
     const std::uint64_t bytes =
         c.bytes ? c.bytes : std::uint64_t(c.tokens) * std::uint64_t(c.hidden) * dtype_size(*parse_dtype(c.dtype));
     s.points.emplace_back(double(bytes), c.median_us);
+    if (is_lossy) {
+      s.lossy = true;
+      s.rms_rel_err.emplace_back(double(bytes), *c.rms_rel_err);
+      if (c.max_abs_err) s.max_abs_err.emplace_back(double(bytes), *c.max_abs_err);
+    }
   }
   if (ignored)
     for (const auto& [variant, why] : not_choices)
@@ -103,6 +124,8 @@ std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, 
         continue;
     }
     std::sort(s.points.begin(), s.points.end());
+    std::sort(s.rms_rel_err.begin(), s.rms_rel_err.end());
+    std::sort(s.max_abs_err.begin(), s.max_abs_err.end());
     out.push_back(std::move(s));
   }
   return out;

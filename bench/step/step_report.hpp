@@ -20,7 +20,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "analysis/compare_report.hpp"  // ReportFormat
-#include "analysis/step.hpp"
+#include "step/step.hpp"
 
 namespace arbench {
 

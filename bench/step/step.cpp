@@ -1,5 +1,5 @@
 // The decode-step projection; the arithmetic and the rules are in step.hpp.
-#include "analysis/step.hpp"
+#include "step/step.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -141,7 +141,7 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
   std::map<std::tuple<std::string, bool>, MissingSizes> missing;  // (family, in_place), over all world sizes
   for (int w : worlds) {
     std::vector<StepCandidate> cands =
-        step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored, opt.not_on_gpus);
+        step_candidates(result, w, opt.dtype, model.hidden, opt.variants, &rep.ignored, opt.not_on_gpus, opt.lossy);
     if (cands.empty())
       throw UsageError(result.path + " has no case at " + std::to_string(w) + " GPUs, " + opt.dtype +
                        (opt.variants.empty() ? "" : " matching --variants " + join(opt.variants, ",")) +
@@ -209,6 +209,11 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
         r.ms_per_step = rep.allreduces_per_step * *us / 1000.0;
         r.tokens_per_s_ceiling = p.tokens / (r.ms_per_step / 1000.0);
         if (opt.step_ms) r.comm_share = r.ms_per_step / *opt.step_ms;
+        r.lossy = c.lossy;
+        if (c.lossy) {
+          r.rms_rel_err = error_at(c.rms_rel_err, double(p.bytes));
+          r.max_abs_err = error_at(c.max_abs_err, double(p.bytes));
+        }
         if (base && c.variant == base->variant) base_ms = r.ms_per_step;
         rows.push_back(std::move(r));
       }
@@ -226,7 +231,8 @@ StepReport project_step(const ResultFile& result, const StepModel& model, const 
       });
       if (!rows.empty() && rows.front().includes_norm && def != rows.end())
         table.choices.push_back({p.batch, p.draft, def->variant, rows.front().variant, def->tokens_per_s_ceiling,
-                                 rows.front().tokens_per_s_ceiling, engine_setting_of(rows.front().variant)});
+                                 rows.front().tokens_per_s_ceiling, engine_setting_of(rows.front().variant),
+                                 rows.front().rms_rel_err});
       table.rows.insert(table.rows.end(), rows.begin(), rows.end());
     }
     rep.tables.push_back(std::move(table));

@@ -23,6 +23,11 @@
 // `nccl` → `unfused-nccl`, `oneshot-pull` → `unfused-oneshot` / `fused-oneshot`, `twoshot` →
 // `fused-twoshot`, `island-oneshot` → `fused-island-oneshot`, `island-twoshot` →
 // `fused-island-twoshot`. Failed cases are ignored.
+//
+// Low-precision (lossy, FP8-on-the-wire) variants are choices only with their error shown: each
+// of their rows carries the error figures of the measured sizes it was projected from (the worst
+// of the two neighbours when interpolated), and a lossy case without them (a run with --no-check)
+// is left out, with why.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +55,9 @@ struct StepOptions {
   std::optional<double> step_ms;       // a measured engine step, for the communication share
   // Why a variant is no choice on GPUs (empty when it is one); applied to GPU results only.
   std::function<std::string(const std::string& variant)> not_on_gpus;
+  // Whether a variant is lossy (the registry's Variant::lossy()); unset, or false for a variant:
+  // lossy when one of its cases records an error figure (only lossy variants' cases do).
+  std::function<bool(const std::string& variant)> lossy;
 };
 
 // The engine default an engine runs without arbench's settings on SM120 over PCIe beyond two GPUs.
@@ -61,6 +69,7 @@ struct StepChoice {
   std::string default_variant, best_variant;
   double default_tps = 0, best_tps = 0;  // tokens/s ceilings
   std::string how;                       // what an engine sets to run best_variant
+  std::optional<double> best_rms_rel_err;  // best_variant is lossy: its error (StepRow)
 };
 
 // The yardstick savings are measured against, in order of preference: what an engine does
@@ -82,14 +91,21 @@ struct StepCandidate {
   bool includes_norm = false;
   bool in_place = false;
   LatencyPoints points;  // (message bytes, median µs)
+  bool lossy = false;    // a low-precision variant: its error figures below, per measured size
+  LatencyPoints max_abs_err, rms_rel_err;  // (message bytes, error); empty for exact variants
 };
+
+// A lossy candidate's error figure at `size`: the figure at a measured size, else the worse of
+// the two neighbouring measured sizes; nullopt outside them or when a neighbour lacks it.
+std::optional<double> error_at(const LatencyPoints& errors, double size);
 
 // The candidates of `result` at one world size, dtype and hidden size (rules above), after the
 // --variants globs. Names of failed cases land in *ignored.
 std::vector<StepCandidate> step_candidates(const ResultFile& result, int world, const std::string& dtype, int hidden,
                                            const std::vector<std::string>& variant_globs,
                                            std::vector<std::string>* ignored = nullptr,
-                                           const std::function<std::string(const std::string&)>& not_on_gpus = {});
+                                           const std::function<std::string(const std::string&)>& not_on_gpus = {},
+                                           const std::function<bool(const std::string&)>& lossy = {});
 
 struct StepRow {
   int batch = 0, draft = 0, tokens = 0;
@@ -103,6 +119,8 @@ struct StepRow {
   std::optional<double> saving_fraction;  // 1 − this / baseline
   double tokens_per_s_ceiling = 0;
   std::optional<double> comm_share;       // ms_per_step / step_ms
+  bool lossy = false;                     // a low-precision variant: its error beside its time
+  std::optional<double> max_abs_err, rms_rel_err;  // error_at the message size (lossy rows)
 };
 
 // Sizes a projection needed but the result does not cover, for one group of cases that one

@@ -1,5 +1,7 @@
 // StepReport → tables and JSON; see step_report.hpp.
-#include "analysis/step_report.hpp"
+#include "step/step_report.hpp"
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,12 @@ nlohmann::json opt_json(const std::optional<T>& v) {
 std::string percent(double fraction) { return format_fixed(fraction * 100, 1) + "%"; }
 
 std::string code(const std::string& s, bool md) { return md ? "`" + s + "`" : s; }
+
+// A row's rms relative error in percent, 3 decimals; "exact" for an exact variant.
+std::string error_cell(bool lossy, const std::optional<double>& rms_rel_err) {
+  if (!lossy) return "exact";
+  return rms_rel_err ? format_fixed(*rms_rel_err * 100, 3) : "-";
+}
 
 // A shell command broken at spaces (outside quotes) into lines that end with " \\", so it can still
 // be pasted as one command; continuation lines are indented by `indent` + 2.
@@ -99,6 +107,12 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
       head.push_back("comm share");
       right.push_back(true);
     }
+    // Low-precision rows carry their error beside their time: the column appears when any does.
+    const bool any_lossy = std::any_of(t.rows.begin(), t.rows.end(), [](const StepRow& r) { return r.lossy; });
+    if (any_lossy) {
+      head.insert(head.begin() + 7, "err %");
+      right.insert(right.begin() + 7, true);
+    }
     // Two tables: the complete choices (with the norm), then the all-reduces alone.
     bool any_interpolated = false;
     for (const bool with_norm : {true, false}) {
@@ -117,6 +131,7 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
             is_base ? "" : (r.saving_fraction ? percent(*r.saving_fraction) : "-"),
             format_fixed(r.tokens_per_s_ceiling, 0)};
         if (rep.step_ms) cells.push_back(r.comm_share ? percent(*r.comm_share) : "-");
+        if (any_lossy) cells.insert(cells.begin() + 7, error_cell(r.lossy, r.rms_rel_err));
         tab.add_row(std::move(cells));
       }
       if (!any) continue;
@@ -132,12 +147,19 @@ std::string format_step(const StepReport& rep, ReportFormat format) {
                      {true, true, true, false, true, true, false});
       for (const StepChoice& c : t.choices)
         ch.add_row({std::to_string(c.batch), std::to_string(c.draft), format_fixed(c.default_tps, 0),
-                    code(c.best_variant, md), format_fixed(c.best_tps, 0),
+                    code(c.best_variant, md) +
+                        (c.best_rms_rel_err ? " (err " + error_cell(true, c.best_rms_rel_err) + "%)" : ""),
+                    format_fixed(c.best_tps, 0),
                     c.default_tps > 0 ? format_fixed(c.best_tps / c.default_tps, 2) + "x" : "-",
                     c.how.empty() ? "(the default)" : c.how});
       out += (md ? "\n" : "") + (md ? ch.markdown() : ch.text());
       out += "  the engine lines that switch it, with their evidence: arbench settings RESULT.json\n";
     }
+    if (any_lossy)
+      out += (md ? "\n" : "") +
+             prose("err % = the low-precision rows' rms error relative to the exact sum, in percent (the worse of "
+                   "the two measured sizes when interpolated); exact = bit-exact variants",
+                   md);
     if (any_interpolated) out += (md ? "\n" : "") + std::string("* interpolated on a log-log scale between the two nearest measured sizes\n");
     for (const std::string& note : t.notes) out += (md ? "\n" : "") + prose("note: " + note, md);
   }
@@ -198,7 +220,10 @@ nlohmann::json step_model_json(const StepReport& rep) {
                       {"saving_ms", opt_json(r.saving_ms)},
                       {"saving_fraction", opt_json(r.saving_fraction)},
                       {"tokens_per_s_ceiling", r.tokens_per_s_ceiling},
-                      {"comm_share", opt_json(r.comm_share)}});
+                      {"comm_share", opt_json(r.comm_share)},
+                      {"lossy", r.lossy},
+                      {"max_abs_err", opt_json(r.max_abs_err)},
+                      {"rms_rel_err", opt_json(r.rms_rel_err)}});
     json choices = json::array();
     for (const StepChoice& c : t.choices)
       choices.push_back({{"batch", c.batch},
@@ -207,7 +232,8 @@ nlohmann::json step_model_json(const StepReport& rep) {
                          {"default_tokens_per_s_ceiling", c.default_tps},
                          {"best", c.best_variant},
                          {"best_tokens_per_s_ceiling", c.best_tps},
-                         {"how", c.how}});
+                         {"how", c.how},
+                         {"best_rms_rel_err", opt_json(c.best_rms_rel_err)}});
     tables.push_back({{"world", t.world},
                       {"baseline", t.baseline.empty() ? json() : json(t.baseline)},
                       {"baseline_note", t.baseline_note},

@@ -1,0 +1,73 @@
+// The console table's error column (bench/console/console_table.hpp): present only when the run
+// has a lossy case; the lossy rows show rms_rel_err in percent (a fixed unit, no exponent), the
+// exact rows `exact`, a lossy row without the figure (unchecked) `-`; the longest default names
+// still fit 120 columns, and the figures stay aligned under their headers.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "console/console_table.hpp"
+
+namespace arbench {
+namespace {
+
+using BenchRun = benchmark::BenchmarkReporter::Run;
+
+BenchRun run_of(const std::string& name, double median_us) {
+  BenchRun r;
+  r.run_name.function_name = name;
+  r.time_unit = benchmark::kMicrosecond;
+  r.iterations = 1;
+  r.real_accumulated_time = median_us * 1e-6;
+  r.counters["p10_us"] = median_us * 0.9;
+  r.counters["p90_us"] = median_us * 1.1;
+  r.counters["busbw_GBps"] = 12.5;
+  r.counters["pipelined_us"] = median_us * 0.8;
+  return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+const std::string kExact = "allreduce/oneshot-pull/bf16/gpus:8/bytes:1048576";
+const std::string kLossy = "allreduce/twoshot-fp8/bf16/gpus:8/bytes:16777216";
+const std::string kUnchecked = "allreduce/oneshot-fp8/bf16/gpus:8/bytes:1048576";
+
+TEST(ConsoleErrorColumn, LossyRowsShowTheirErrorExactRowsSayExact) {
+  std::ostringstream out;
+  ConsoleTable table({kExact, kLossy, kUnchecked}, true, {kLossy, kUnchecked});
+  table.SetOutputStream(&out);
+  BenchRun lossy = run_of(kLossy, 412.5);
+  lossy.counters["rms_rel_err"] = 0.00912;
+  lossy.counters["max_abs_err"] = 0.0625;
+  table.ReportRuns({run_of(kExact, 9.1), lossy, run_of(kUnchecked, 30)});
+  const auto lines = lines_of(out.str());
+  ASSERT_GE(lines.size(), 5u) << out.str();
+  for (const auto& l : lines) EXPECT_LE(l.size(), std::size_t(ConsoleTable::kWidthLimit)) << l;
+  const std::string& header = lines[1];
+  ASSERT_NE(header.find("rms err %  check"), std::string::npos) << header;
+  const std::size_t err_end = header.find("rms err %") + std::string("rms err %").size();
+  EXPECT_EQ(lines[2].substr(err_end - 5, 5), "exact") << lines[2] << "\n" << header;
+  EXPECT_EQ(lines[3].substr(err_end - 5, 5), "0.912") << lines[3] << "\n" << header;  // 0.00912 in percent
+  EXPECT_EQ(lines[4].substr(err_end - 1, 1), "-") << lines[4] << "\n" << header;
+  EXPECT_EQ(out.str().find("e-0"), std::string::npos) << out.str();  // never an exponent
+  for (std::size_t i = 2; i < 5; ++i) EXPECT_EQ(lines[i].substr(lines[i].size() - 4), "  ok") << lines[i];
+}
+
+TEST(ConsoleErrorColumn, AbsentWithoutALossyCase) {
+  std::ostringstream out;
+  ConsoleTable table({kExact}, true);
+  table.SetOutputStream(&out);
+  BenchRun r = run_of(kExact, 9.1);
+  r.counters["rms_rel_err"] = 0.5;  // even a stray counter does not bring the column in
+  table.ReportRuns({r});
+  EXPECT_EQ(out.str().find("err"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("exact"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace arbench
