@@ -70,8 +70,9 @@ TEST(PeerCheckFaultsGpu, EveryReportedPairMovesBulkDataIntact) {
   EXPECT_EQ(fatal, "");
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
-      if (a != b && reported[std::size_t(a)][std::size_t(b)])
+      if (a != b && reported[std::size_t(a)][std::size_t(b)]) {
         EXPECT_EQ(m.at(a, b).path, PeerPath::ok) << a << " -> " << b << ": " << m.at(a, b).detail;
+      }
 }
 
 TEST(PeerCheckFaultsGpu, AProbeThatDoesNotFinishMarksItsPairsAndTheCheckGoesOn) {
@@ -124,7 +125,9 @@ TEST(PeerCheckFaultsGpu, WithoutSymmetricMemoryTheBareCheckIsKeptAndReachesFollo
   ASSERT_NE(f.peer_access(), nullptr) << "the bare check's matrix is kept";
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
-      if (a != b) EXPECT_EQ(f.reaches(a, b), f.peer_access()->at(a, b).path == PeerPath::ok) << a << "->" << b;
+      if (a != b) {
+        EXPECT_EQ(f.reaches(a, b), f.peer_access()->at(a, b).path == PeerPath::ok) << a << "->" << b;
+      }
 }
 
 TEST(PeerCheckFaultsGpu, TheDriverNamesGpusByBusIdAndAnswersForEachPair) {
@@ -137,7 +140,9 @@ TEST(PeerCheckFaultsGpu, TheDriverNamesGpusByBusIdAndAnswersForEachPair) {
     EXPECT_FALSE(id.empty()) << g;
     EXPECT_EQ(d.device_of_bus_id(id), g) << id;
     for (int h = 0; h < n; ++h)
-      if (g != h) EXPECT_EQ(d.peer_refused(g, h).empty(), reported[std::size_t(g)][std::size_t(h)] != 0) << g << "->" << h;
+      if (g != h) {
+        EXPECT_EQ(d.peer_refused(g, h).empty(), reported[std::size_t(g)][std::size_t(h)] != 0) << g << "->" << h;
+      }
   }
   EXPECT_EQ(d.device_of_bus_id("0000:ff:1f.7"), -1) << "a GPU this process cannot see";
 }
