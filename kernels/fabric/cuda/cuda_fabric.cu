@@ -13,6 +13,7 @@
 #include "kernels/fabric/cuda/island_memory.hpp"
 #include "kernels/fabric/cuda/op_phases.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
+#include "kernels/fabric/host/peer_fallback.hpp"
 
 namespace arbench {
 
@@ -178,9 +179,10 @@ std::string CudaFabric::island_memory_unsupported_reason() const {
 bool CudaFabric::reaches(int rank, int peer) const {
   if (rank == peer) return true;
   if (!drives(rank) || !drives(peer)) return false;
-  // A pair the functional peer check found broken is no path (the host-memory cross path is).
-  if (const PeerAccess* pa = peer_access(); pa != nullptr && pa->is_broken(rank, peer)) return false;
-  return devices_have_p2p(devices_[local(rank)], devices_[local(peer)]);
+  if (devices_[local(rank)] == devices_[local(peer)]) return true;  // single_gpu: virtual ranks of one GPU
+  // Only a pair the functional peer check moved data through (kernels/fabric/host/peer_fallback.hpp):
+  // never cudaDeviceCanAccessPeer alone (a pair ACS/IOMMU breaks reports P2P too).
+  return peer_reaches(peer_access(), rank, peer);
 }
 
 std::unique_ptr<RankBuffers> CudaFabric::alloc(std::size_t bytes, Placement placement) {

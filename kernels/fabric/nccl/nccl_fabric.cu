@@ -2,6 +2,7 @@
 
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
+#include "kernels/fabric/host/peer_fallback.hpp"
 #include "kernels/fabric/nccl/lsa_team.hpp"
 #include "kernels/fabric/nccl/nccl_group.hpp"
 #include "kernels/fabric/nccl/nccl_setup.hpp"
@@ -33,7 +34,7 @@ NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::s
   });
   create_communicators();
   probe_symmetric();
-  if (symmetric_reason_.empty()) check_peers();
+  check_peers();  // through a probe window, or on bare devices when there are no windows
   std::unique_ptr<RankBuffers> flags;
   std::string why = symmetric_reason_;
   if (why.empty()) {
@@ -141,24 +142,42 @@ void NcclFabric::probe_symmetric() {
 }
 
 void NcclFabric::check_peers() {
-  std::unique_ptr<RankBuffers> probe_memory;
-  try {
-    probe_memory = alloc(kPeerProbeBytes, Placement::symmetric);
-  } catch (const NcclGroupError& e) {
-    symmetric_reason_ = e.what();
-    recreate_communicators();
-    unusable_.clear();
-    return;
-  } catch (const CaseError& e) {
-    symmetric_reason_ = e.what();
-    return;
-  }
-  std::vector<cudaStream_t> streams;
-  for (int r = 0; r < world(); ++r) streams.push_back(stream(r));
-  CudaPeerProbe probe(first_devices(world()), streams, 0, *probe_memory, planted_);
-  peer_access_ = check_peer_access(probe, world(), [](int) { return true; }, {}, solo_world(),
-                                   kPeerCheckBound_s, 1, "NCCL symmetric windows (ncclGetLsaPointer)");
-  if (std::string why = broken_peer_reason(peer_access_); !why.empty()) symmetric_reason_ = why;
+  const std::vector<int> devices = first_devices(world());
+  PeerCheckOptions opt;
+  opt.bulk_bytes = kPeerBulkBytes;
+  FabricPeerCheck how;
+  how.world = world();
+  how.setup_failure = symmetric_reason_;
+  how.map_probe_memory = [&]() -> std::unique_ptr<RankBuffers> {
+    try {
+      return alloc(peer_probe_bytes(world(), opt.bulk_bytes), Placement::symmetric);
+    } catch (const NcclGroupError& e) {  // the registration failed in the group: fresh communicators
+      recreate_communicators();
+      unusable_.clear();
+      throw CaseError(e.what());
+    }
+  };
+  how.check_mapped = [&](const RankBuffers& mem) {
+    CudaPeerProbe probe(devices, 0, mem, planted_);
+    CheckedPeers c;
+    opt.fatal = &c.fatal;
+    c.access = check_peer_access(probe, world(), [](int) { return true; }, {}, solo_world(), kPeerCheckBound_s, 1,
+                                 "NCCL symmetric windows (ncclGetLsaPointer)", "GPU", opt);
+    c.idle = probe.idle();
+    return c;
+  };
+  // No windows (NCCL refuses them unless every pair is CUDA-P2P): the pairs CUDA reports are still
+  // what `nccl` and the island variants use, so they are checked on bare devices, and kept.
+  how.check_bare = [&] {
+    CheckedPeers c;
+    c.access = check_device_peer_access(devices, reported_peer_access(devices), kPeerCheckBound_s, planted_,
+                                        kPeerBulkBytes, &c.fatal);
+    return c;
+  };
+  PeerCheckOutcome out = run_fabric_peer_check(how);
+  peer_access_ = std::move(out.access);
+  symmetric_reason_ = out.symmetric_reason;
+  if (out.stuck) (void)out.probe_memory.release();  // a probe kernel may still touch the window
 }
 
 std::unique_ptr<RankBuffers> NcclFabric::alloc_symmetric(std::size_t bytes) {

@@ -6,7 +6,7 @@
 // (lsa_team.hpp). Then the functional peer check (kernels/fabric/host/peer_check.hpp) moves a
 // pattern through every pair's window mapping: a pair that reports P2P but whose data does not
 // arrive turns symmetric memory off (the custom kernels skip, naming the pair) and the start gate
-// falls back to the host word.
+// falls back to the host word. Where there are no windows, the check runs on bare devices instead.
 //
 // Every NCCL call that blocks without a bound of its own (creating the communicators, the grouped
 // setup inside ncclGroupEnd, NCCL's connection setup at an op's ncclGroupEnd) runs under the
@@ -59,7 +59,9 @@ class NcclFabric final : public CudaFabric {
   // them) and creates fresh ones.
   void recreate_communicators();
   void probe_symmetric();
-  // The functional peer check through a probe window; a broken pair turns symmetric memory off.
+  // The functional peer check through a probe window (words and bulk transfers); a broken pair
+  // turns symmetric memory off. Without windows, the same check on bare devices (peer_fallback.hpp):
+  // its matrix is kept, so `nccl` and the island variants still skip or route around a broken pair.
   void check_peers();
 
   const NcclApi& api_;

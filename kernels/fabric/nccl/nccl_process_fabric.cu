@@ -9,6 +9,7 @@
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
+#include "kernels/fabric/host/peer_fallback.hpp"
 #include "kernels/fabric/cuda/process/process_device.hpp"
 #include "kernels/fabric/nccl/watchdog.hpp"
 
@@ -135,9 +136,14 @@ void NcclProcessFabric::check_peers(World& w) {
   }
   symmetric_reason_ = first_failure(w, failure, "registering the peer check's window");
   if (!symmetric_reason_.empty()) return;
-  CudaPeerProbe probe({device_of(w.rank())}, {stream(w.rank())}, w.rank(), *probe_memory, planted_);
+  CudaPeerProbe probe({device_of(w.rank())}, w.rank(), *probe_memory, planted_);
+  std::string fatal;
+  PeerCheckOptions opt;
+  opt.fatal = &fatal;
   peer_access_ = check_peer_access(probe, w.size(), [&](int r) { return r == w.rank(); }, {}, w, kPeerCheckBound_s, 1,
-                                   "NCCL symmetric windows (ncclGetLsaPointer), one process per GPU");
+                                   "NCCL symmetric windows (ncclGetLsaPointer), one process per GPU", "GPU", opt);
+  if (!probe.idle()) (void)probe_memory.release();  // a probe kernel may still touch the window
+  if (!fatal.empty()) throw EnvironmentError(fatal_fault_message(fatal));
   symmetric_reason_ = broken_peer_reason(peer_access_);
 }
 

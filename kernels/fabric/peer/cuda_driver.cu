@@ -86,6 +86,24 @@ class CudaDriver final : public PeerDriver {
     return ok ? std::string() : "cudaDeviceCanAccessPeer says there is no peer-to-peer path";
   }
 
+  std::string bus_id(int device) override {
+    char id[32] = {};
+    if (cudaDeviceGetPCIBusId(id, sizeof id, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return {};
+    }
+    return id;
+  }
+
+  int device_of_bus_id(const std::string& id) override {
+    int device = -1;
+    if (id.empty() || cudaDeviceGetByPCIBusId(&device, id.c_str()) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    return device;
+  }
+
   std::size_t granularity(int device, bool exportable) override {
     const CUmemAllocationProp prop = allocation_prop(device, exportable);
     size_t g = 0;

@@ -56,14 +56,29 @@ CudaPeerProvider::CudaPeerProvider(PeerDriver& driver, std::vector<int> devices,
   }
   if (!why.empty()) throw EnvironmentError(why);
   granularity_ = g;
+  if (exportable) {  // every rank's GPU, by bus id, as this process numbers it
+    std::string mine;
+    try {
+      mine = driver_.bus_id(devices_.at(0));
+    } catch (const std::exception&) {  // unknown: the import is left to cuMemSetAccess
+    }
+    for (const std::string& id : processes_.all_gather(mine, "exchanging the GPUs' bus ids for the cuda provider")) {
+      int d = -1;
+      try {
+        d = id.empty() ? -1 : driver_.device_of_bus_id(id);
+      } catch (const std::exception&) {
+      }
+      peer_devices_.push_back(d);
+    }
+  }
 }
 
 std::string CudaPeerProvider::pair_text(int user, int owner) const {
   const auto dev = [&](int rank) {
     const int i = rank - first_rank_;
-    return i >= 0 && i < int(devices_.size()) ? "GPU " + std::to_string(devices_[std::size_t(i)]) + " (rank " +
-                                                    std::to_string(rank) + ")"
-                                              : "rank " + std::to_string(rank);
+    int d = i >= 0 && i < int(devices_.size()) ? devices_[std::size_t(i)] : -1;
+    if (d < 0 && rank >= 0 && rank < int(peer_devices_.size())) d = peer_devices_[std::size_t(rank)];
+    return d >= 0 ? "GPU " + std::to_string(d) + " (rank " + std::to_string(rank) + ")" : "rank " + std::to_string(rank);
   };
   return dev(user) + " cannot map the memory of " + dev(owner);
 }
@@ -170,6 +185,13 @@ PeerChunk CudaPeerProvider::map_processes(std::size_t bytes) {
   for (int p = 0; p < world_ && failure.empty(); ++p) {
     if (p == me) continue;
     try {
+      // Asked first: a pair without P2P is refused by name, before anything of the peer's is imported.
+      const int theirs = p < int(peer_devices_.size()) ? peer_devices_[std::size_t(p)] : -1;
+      if (theirs >= 0 && theirs != device)
+        if (std::string why = driver_.peer_refused(device, theirs); !why.empty()) {
+          failure = refusal_token(me, p, pair_text(me, p) + ": " + why);
+          continue;
+        }
       const Address va = map_handle(driver_.import_fd(fds[std::size_t(p)].get()), bytes);
       if (std::string why = driver_.set_access(va, bytes, device); !why.empty())
         failure = refusal_token(me, p, pair_text(me, p) + ": " + why);

@@ -13,7 +13,12 @@
 //
 // A pair of GPUs that cannot reach each other (cudaDeviceCanAccessPeer says no, or the driver
 // refuses the access) throws PeerMapRefused naming both; with several processes they agree on the
-// lowest process's refusal. A chunk that fails to map is released before map() throws.
+// lowest process's refusal. With several processes, each asks cudaDeviceCanAccessPeer about every
+// peer's GPU (known by PCI bus id) before it imports that peer's chunk, rather than rely on
+// cuMemSetAccess refusing; a peer GPU this process cannot see (CUDA_VISIBLE_DEVICES) cannot be
+// asked about, and is left to cuMemSetAccess, as NCCL 2.28.9 (src/transport/p2p.cc,
+// p2pCanConnect) trusts its topology for such GPUs. A chunk that fails to map is released before
+// map() throws.
 #pragma once
 
 #include <string>
@@ -59,6 +64,8 @@ class CudaPeerProvider final : public PeerProvider {
 
   PeerDriver& driver_;
   std::vector<int> devices_;
+  // One process per GPU: each rank's GPU as this process numbers it (-1: not visible here).
+  std::vector<int> peer_devices_;
   int first_rank_, world_;
   World& processes_;
   double timeout_s_;

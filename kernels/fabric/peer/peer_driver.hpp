@@ -26,6 +26,10 @@ class PeerDriver {
   virtual std::string unsupported(int device, bool exportable) = 0;
   // Empty when a kernel on `user` may reach memory of `owner` (peer-to-peer); else why not.
   virtual std::string peer_refused(int user, int owner) = 0;
+  // What names `device` in every process of the node (its PCI bus id), and this process's ordinal
+  // of such a name (-1 where this process does not see that GPU, e.g. CUDA_VISIBLE_DEVICES).
+  virtual std::string bus_id(int device) = 0;
+  virtual int device_of_bus_id(const std::string& id) = 0;
   // The allocation granularity of `device`: sizes and addresses are multiples of it.
   virtual std::size_t granularity(int device, bool exportable) = 0;
   // Physical memory of `bytes` on `device`.

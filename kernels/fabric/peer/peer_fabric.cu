@@ -4,6 +4,7 @@
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
 #include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_fallback.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 
@@ -45,31 +46,54 @@ ArenaHooks PeerArenaFabric::arena_hooks() const {
 void PeerArenaFabric::check_arena_peers(BrokenPair planted) {
   World& w = processes();
   const bool several = w.multi_process();
-  std::unique_ptr<RankBuffers> probe_memory;
-  std::string failure;
-  try {
-    probe_memory = arena_->alloc(kPeerProbeBytes);  // collective across processes
-  } catch (const Error& e) {
-    failure = e.what();
-  }
-  symmetric_reason_ = several ? first_failure(w, failure, "mapping the peer check's memory") : failure;
-  if (!symmetric_reason_.empty()) {
-    peer_access_ = {};
-    return;
-  }
   const int first = several ? w.rank() : 0, local = several ? 1 : world();
   std::vector<int> devices;
-  std::vector<cudaStream_t> streams;
-  for (int r = first; r < first + local; ++r) {
-    devices.push_back(device_of(r));
-    streams.push_back(stream(r));
+  for (int r = first; r < first + local; ++r) devices.push_back(device_of(r));
+  // Bulk transfers through the arena too, one process driving every GPU (with one process per
+  // GPU the words only: each process would hold every peer's bulk regions).
+  PeerCheckOptions opt;
+  opt.bulk_bytes = several ? 0 : kPeerBulkBytes;
+  FabricPeerCheck how;
+  how.world = world();
+  how.setup_failure = arena_ ? symmetric_reason_ : (symmetric_reason_.empty() ? "no arena" : symmetric_reason_);
+  how.map_probe_memory = [&]() -> std::unique_ptr<RankBuffers> {
+    std::unique_ptr<RankBuffers> mem;
+    std::string failure;
+    try {
+      mem = arena_->alloc(peer_probe_bytes(world(), opt.bulk_bytes));  // collective across processes
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    if (several) failure = first_failure(w, failure, "mapping the peer check's memory");
+    if (!failure.empty()) throw EnvironmentError(failure);
+    return mem;
+  };
+  how.check_mapped = [&](const RankBuffers& mem) {
+    CudaPeerProbe probe(devices, first, mem, planted);
+    CheckedPeers c;
+    opt.fatal = &c.fatal;
+    c.access = check_peer_access(
+        probe, world(), [&](int r) { return r >= first && r < first + local; }, {}, w, kPeerCheckBound_s, 1,
+        several ? "arbench's CUDA peer mappings (cuMemMap of imported fds), one process per GPU"
+                : "arbench's CUDA peer mappings (cuMemMap)",
+        "GPU", opt);
+    c.idle = probe.idle();
+    return c;
+  };
+  if (!several)  // the arena could not be had: the same check on bare devices, its matrix kept
+    how.check_bare = [&] {
+      CheckedPeers c;
+      c.access = check_device_peer_access(devices, reported_peer_access(devices), kPeerCheckBound_s, planted,
+                                          kPeerBulkBytes, &c.fatal);
+      return c;
+    };
+  PeerCheckOutcome out = run_fabric_peer_check(how);
+  peer_access_ = std::move(out.access);
+  symmetric_reason_ = out.symmetric_reason;
+  if (out.stuck) {  // a probe kernel may still touch the arena: it stays mapped until the process exits
+    (void)out.probe_memory.release();
+    (void)arena_.release();
   }
-  CudaPeerProbe probe(devices, streams, first, *probe_memory, planted);
-  peer_access_ = check_peer_access(
-      probe, world(), [&](int r) { return r >= first && r < first + local; }, {}, w, kPeerCheckBound_s, 1,
-      several ? "arbench's CUDA peer mappings (cuMemMap of imported fds), one process per GPU"
-              : "arbench's CUDA peer mappings (cuMemMap)");
-  symmetric_reason_ = broken_peer_reason(peer_access_);
 }
 
 std::unique_ptr<RankBuffers> PeerArenaFabric::gate_flags(std::string& why) {
@@ -99,7 +123,7 @@ PeerFabric::PeerFabric(int world, double timeout_s, BrokenPair planted)
   } catch (const EnvironmentError& e) {  // a driver or GPU without what the provider needs
     symmetric_reason_ = e.what();
   }
-  if (arena_) check_arena_peers(planted);
+  check_arena_peers(planted);  // through the arena, or on bare devices when there is none
   if (!symmetric_reason_.empty()) arena_.reset();  // nothing may use the mappings (and the gate: the host word)
   std::unique_ptr<RankBuffers> flags = gate_flags(symmetric_reason_);
   build_gate(std::move(flags), symmetric_reason_);

@@ -15,7 +15,8 @@
 // When the arena cannot be mapped (a pair of GPUs without a peer-to-peer path, a driver without
 // the virtual memory API) or the check finds a broken pair, the fabric still runs (host-word
 // start gate), and symmetric_unsupported_reason() says why, naming the pair: the custom kernels
-// are skipped.
+// are skipped. Without an arena the check runs on bare devices instead, so reaches() (the island
+// variants) still knows which reported pairs really move data.
 #pragma once
 
 #include <cstddef>
@@ -44,9 +45,12 @@ class PeerArenaFabric : public CudaFabric {
   std::unique_ptr<RankBuffers> alloc_symmetric(std::size_t bytes) override { return arena_->alloc(bytes); }
   // What the arena asks of this fabric: zero-fills on the rank's stream, bounded waits for idle.
   ArenaHooks arena_hooks() const;
-  // The functional peer check of the ranks this fabric drives, through a probe slice of arena_,
-  // collective over processes(): sets peer_access_, and symmetric_reason_ to the broken pairs
-  // (empty when every pair moved its data) or why the probe memory could not be had.
+  // The functional peer check of the ranks this fabric drives, through a probe slice of arena_
+  // (words and, one process driving every GPU, bulk transfers), collective over processes(); or,
+  // when there is no arena or it cannot map the probe (one process), the same check on bare
+  // devices (peer_fallback.hpp). Sets peer_access_ (kept either way), and symmetric_reason_ to the
+  // broken pairs or why the arena could not be had. A probe that never finished leaves the arena
+  // mapped for good (arena_ released); a GPU that faulted for good throws EnvironmentError.
   void check_arena_peers(BrokenPair planted);
   // The start gate's flags, a slice of arena_, or null with the reason in `why` (also null when
   // there is no arena). Collective.

@@ -33,7 +33,7 @@ PeerProcessFabric::PeerProcessFabric(World& processes, double timeout_s, BrokenP
       arena_ = std::make_unique<SymmArena>(std::move(provider), arena_hooks(),
                                            ArenaRanks{w.rank(), 1, w.size()}, w);
     // Collective; every process gets the same matrix and the same reason.
-    if (arena_) check_arena_peers(planted);
+    if (arena_) check_arena_peers(planted);  // with one GPU per process, no bare-device fallback
     if (!symmetric_reason_.empty()) arena_.reset();
   }
   std::string why;

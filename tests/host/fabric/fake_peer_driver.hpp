@@ -50,6 +50,12 @@ class FakePeerDriver final : public PeerDriver {
     if (exportable && no_fd_export.count(device)) return "the fake driver cannot export GPU " + std::to_string(device);
     return {};
   }
+  std::set<int> invisible;  // GPUs this process does not see (device_of_bus_id says -1)
+  std::string bus_id(int device) override { return "0000:" + std::to_string(10 + device) + ":00.0"; }
+  int device_of_bus_id(const std::string& id) override {
+    const int d = std::stoi(id.substr(5)) - 10;
+    return invisible.count(d) ? -1 : d;
+  }
   std::string peer_refused(int user, int owner) override {
     return no_peer_path.count({user, owner}) ? "no peer-to-peer path (fake)" : std::string();
   }

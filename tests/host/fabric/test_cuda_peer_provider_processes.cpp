@@ -107,7 +107,51 @@ TEST(CudaPeerProviderProcesses, ARefusedPairFailsEveryProcessAlikeAndLeavesNothi
     EXPECT_EQ(what[std::size_t(r)], what[0]);
     EXPECT_EQ(left[std::size_t(r)], 0) << r;
   }
-  EXPECT_NE(what[0].find("GPU 1 (rank 1) cannot map the memory of rank 2"), std::string::npos) << what[0];
+  EXPECT_NE(what[0].find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2)"), std::string::npos) << what[0];
+}
+
+// Issue 43, item 7: a process asks cudaDeviceCanAccessPeer about the peer's GPU (known by bus id)
+// before it imports that peer's chunk, and refuses by name; it does not wait for cuMemSetAccess
+// to refuse an imported chunk. A peer GPU it cannot see is left to cuMemSetAccess.
+TEST(CudaPeerProviderProcesses, APairWithoutPeerToPeerIsRefusedBeforeTheImport) {
+  for (const bool visible : {true, false}) {
+    ThreadWorlds worlds(3);
+    std::vector<std::string> what(3);
+    std::vector<int> user(3, -1), owner(3, -1), imports_of_2(3, -1), left(3, -1);
+    worlds.run([&](World& w, int rank) {
+      FakePeerDriver d(kGranule);
+      if (rank == 1) {
+        d.no_peer_path = {{1, 2}};    // cudaDeviceCanAccessPeer(1, 2) says no
+        d.access_refused = {{1, 2}};  // and so would cuMemSetAccess, after the import
+        if (!visible) d.invisible = {2};
+      }
+      auto arena = arena_of(d, w);
+      try {
+        (void)arena->alloc(64);
+      } catch (const PeerMapRefused& e) {
+        what[std::size_t(rank)] = e.what();
+        user[std::size_t(rank)] = e.user();
+        owner[std::size_t(rank)] = e.owner();
+      }
+      imports_of_2[std::size_t(rank)] = int(std::count(d.calls.begin(), d.calls.end(), "import 2"));
+      left[std::size_t(rank)] = d.live_mappings() + d.live_allocations();
+    });
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_EQ(user[std::size_t(r)], 1) << r;
+      EXPECT_EQ(owner[std::size_t(r)], 2) << r;
+      EXPECT_EQ(what[std::size_t(r)], what[0]) << r;
+      EXPECT_EQ(left[std::size_t(r)], 0) << r;
+    }
+    if (visible) {
+      EXPECT_EQ(imports_of_2[1], 0) << "refused before GPU 2's chunk was imported";
+      EXPECT_NE(what[0].find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2): no peer-to-peer path (fake)"),
+                std::string::npos)
+          << what[0];
+    } else {
+      EXPECT_EQ(imports_of_2[1], 1) << "a GPU this process cannot see: cuMemSetAccess decides";
+      EXPECT_NE(what[0].find("cannot map the memory of rank 2"), std::string::npos) << what[0];
+    }
+  }
 }
 
 TEST(CudaPeerProviderProcesses, AProcessWhoseGpuCannotExportStopsEveryProcess) {

@@ -11,6 +11,7 @@
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fabric/host/peer_check.hpp"
+#include "tests/host/fabric/fake_peer_probe.hpp"
 #include "measure/harness.hpp"
 #include "tests/host/measure/harness_test_util.hpp"
 
@@ -72,35 +73,10 @@ TEST(PeerCheck, TheHarnessSkipsTheWorldSizesThatNeedTheBrokenPair) {
 
 // The protocol itself, with a fake probe whose rank 1 writes go nowhere and whose rank 3 reads
 // come back all ones (a failed PCIe read); pairs not reported are not tried.
-class FakeProbe final : public PeerProbe {
- public:
-  explicit FakeProbe(int world) : mem(std::size_t(world), std::vector<std::uint64_t>(kPeerProbeWords, 0)) {}
-  void prepare(int rank, std::uint64_t read_word) override {
-    mem[std::size_t(rank)].assign(kPeerProbeWords, 0);
-    mem[std::size_t(rank)][kMaxRanks] = read_word;
-  }
-  std::vector<PeerSeen> probe(int rank, const std::vector<int>& peers, const std::vector<std::uint64_t>& write,
-                              double) override {
-    std::vector<PeerSeen> out(peers.size());
-    for (std::size_t i = 0; i < peers.size(); ++i) {
-      tried.emplace_back(rank, peers[i]);
-      if (rank != 1) mem[std::size_t(peers[i])][std::size_t(rank)] = write[i];
-      out[i].written = rank != 1;
-      out[i].write_ns = 800;
-      out[i].read = rank == 3 ? ~0ull : mem[std::size_t(peers[i])][kMaxRanks];
-      out[i].read_ns = 600;
-    }
-    return out;
-  }
-  std::vector<std::uint64_t> slots(int rank) override {
-    return {mem[std::size_t(rank)].begin(), mem[std::size_t(rank)].begin() + kMaxRanks};
-  }
-  std::vector<std::vector<std::uint64_t>> mem;
-  std::vector<std::pair<int, int>> tried;
-};
-
 TEST(PeerCheck, TheProtocolNamesWhatWentWrongPerPair) {
-  FakeProbe probe(4);
+  testing::FakePeerProbe probe(4, 0);
+  for (int p = 0; p < 4; ++p) probe.words_lost.insert({1, p});
+  probe.reads_ones.insert(3);
   std::vector<std::vector<int>> reported(4, std::vector<int>(4, 1));
   reported[0][2] = reported[2][0] = 0;
   const PeerAccess m = check_peer_access(probe, 4, [](int) { return true; }, reported, solo_world(), 0.01, 7,
@@ -112,8 +88,8 @@ TEST(PeerCheck, TheProtocolNamesWhatWentWrongPerPair) {
   EXPECT_EQ(m.at(3, 0).path, PeerPath::broken);
   EXPECT_NE(m.at(3, 0).detail.find("0xffffffffffffffff"), std::string::npos) << m.at(3, 0).detail;
   EXPECT_EQ(m.at(0, 1).path, PeerPath::ok);
-  EXPECT_DOUBLE_EQ(m.at(0, 1).write_us, 0.8);
-  EXPECT_DOUBLE_EQ(m.at(0, 1).read_us, 0.6);
+  EXPECT_DOUBLE_EQ(m.at(0, 1).write_us, 0.9);
+  EXPECT_DOUBLE_EQ(m.at(0, 1).read_us, 0.7);
   EXPECT_EQ(m.method, "fake mapping");
 }
 

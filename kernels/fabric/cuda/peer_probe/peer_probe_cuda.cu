@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arbench/core/cuda_check.hpp"
+#include "kernels/fabric/cuda/clock_kernels.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
 #include "kernels/mem_device.cuh"
 
@@ -64,7 +65,7 @@ __global__ void peer_probe_kernel(const PeerProbeArgs a) {
       }
       if (now - t0 > a.bound_ns) break;
     }
-    const std::uint64_t* word = a.peer[i] + kMaxRanks;
+    const std::uint64_t* word = a.peer[i] + kPeerReadWord;
     const std::uint64_t r0 = DeviceMem::now_ns();
     std::uint64_t v = 0;
     for (int k = 0; k < kReadLoads; ++k) v = load_sys(word);
@@ -74,152 +75,248 @@ __global__ void peer_probe_kernel(const PeerProbeArgs a) {
   }
 }
 
-}  // namespace
-
-CudaPeerProbe::CudaPeerProbe(std::vector<int> devices, std::vector<cudaStream_t> streams, int first_rank,
-                             const RankBuffers& buf, BrokenPair planted)
-    : devices_(std::move(devices)), streams_(std::move(streams)), first_rank_(first_rank), buf_(buf),
-      planted_(planted) {}
-
-void CudaPeerProbe::prepare(int rank, std::uint64_t read_word) {
-  std::uint64_t words[kPeerProbeWords] = {};
-  words[kMaxRanks] = read_word;
-  const std::size_t i = index(rank);
-  ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
-  ARB_CUDA_CHECK(cudaMemcpyAsync(buf_.local(rank), words, sizeof words, cudaMemcpyHostToDevice, streams_[i]));
-  if (!wait_stream(streams_[i], deadline_in(10.0)))
-    throw HangError("preparing the peer check's memory on GPU " + std::to_string(devices_[i]) + " did not finish");
-}
-
-std::vector<PeerSeen> CudaPeerProbe::probe(int rank, const std::vector<int>& peers,
-                                           const std::vector<std::uint64_t>& write, double bound_s) {
-  std::vector<PeerSeen> seen(peers.size());
-  const std::size_t i = index(rank);
-  PeerProbeArgs a;
-  a.count = int(std::min<std::size_t>(peers.size(), kMaxRanks));
-  a.rank = rank;
-  a.bound_ns = static_cast<std::uint64_t>(bound_s * 1e9);
-  for (int k = 0; k < a.count; ++k) {
-    const int p = peers[std::size_t(k)];
-    // The planted pair writes into the writer's own memory: its data never reaches the peer.
-    a.peer[k] = static_cast<std::uint64_t*>(planted_.covers(rank, p) ? buf_.local(rank) : buf_.peer(rank, p));
-    a.write[k] = write[std::size_t(k)];
-  }
-  PeerProbeOut host[kMaxRanks];
-  std::string failure;
-  try {
-    ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
-    const cudaStream_t s = streams_[i];
-    ARB_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&a.out), sizeof host, s));
-    ARB_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof host, s));
-    peer_probe_kernel<<<1, 1, 0, s>>>(a);
-    ARB_CUDA_CHECK(cudaGetLastError());
-    ARB_CUDA_CHECK(cudaMemcpyAsync(host, a.out, sizeof host, cudaMemcpyDeviceToHost, s));
-    ARB_CUDA_CHECK(cudaFreeAsync(a.out, s));
-    // Every spin is bounded on the GPU; a load through a broken mapping may still wait for a PCIe
-    // completion timeout, so the host waits a little longer, then gives up on this rank's peers.
-    if (!wait_stream(s, deadline_in(a.count * bound_s * 2 + 5.0)))
-      failure = "the probe kernel on GPU " + std::to_string(devices_[i]) +
-                " did not finish: a load through the peer mapping never completed";
-  } catch (const CaseError& e) {
-    failure = std::string("the probe faulted (") + e.what() + ")";
-  }
-  for (int k = 0; k < a.count; ++k) {
-    PeerSeen& s = seen[std::size_t(k)];
-    s.failure = failure;
-    if (!failure.empty()) continue;
-    s.written = host[k].written != 0;
-    s.write_ns = s.written ? double(host[k].write_ns) : -1;
-    s.read = host[k].read;
-    s.read_ns = double(host[k].read_ns) / kReadLoads;
-  }
-  return seen;
-}
-
-std::vector<std::uint64_t> CudaPeerProbe::slots(int rank) {
-  std::vector<std::uint64_t> out(kMaxRanks);
-  const std::size_t i = index(rank);
-  ARB_CUDA_CHECK(cudaSetDevice(devices_[i]));
-  ARB_CUDA_CHECK(cudaMemcpyAsync(out.data(), buf_.local(rank), kMaxRanks * sizeof(std::uint64_t),
-                                 cudaMemcpyDeviceToHost, streams_[i]));
-  if (!wait_stream(streams_[i], deadline_in(10.0)))
-    throw HangError("reading the peer check's memory on GPU " + std::to_string(devices_[i]) + " did not finish");
-  return out;
-}
-
-// ---- the check on bare devices (arbench topo) -----------------------------------------------
-
-namespace {
-
-// cudaMalloc memory per device; with unified addressing a peer's pointer is the same address
-// once peer access is enabled.
-class PeerEnabledBuffers final : public RankBuffers {
- public:
-  explicit PeerEnabledBuffers(std::vector<void*> ptrs) : ptrs_(std::move(ptrs)) {}
-  std::size_t bytes() const override { return kPeerProbeBytes; }
-  bool symmetric() const override { return true; }
-  void* local(int rank) const override { return ptrs_.at(std::size_t(rank)); }
-  void* peer(int, int peer) const override { return ptrs_.at(std::size_t(peer)); }
-
- private:
-  std::vector<void*> ptrs_;
+// Purpose: the SM-store half of the bulk part (peer_check.hpp, step 2): blockIdx.y picks the
+// peer, every thread stores its words of peer_bulk_word(token, rank, peer, 1) into the peer's
+// region `rank` through the mapping (plain stores, grid-stride), then fences at system scope so
+// that the flag kernel after it (stream order) publishes data that is already there.
+// Requirements: region[y] bulk_words long, 8-byte aligned. Bounded: a fixed number of stores.
+struct BulkStoreArgs {
+  std::uint64_t* region[kMaxRanks] = {};
+  int to[kMaxRanks] = {};
+  int count = 0, rank = 0;
+  std::uint32_t token = 0;
+  std::uint64_t bulk_words = 0;
 };
 
+__global__ void peer_bulk_store_kernel(const BulkStoreArgs a) {
+  const int y = int(blockIdx.y);
+  std::uint64_t* region = nullptr;
+  int to = 0;
+#pragma unroll
+  for (int i = 0; i < kMaxRanks; ++i)  // compile-time indices keep the arguments in parameter space
+    if (i == y) {
+      region = a.region[i];
+      to = a.to[i];
+    }
+  if (y >= a.count || region == nullptr) return;
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t k = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < a.bulk_words; k += stride)
+    region[k] = peer_bulk_word(a.token, a.rank, to, 1, k);
+  __threadfence_system();
+}
+
+// Purpose: the copy engine's source for one peer: words of peer_bulk_word(token, rank, to, 0).
+__global__ void peer_bulk_fill_kernel(std::uint64_t* dst, std::uint64_t words, std::uint32_t token, int rank, int to) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  for (std::uint64_t k = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < words; k += stride)
+    dst[k] = peer_bulk_word(token, rank, to, 0, k);
+}
+
+// Purpose: publish bulk data with its flags, after the transfers before it on the stream (data
+// before flag: stream order, then a system-scope release store each). One thread.
+struct FlagArgs {
+  std::uint64_t* flag[kMaxRanks] = {};
+  std::uint64_t value[kMaxRanks] = {};
+  int count = 0;
+};
+
+__global__ void peer_flag_kernel(const FlagArgs a) {
+#pragma unroll
+  for (int i = 0; i < kMaxRanks; ++i)
+    if (i < a.count) store_sys(a.flag[i], a.value[i]);
+}
+
+[[noreturn]] void fail(const std::string& what) { throw CaseError(what); }
+
 }  // namespace
 
-PeerAccess check_device_peer_access(const std::vector<int>& devices, const std::vector<std::vector<int>>& reported,
-                                    double bound_s, BrokenPair planted) {
-  const int n = int(devices.size());
-  std::vector<cudaStream_t> streams(std::size_t(n), nullptr);
-  std::vector<void*> mem(std::size_t(n), nullptr);
-  std::vector<std::vector<int>> usable = reported;  // pairs whose peer access could be enabled
-  std::vector<std::vector<std::string>> enable_error(std::size_t(n), std::vector<std::string>(static_cast<std::size_t>(n), std::string()));
-  std::vector<std::vector<bool>> enabled(std::size_t(n), std::vector<bool>(std::size_t(n), false));
-  auto release = [&] {
-    for (int a = 0; a < n; ++a) {
-      cudaSetDevice(devices[std::size_t(a)]);
-      for (int b = 0; b < n; ++b)
-        if (enabled[std::size_t(a)][std::size_t(b)]) cudaDeviceDisablePeerAccess(devices[std::size_t(b)]);
-      bool idle = streams[std::size_t(a)] == nullptr || wait_stream(streams[std::size_t(a)], deadline_in(5.0));
-      if (idle && mem[std::size_t(a)]) cudaFree(mem[std::size_t(a)]);  // else a kernel may still touch it
-      if (idle && streams[std::size_t(a)]) cudaStreamDestroy(streams[std::size_t(a)]);
-    }
-    (void)cudaGetLastError();
-  };
-  PeerAccess m;
+CudaPeerProbe::CudaPeerProbe(std::vector<int> devices, int first_rank, const RankBuffers& buf, BrokenPair planted)
+    : first_rank_(first_rank), buf_(buf), planted_(planted) {
   try {
-    for (int a = 0; a < n; ++a) {
-      ARB_CUDA_CHECK(cudaSetDevice(devices[std::size_t(a)]));
-      ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[std::size_t(a)], cudaStreamNonBlocking));
-      ARB_CUDA_CHECK(cudaMalloc(&mem[std::size_t(a)], kPeerProbeBytes));
-      for (int b = 0; b < n; ++b) {
-        if (a == b || !reported[std::size_t(a)][std::size_t(b)]) continue;
-        const cudaError_t e = cudaDeviceEnablePeerAccess(devices[std::size_t(b)], 0);
-        if (e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled) {
-          enabled[std::size_t(a)][std::size_t(b)] = e == cudaSuccess;
-        } else {
-          usable[std::size_t(a)][std::size_t(b)] = 0;
-          enable_error[std::size_t(a)][std::size_t(b)] = std::string("cudaDeviceEnablePeerAccess: ") + cudaGetErrorName(e);
-        }
-        (void)cudaGetLastError();
-      }
+    for (int d : devices) {
+      Rank r;
+      r.device = d;
+      ranks_.push_back(r);
+      Rank& k = ranks_.back();
+      ARB_CUDA_CHECK(cudaSetDevice(d));
+      ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&k.probe, cudaStreamNonBlocking));
+      ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&k.reader, cudaStreamNonBlocking));
+      ARB_CUDA_CHECK(cudaEventCreateWithFlags(&k.done, cudaEventDisableTiming));
+      ARB_CUDA_CHECK(cudaMalloc(&k.out, kMaxRanks * sizeof(PeerProbeOut)));
     }
-    PeerEnabledBuffers buf(mem);
-    CudaPeerProbe probe(devices, streams, 0, buf, planted);
-    m = check_peer_access(probe, n, [](int) { return true; }, usable, solo_world(), bound_s, 1,
-                          "cudaMalloc memory, cudaDeviceEnablePeerAccess");
-    for (int a = 0; a < n; ++a)  // reported, but access could not even be enabled: broken, not "no P2P"
-      for (int b = 0; b < n; ++b)
-        if (!enable_error[std::size_t(a)][std::size_t(b)].empty()) {
-          m.at(a, b).path = PeerPath::broken;
-          m.at(a, b).detail = enable_error[std::size_t(a)][std::size_t(b)];
-        }
   } catch (...) {
     release();
     throw;
   }
-  release();
-  return m;
+}
+
+CudaPeerProbe::~CudaPeerProbe() { release(); }
+
+void CudaPeerProbe::release() noexcept {
+  for (Rank& k : ranks_) {
+    if (cudaSetDevice(k.device) != cudaSuccess) continue;
+    const bool idle = !k.started || k.done == nullptr || cudaEventQuery(k.done) == cudaSuccess;
+    if (idle) {  // else a probe kernel may still touch them: left allocated until the process exits
+      if (k.out) cudaFree(k.out);
+      if (k.scratch) cudaFree(k.scratch);
+    }
+    // A stream still busy is released once its work ends (cudaStreamDestroy does not wait).
+    if (k.done) cudaEventDestroy(k.done);
+    if (k.probe) cudaStreamDestroy(k.probe);
+    if (k.reader) cudaStreamDestroy(k.reader);
+    k = Rank{};
+  }
+  (void)cudaGetLastError();
+}
+
+bool CudaPeerProbe::idle() {
+  bool all = true;
+  for (Rank& k : ranks_)
+    if (k.started && (cudaSetDevice(k.device) != cudaSuccess || cudaEventQuery(k.done) != cudaSuccess)) all = false;
+  (void)cudaGetLastError();
+  return all;
+}
+
+void CudaPeerProbe::prepare(int rank, std::uint64_t read_word) {
+  Rank& k = at(rank);
+  std::uint64_t words[kPeerProbeWords] = {};
+  words[kPeerReadWord] = read_word;
+  ARB_CUDA_CHECK(cudaSetDevice(k.device));
+  // All of it zeroed: a stale bulk region (an earlier check's) must not pass for this one.
+  ARB_CUDA_CHECK(cudaMemsetAsync(buf_.local(rank), 0, buf_.bytes(), k.reader));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(buf_.local(rank), words, sizeof words, cudaMemcpyHostToDevice, k.reader));
+  if (!wait_stream(k.reader, deadline_in(10.0)))
+    throw HangError("preparing the peer check's memory on GPU " + std::to_string(k.device) + " did not finish");
+}
+
+void CudaPeerProbe::start(int rank, const std::vector<int>& peers, const std::vector<std::uint64_t>& write,
+                          double bound_s, std::size_t bulk, std::uint32_t token) {
+  Rank& k = at(rank);
+  if (bulk % sizeof(std::uint64_t) != 0)
+    fail("a bulk transfer of " + std::to_string(bulk) + " bytes is not a whole number of words");
+  if (bulk > 0 && peer_bulk_offset(rank, 1, bulk) + bulk > buf_.bytes())
+    fail("the peer check's memory (" + std::to_string(buf_.bytes()) + " bytes per rank) has no bulk region for rank " +
+         std::to_string(rank));
+  PeerProbeArgs a;
+  a.count = int(std::min<std::size_t>(peers.size(), kMaxRanks));
+  a.rank = rank;
+  a.bound_ns = static_cast<std::uint64_t>(bound_s * 1e9);
+  a.out = static_cast<PeerProbeOut*>(k.out);
+  std::vector<char*> base(std::size_t(a.count));
+  for (int i = 0; i < a.count; ++i) {
+    const int p = peers[std::size_t(i)];
+    // The planted pair writes into the writer's own memory: its data never reaches the peer.
+    base[std::size_t(i)] = static_cast<char*>(planted_.covers(rank, p) ? buf_.local(rank) : buf_.peer(rank, p));
+    a.peer[i] = reinterpret_cast<std::uint64_t*>(base[std::size_t(i)]);
+    a.write[i] = write[std::size_t(i)];
+  }
+  ARB_CUDA_CHECK(cudaSetDevice(k.device));
+  const cudaStream_t s = k.probe;
+  k.count = a.count;
+  k.started = true;
+  ARB_CUDA_CHECK(cudaMemsetAsync(k.out, 0, kMaxRanks * sizeof(PeerProbeOut), s));
+  if (k.stall_s > 0) launch_hold(static_cast<std::uint64_t>(k.stall_s * 1e9), s);
+  peer_probe_kernel<<<1, 1, 0, s>>>(a);
+  ARB_CUDA_CHECK(cudaGetLastError());
+  if (bulk > 0) {
+    const std::uint64_t words = bulk / sizeof(std::uint64_t);
+    if (k.scratch_bytes < bulk) {
+      if (k.scratch) ARB_CUDA_CHECK(cudaFree(k.scratch));
+      k.scratch = nullptr;
+      ARB_CUDA_CHECK(cudaMalloc(&k.scratch, bulk));
+      k.scratch_bytes = bulk;
+    }
+    FlagArgs copied, stored;
+    BulkStoreArgs st;
+    st.count = copied.count = stored.count = a.count;
+    st.rank = rank;
+    st.token = token;
+    st.bulk_words = words;
+    for (int i = 0; i < a.count; ++i) {
+      const int p = peers[std::size_t(i)];
+      char* b = base[std::size_t(i)];
+      // The copy engine: one pattern at a time through the scratch (stream order keeps them apart).
+      peer_bulk_fill_kernel<<<64, 256, 0, s>>>(static_cast<std::uint64_t*>(k.scratch), words, token, rank, p);
+      ARB_CUDA_CHECK(cudaGetLastError());
+      ARB_CUDA_CHECK(cudaMemcpyAsync(b + peer_bulk_offset(rank, 0, bulk), k.scratch, bulk, cudaMemcpyDefault, s));
+      st.region[i] = reinterpret_cast<std::uint64_t*>(b + peer_bulk_offset(rank, 1, bulk));
+      st.to[i] = p;
+      auto* header = reinterpret_cast<std::uint64_t*>(b);
+      copied.flag[i] = header + kPeerCopyFlag0 + std::size_t(rank);
+      copied.value[i] = peer_bulk_flag(token, rank, p, 0);
+      stored.flag[i] = header + kPeerStoreFlag0 + std::size_t(rank);
+      stored.value[i] = peer_bulk_flag(token, rank, p, 1);
+    }
+    peer_flag_kernel<<<1, 1, 0, s>>>(copied);
+    ARB_CUDA_CHECK(cudaGetLastError());
+    peer_bulk_store_kernel<<<dim3(32, unsigned(a.count)), 256, 0, s>>>(st);
+    ARB_CUDA_CHECK(cudaGetLastError());
+    peer_flag_kernel<<<1, 1, 0, s>>>(stored);
+    ARB_CUDA_CHECK(cudaGetLastError());
+  }
+  ARB_CUDA_CHECK(cudaEventRecord(k.done, s));
+}
+
+bool CudaPeerProbe::finished(int rank) {
+  Rank& k = at(rank);
+  ARB_CUDA_CHECK(cudaSetDevice(k.device));
+  const cudaError_t e = cudaEventQuery(k.done);
+  if (e == cudaErrorNotReady) return false;
+  ARB_CUDA_CHECK(e);
+  return true;
+}
+
+std::vector<std::uint64_t> CudaPeerProbe::read_local(int rank, std::size_t offset, std::size_t bytes,
+                                                     const char* what) {
+  Rank& k = at(rank);
+  std::vector<std::uint64_t> out(bytes / sizeof(std::uint64_t));
+  ARB_CUDA_CHECK(cudaSetDevice(k.device));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<const char*>(buf_.local(rank)) + offset, bytes,
+                                 cudaMemcpyDeviceToHost, k.reader));
+  if (!wait_stream(k.reader, deadline_in(10.0)))
+    throw HangError(std::string("reading ") + what + " on GPU " + std::to_string(k.device) + " did not finish");
+  return out;
+}
+
+std::vector<PeerSeen> CudaPeerProbe::seen(int rank) {
+  Rank& k = at(rank);
+  PeerProbeOut host[kMaxRanks];
+  ARB_CUDA_CHECK(cudaSetDevice(k.device));
+  ARB_CUDA_CHECK(cudaMemcpyAsync(host, k.out, sizeof host, cudaMemcpyDeviceToHost, k.reader));
+  if (!wait_stream(k.reader, deadline_in(10.0)))
+    throw HangError("reading the probe's findings on GPU " + std::to_string(k.device) + " did not finish");
+  std::vector<PeerSeen> seen(std::size_t(k.count));
+  for (int i = 0; i < k.count; ++i) {
+    PeerSeen& s = seen[std::size_t(i)];
+    s.written = host[i].written != 0;
+    s.write_ns = s.written ? double(host[i].write_ns) : -1;
+    s.read = host[i].read;
+    s.read_ns = double(host[i].read_ns) / kReadLoads;
+  }
+  return seen;
+}
+
+std::vector<std::uint64_t> CudaPeerProbe::header(int rank) {
+  return read_local(rank, 0, kPeerProbeWords * sizeof(std::uint64_t), "the peer check's memory");
+}
+
+std::vector<std::uint64_t> CudaPeerProbe::bulk_region(int rank, int from, int path, std::size_t bulk) {
+  if (peer_bulk_offset(from, path, bulk) + bulk > buf_.bytes())
+    fail("the peer check's memory (" + std::to_string(buf_.bytes()) + " bytes per rank) has no bulk region for rank " +
+         std::to_string(from));
+  return read_local(rank, peer_bulk_offset(from, path, bulk), bulk, "a bulk region of the peer check");
+}
+
+std::string CudaPeerProbe::fatal(int rank) {
+  const int d = at(rank).device;
+  cudaError_t e = cudaSetDevice(d);
+  (void)cudaGetLastError();  // clears an error that is not sticky
+  std::size_t free_b = 0, total_b = 0;
+  if (e == cudaSuccess) e = cudaMemGetInfo(&free_b, &total_b);
+  if (e == cudaSuccess) return {};
+  (void)cudaGetLastError();
+  return "GPU " + std::to_string(d) + " reports " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
+         "): its CUDA context is unusable until the process exits";
 }
 
 }  // namespace arbench

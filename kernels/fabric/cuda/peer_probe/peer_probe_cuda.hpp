@@ -21,32 +21,66 @@ inline constexpr double kPeerCheckBound_s = 0.2;
 
 class CudaPeerProbe final : public PeerProbe {
  public:
-  // devices[i], streams[i]: rank first_rank + i's (the ranks this process drives); `buf`: at
-  // least kPeerProbeBytes per rank, symmetric. `planted`: the test seam's broken pair, whose
-  // stores go to the writer's own memory and whose loads read it (the pair's data never arrives).
-  CudaPeerProbe(std::vector<int> devices, std::vector<cudaStream_t> streams, int first_rank, const RankBuffers& buf,
-                BrokenPair planted = {});
+  // devices[i]: rank first_rank + i's GPU (the ranks this process drives); `buf`: at least
+  // peer_probe_bytes() per rank, symmetric. `planted`: the test seam's broken pair, whose stores
+  // go to the writer's own memory and whose loads read it (the pair's data never arrives).
+  // The probe runs on streams of its own (a probe that never finishes holds only those), and
+  // the step-3 reads on others again.
+  CudaPeerProbe(std::vector<int> devices, int first_rank, const RankBuffers& buf, BrokenPair planted = {});
+  // Frees what it allocated where its probe finished; a stuck probe's memory stays allocated.
+  ~CudaPeerProbe() override;
+  CudaPeerProbe(const CudaPeerProbe&) = delete;
+  CudaPeerProbe& operator=(const CudaPeerProbe&) = delete;
+
   void prepare(int rank, std::uint64_t read_word) override;
-  std::vector<PeerSeen> probe(int rank, const std::vector<int>& peers, const std::vector<std::uint64_t>& write,
-                              double bound_s) override;
-  std::vector<std::uint64_t> slots(int rank) override;
+  void start(int rank, const std::vector<int>& peers, const std::vector<std::uint64_t>& write, double bound_s,
+             std::size_t bulk, std::uint32_t token) override;
+  bool finished(int rank) override;
+  std::vector<PeerSeen> seen(int rank) override;
+  std::vector<std::uint64_t> header(int rank) override;
+  std::vector<std::uint64_t> bulk_region(int rank, int from, int path, std::size_t bulk) override;
+  std::string fatal(int rank) override;
+  // Whether every probe it started has finished: only then may `buf` be freed.
+  bool idle();
+  // Test seam (the GPU tests): `rank`'s probe starts `seconds` late (a %globaltimer spin on its
+  // stream), as a probe whose load never completes looks to the host.
+  void stall(int rank, double seconds) { at(rank).stall_s = seconds; }
 
  private:
-  std::size_t index(int rank) const { return std::size_t(rank - first_rank_); }
+  struct Rank {
+    int device = 0;
+    cudaStream_t probe = nullptr, reader = nullptr;
+    cudaEvent_t done = nullptr;
+    void* out = nullptr;      // the probe kernel's findings (kMaxRanks entries)
+    void* scratch = nullptr;  // the copy engine's source, one pattern at a time
+    std::size_t scratch_bytes = 0;
+    int count = 0;  // peers probed
+    bool started = false;
+    double stall_s = 0;
+  };
+  Rank& at(int rank) { return ranks_.at(std::size_t(rank - first_rank_)); }
+  void release() noexcept;
+  // `bytes` of the rank's memory at `offset`, copied to the host on its reader stream (bounded).
+  std::vector<std::uint64_t> read_local(int rank, std::size_t offset, std::size_t bytes, const char* what);
 
-  std::vector<int> devices_;
-  std::vector<cudaStream_t> streams_;
+  std::vector<Rank> ranks_;
   int first_rank_;
   const RankBuffers& buf_;
   BrokenPair planted_;
 };
 
+// cudaDeviceCanAccessPeer for every ordered pair of `devices` (1: reported; the diagonal 0).
+std::vector<std::vector<int>> reported_peer_access(const std::vector<int>& devices);
+
 // The check on `devices` of this process (ranks = positions in the list): cudaMalloc memory on
 // each, peer access enabled for every pair `reported` says can reach (cudaDeviceCanAccessPeer),
-// then the check; peer access is disabled and the memory freed again. A pair whose access cannot
-// be enabled, or that faults, is broken with the CUDA error. Never throws for a broken pair;
-// throws EnvironmentError / CaseError when the devices themselves cannot be used.
+// then the check (words, and a bulk transfer of `bulk` bytes per pair and path); peer access is
+// disabled and the memory freed again (left allocated where a probe never finished). A pair whose
+// access cannot be enabled, or that faults, is broken with the CUDA error; a sticky fault is
+// handed back in *fatal (when given). Never throws for a broken pair or a stuck probe; throws EnvironmentError /
+// CaseError when the devices themselves cannot be used.
 PeerAccess check_device_peer_access(const std::vector<int>& devices, const std::vector<std::vector<int>>& reported,
-                                    double bound_s = kPeerCheckBound_s, BrokenPair planted = {});
+                                    double bound_s = kPeerCheckBound_s, BrokenPair planted = {},
+                                    std::size_t bulk = kPeerBulkBytes, std::string* fatal = nullptr);
 
 }  // namespace arbench
