@@ -71,6 +71,38 @@ EngineSetting missing(const std::string& knob_id, const std::string& why, const 
 
 std::string lead_text(const Advantage& a) { return size_text(a.lead, a.axis); }
 
+EngineSetting knob_setting(const EngineContext& c, std::string_view id, SettingStatus status, bool* lacks) {
+  const KnobFor kf = knob_for(id, c.stack, c.measured_nccl);
+  EngineSetting s;
+  s.knob = std::string(id);
+  s.status = status;
+  s.entry = kf.entry;
+  s.versions = kf.versions;
+  if (lacks) *lacks = kf.lacks;
+  if (kf.lacks) {
+    s.status = S::gated;
+    s.why = "the " + std::string(kf.entry->engine) + " release given has no " + std::string(kf.entry->name) +
+            "; nothing to set";
+  }
+  return s;
+}
+
+bool settle(EngineSetting& s) {
+  const Knob& k = s.entry ? *s.entry : knob(s.knob);
+  if (s.status == S::set && !k.verified) s.status = S::try_it;
+  return s.status == S::set;
+}
+
+std::string symm_kernels_gate(const EngineContext& c, std::string* versions) {
+  const KnobFor kf = knob_for("nccl.symm_kernels", c.stack, c.measured_nccl);
+  if (versions) *versions = kf.versions;
+  if (!kf.entry->needs_nvlink || c.p.nvlink) return {};
+  return "NCCL " + std::string(kf.entry->first) +
+         " and later run their symmetric kernels only where every GPU pair is directly NVLink-connected; on "
+         "this PCIe box a symmetric window gets NCCL's ordinary kernels, so the measured gain cannot appear and the "
+         "knob does nothing";
+}
+
 int GpuFacts::cc_major() const {
   const auto dot = cc.find('.');
   if (cc.empty() || dot == 0) return -1;
@@ -96,15 +128,17 @@ std::string range_text(const NcclRange& r) {
 
 // --- NCCL -----------------------------------------------------------------------------------
 
-EngineSection nccl_section(const NcclPlan& p, const SettingsPaths& paths) {
+EngineSection nccl_section(const EngineContext& c) {
+  const NcclPlan& p = c.p;
+  const SettingsPaths& paths = c.paths;
   EngineSection sec;
   sec.engine = "NCCL";
   if (!p.missing.empty()) {
     sec.settings.push_back(missing("nccl.tuner_plugin", p.missing, p.run_line));
+    sec.settings.back().versions = knob_for("nccl.tuner_plugin", c.stack, c.measured_nccl).versions;
     return sec;
   }
-  EngineSetting plugin;
-  plugin.knob = "nccl.tuner_plugin";
+  EngineSetting plugin = knob_setting(c, "nccl.tuner_plugin", S::keep);
   const auto rules = p.rules();
   std::string ranges;
   for (const NcclRange& r : p.ranges) {
@@ -144,9 +178,7 @@ EngineSection nccl_section(const NcclPlan& p, const SettingsPaths& paths) {
     if (!p.example_missing.empty()) {
       sec.settings.push_back(missing("nccl.example_plugin", p.example_missing, p.example_run_line));
     } else {
-      EngineSetting ex;
-      ex.knob = "nccl.example_plugin";
-      ex.status = S::try_it;
+      EngineSetting ex = knob_setting(c, "nccl.example_plugin", S::try_it);
       ex.paste = "NCCL_TUNER_PLUGIN=libnccl-tuner-example.so NCCL_TUNER_CONFIG_FILE=" + paths.example_conf;
       if (!paths.carried_env.empty()) ex.paste += " " + paths.carried_env;
       ex.value = "the same choice with an explicit channel count on every row, 0.." +
@@ -171,12 +203,22 @@ const char* status_name(SettingStatus s) {
 }
 
 std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
-                                           SettingsPaths paths) {
+                                           SettingsPaths paths, const StackVersions& stack,
+                                           const VerdictOptions& verdict) {
   paths.carried_env = carried_env(m);
   GpuFacts gpu;
   if (!m.facts.gpus.empty()) gpu = {m.facts.gpus.front().name, m.facts.gpus.front().cc};
-  return {nccl_section(nccl, paths), vllm_section(m, nccl, f, paths, gpu), sglang_section(nccl, f, paths, gpu),
-          trtllm_section(nccl, f, paths), flashinfer_section(m, f, gpu)};
+  const EngineContext c{m, nccl, f, paths, gpu, stack, parse_version(m.facts.nccl_version), verdict};
+  std::vector<EngineSection> out = {nccl_section(c), vllm_section(c), sglang_section(c), trtllm_section(c),
+                                    flashinfer_section(c)};
+  for (EngineSection& e : out)  // every line says which versions it holds for
+    for (EngineSetting& s : e.settings)
+      if (s.versions.empty()) {
+        const KnobFor kf = knob_for(s.knob, stack, c.measured_nccl);
+        s.versions = kf.versions;
+        if (!s.entry) s.entry = kf.entry;
+      }
+  return out;
 }
 
 }  // namespace arbench

@@ -12,13 +12,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
 #include "settings/evidence.hpp"
 #include "settings/findings.hpp"
 #include "settings/measured.hpp"
+#include "settings/knobs.hpp"
 #include "settings/nccl_plan.hpp"
+#include "settings/stack_versions.hpp"
 
 namespace arbench {
 
@@ -33,6 +37,8 @@ struct EngineSetting {
   std::string why;     // how it follows from the evidence, or why it cannot apply
   std::vector<Evidence> evidence;  // the decisive comparisons (all sizes in the JSON)
   std::string run_line;            // missing: what to run
+  std::string versions;            // which versions the line holds for (or was checked against)
+  const Knob* entry = nullptr;     // the catalogue entry judged by (nullptr: the knob's newest)
 };
 
 struct EngineSection {
@@ -49,8 +55,10 @@ struct SettingsPaths {
 
 // The NCCL section's and the commands' environment carries the measurement's NCCL_MIN_CTAS,
 // NCCL_MAX_CTAS, NCCL_MIN_NCHANNELS and NCCL_MAX_NCHANNELS (provenance.nccl_env), where it had them.
+// `stack`: the versions the user runs (empty: each line says what it was checked against).
 std::vector<EngineSection> engine_sections(const Measured& m, const NcclPlan& nccl, const Findings& f,
-                                           SettingsPaths paths);
+                                           SettingsPaths paths, const StackVersions& stack = {},
+                                           const VerdictOptions& verdict = {});
 
 }  // namespace arbench
 
@@ -79,10 +87,33 @@ struct GpuFacts {
   int cc_major() const;  // -1 when unknown
 };
 
-EngineSection vllm_section(const Measured& m, const NcclPlan& p, const Findings& f, const SettingsPaths& paths,
-                           const GpuFacts& gpu);
-EngineSection sglang_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths, const GpuFacts& gpu);
-EngineSection trtllm_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths);
-EngineSection flashinfer_section(const Measured& m, const Findings& f, const GpuFacts& gpu);
+// What every engine rule reads: the measurements, the plan, the findings, the machine and the
+// versions the user runs.
+struct EngineContext {
+  const Measured& m;
+  const NcclPlan& p;
+  const Findings& f;
+  const SettingsPaths& paths;
+  GpuFacts gpu;
+  const StackVersions& stack;
+  std::optional<Version> measured_nccl;  // the NCCL the result was measured with
+  VerdictOptions verdict;
+  int world() const { return p.world; }
+};
+
+// A setting of knob `id` judged by the catalogue entry for the user's versions (entry and
+// versions filled); when the given release lacks the knob, `lacks` is set and the setting is
+// `gated`, saying so.
+EngineSetting knob_setting(const EngineContext& c, std::string_view id, SettingStatus status, bool* lacks = nullptr);
+// A `set` whose entry is not verified becomes `try` (never in a command line). Returns status == set.
+bool settle(EngineSetting& s);
+// Why NCCL's symmetric kernels do not run here for the NCCL the engine loads ("" when they do);
+// `versions` gets the NCCL the line was judged for.
+std::string symm_kernels_gate(const EngineContext& c, std::string* versions);
+
+EngineSection vllm_section(const EngineContext& c);
+EngineSection sglang_section(const EngineContext& c);
+EngineSection trtllm_section(const EngineContext& c);
+EngineSection flashinfer_section(const EngineContext& c);
 
 }  // namespace arbench::engine_detail

@@ -1,220 +1,116 @@
-// The serving engines' sections: vLLM, SGLang, TensorRT-LLM and FlashInfer's API (engines.hpp
-// says what each status means; knobs.cpp where each knob was read).
+// SGLang's, TensorRT-LLM's and FlashInfer's sections (engines.hpp says what each status means;
+// knobs.cpp where each rule was read and for which releases). vLLM's is engines_vllm.cpp.
 #include <algorithm>
 
 #include "settings/engines.hpp"
-#include "settings/knobs.hpp"
 
 namespace arbench::engine_detail {
 
-// --- vLLM -----------------------------------------------------------------------------------
-
-EngineSection vllm_section(const Measured& m, const NcclPlan& p, const Findings& f, const SettingsPaths& paths,
-                           const GpuFacts& gpu) {
-  EngineSection sec;
-  sec.engine = "vLLM";
-  const int w = p.world;
-  std::vector<std::string> env, flags;
-  const std::string plugin_env = nccl_env(p, paths);
-  const bool custom_gated = !p.nvlink && w > 2;
-
-  // Custom all-reduce.
-  if (custom_gated) {
-    EngineSetting s{"vllm.custom_ar", S::gated, "", "", "", {}, ""};
-    s.why = "vLLM turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected; nothing to set";
-    if (f.custom.measured)
-      s.value = f.custom.lead > 0 ? "a custom P2P kernel would beat NCCL up to " + lead_text(f.custom) + " here"
-                                  : "a custom P2P kernel would not beat NCCL here";
-    s.evidence = f.custom.boundary();
-    sec.settings.push_back(s);
-  } else if (!f.custom.measured) {
-    sec.settings.push_back(missing("vllm.custom_ar", f.custom.missing, f.custom.run_line));
-  } else if (f.custom.lead == 0) {
-    EngineSetting s{"vllm.custom_ar", S::set, "--disable-custom-all-reduce", "off", "", f.custom.boundary(), ""};
-    s.why = "NCCL is as fast or faster from the smallest size measured";
-    flags.push_back(s.paste);
-    sec.settings.push_back(s);
-  } else {
-    EngineSetting s{"vllm.custom_ar", S::keep, "", "on (vLLM's default) up to " + lead_text(f.custom), "", f.custom.boundary(), ""};
-    s.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom) +
-            (f.custom.everywhere ? "" : "; vLLM uses its custom all-reduce below 8 MiB, which is not settable");
-    sec.settings.push_back(s);
-    // One-shot or two-shot, for the whole size range (the variable is not per size).
-    if (f.shots.measured) {
-      EngineSetting a{"vllm.custom_ar_algo", S::keep, "", "", "", f.shots.boundary(), ""};
-      if (f.shots.everywhere) {
-        a.status = S::try_it;
-        a.paste = "VLLM_CUSTOM_ALLREDUCE_ALGO=1stage";
-        a.value = "one-shot at every size measured";
-      } else if (f.shots.lead == 0) {
-        a.status = S::try_it;
-        a.paste = "VLLM_CUSTOM_ALLREDUCE_ALGO=2stage";
-        a.value = "two-shot from the smallest size measured";
-      } else {
-        a.value = "one-shot up to " + lead_text(f.shots) + ", two-shot above: leave vLLM's size switch";
-      }
-      a.why = "one variable for every size";
-      sec.settings.push_back(a);
-    }
-  }
-
-  // NCCL symmetric memory: vLLM uses it from 4 GPUs, at or above 2 MiB on 4 and 1 MiB on 8.
-  {
-    const std::uint64_t threshold = w == 4 ? 2u << 20 : w == 8 ? 1u << 20 : 0;
-    if (w < 4) {
-      sec.settings.push_back({"vllm.nccl_symm", S::gated, "", "", "vLLM uses NCCL symmetric memory from 4 GPUs", {}, ""});
-    } else {
-      std::vector<Evidence> relevant;  // the sizes vLLM would use it at
-      for (const Evidence& e : f.nccl_symm.evidence)
-        if (e.size >= threshold) relevant.push_back(e);
-      const std::string where = threshold ? "at or above " + size_text(threshold, "bytes") + ", where vLLM uses it" : "";
-      if (relevant.empty()) {
-        sec.settings.push_back(missing("vllm.nccl_symm", "`nccl-symm` and `nccl` were not both measured " + where,
-                                       "arbench run --backend cuda --gpus " + std::to_string(w) +
-                                           " --family allreduce --dtype " + m.dtype + " --variants 'nccl,nccl-symm' -b " +
-                                           size_arg(std::max<std::uint64_t>(threshold, 1024)) + " -e " +
-                                           size_arg(std::max<std::uint64_t>(m.max_bytes(), threshold)) +
-                                           " --out nccl-symm-" + std::to_string(w) + ".json"));
-      } else {
-        EngineSetting s{"vllm.nccl_symm", S::keep, "", "off (vLLM's default)", "", {}, ""};
-        int wins = 0, losses = 0;
-        for (const Evidence& e : relevant) {
-          wins += e.beats, losses += e.loses;
-          if (e.beats || e.loses) s.evidence.push_back(e);
-        }
-        if (wins > 0 && losses == 0) {
-          s.status = S::set;
-          s.paste = "VLLM_USE_NCCL_SYMM_MEM=1 NCCL_CUMEM_ENABLE=1";
-          s.value = "on";
-          env.push_back(s.paste);
-        }
-        s.why = "NCCL on symmetric memory is faster than on plain buffers at " + std::to_string(wins) +
-                " and slower at " + std::to_string(losses) + " of " + std::to_string(relevant.size()) +
-                " sizes measured " + where;
-        sec.settings.push_back(s);
-      }
-    }
-  }
-
-  // Torch symmetric memory: size tables for 9.0 and 10.0 only.
-  if (gpu.cc != "9.0" && gpu.cc != "10.0") {
-    sec.settings.push_back({"vllm.torch_symm", S::gated, "", "", "vLLM has no size table for capability " +
-                            (gpu.cc.empty() ? std::string("(unknown)") : gpu.cc) + ": it stays off; nothing to set", {}, ""});
-  }
-
-  // All-reduce + RMSNorm fusion.
-  if (!f.fusion.measured) {
-    sec.settings.push_back(missing("vllm.fusion", f.fusion.missing, f.fusion.run_line));
-  } else if (f.fusion.lead == 0) {
-    sec.settings.push_back({"vllm.fusion", S::keep, "", "off", "the fused kernel does not beat the best unfused pair "
-                            "at the smallest token count measured", f.fusion.boundary(), ""});
-  } else {
-    const std::uint64_t bytes = f.fusion.lead * std::uint64_t(m.hidden) * std::uint64_t(m.dtype_bytes);
-    EngineSetting s{"vllm.fusion", gpu.cc_major() == 9 || gpu.cc_major() == 10 ? S::set : S::try_it, "", "", "",
-                    f.fusion.boundary(), ""};
-    s.paste = "--compilation-config '{\"pass_config\": {\"fuse_allreduce_rms\": true, "
-              "\"fi_allreduce_fusion_max_size_mb\": " + mib_value(bytes) + "}}'";
-    s.value = "on up to " + std::to_string(f.fusion.lead) + " tokens x hidden " + std::to_string(m.hidden) + " x " +
-              m.dtype + " = " + size_text(bytes, "bytes");
-    s.why = "arbench's fused kernel beats the best unfused pair at every token count up to there; the engine's "
-            "kernel is FlashInfer's, so check your own step time";
-    if (s.status == S::set) flags.push_back(s.paste);
-    sec.settings.push_back(s);
-  }
-
-  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes.
-  if (w != 2 && w != 4 && w != 8) {
-    sec.settings.push_back({"vllm.fi_pcie_ipc", S::gated, "", "", "supports 2, 4 or 8 GPUs", {}, ""});
-  } else if (!f.custom.measured) {
-    sec.settings.push_back(missing("vllm.fi_pcie_ipc", f.custom.missing, f.custom.run_line));
-  } else if (f.custom.lead > 0 && !p.nvlink) {
-    sec.settings.push_back({"vllm.fi_pcie_ipc", S::try_it, "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1",
-                            "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom),
-                            "a kernel of the same kind as arbench's one-shot / two-shot", f.custom.boundary(), ""});
-  } else if (!p.nvlink) {
-    sec.settings.push_back({"vllm.fi_pcie_ipc", S::keep, "", "off (vLLM's default)",
-                            "no custom P2P kernel beats NCCL at the smallest size measured", f.custom.boundary(), ""});
-  }
-
-  // The command.
-  std::string env_line = plugin_env;
-  for (const std::string& e : env) env_line += (env_line.empty() ? "" : " ") + e;
-  sec.command = shell_lines(env_line, "vllm serve MODEL --tensor-parallel-size " + std::to_string(w), flags);
-  return sec;
-}
-
 // --- SGLang ---------------------------------------------------------------------------------
 
-EngineSection sglang_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths, const GpuFacts& gpu) {
+EngineSection sglang_section(const EngineContext& c) {
+  const Findings& f = c.f;
+  const NcclPlan& p = c.p;
   EngineSection sec;
   sec.engine = "SGLang";
-  const int w = p.world;
-  std::vector<std::string> flags, env;
+  const int w = c.world();
+  const bool sm90_100 = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10;
+  std::vector<std::string> flags;
 
-  if (!f.custom.measured) {
+  EngineSetting ar = knob_setting(c, "sglang.custom_ar", S::keep);
+  ar.evidence = f.custom.boundary();
+  if (!p.nvlink && w > 2) {
+    ar.status = S::gated;
+    ar.why = "SGLang turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected "
+             "(CustomAllReduceV2 needs NVLink at any count): --disable-custom-all-reduce changes nothing here";
+    sec.settings.push_back(ar);
+  } else if (!f.custom.measured) {
     sec.settings.push_back(missing("sglang.custom_ar", f.custom.missing, f.custom.run_line));
   } else if (f.custom.lead == 0) {
-    sec.settings.push_back({"sglang.custom_ar", S::set, "--disable-custom-all-reduce", "off",
-                            "NCCL is as fast or faster from the smallest size measured", f.custom.boundary(), ""});
-    flags.push_back("--disable-custom-all-reduce");
+    ar.status = S::set;
+    ar.paste = "--disable-custom-all-reduce";
+    ar.value = "off";
+    ar.why = "NCCL is as fast or faster from the smallest size measured";
+    if (settle(ar)) flags.push_back(ar.paste);
+    sec.settings.push_back(ar);
   } else {
-    sec.settings.push_back({"sglang.custom_ar", S::keep, "", "on (SGLang's default)",
-                            "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom), f.custom.boundary(), ""});
+    ar.value = "on (SGLang's default)";
+    ar.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
+    sec.settings.push_back(ar);
   }
 
-  if (gpu.cc_major() != 9 && gpu.cc_major() != 10) {
-    sec.settings.push_back({"sglang.fusion", S::gated, "", "", "SGLang applies it on SM90 and SM100 only (this is " +
-                            (gpu.cc.empty() ? std::string("unknown") : gpu.cc) + ")", f.fusion.boundary(), ""});
+  EngineSetting fu = knob_setting(c, "sglang.fusion", S::keep);
+  fu.evidence = f.fusion.boundary();
+  if (!sm90_100) {
+    fu.status = S::gated;
+    fu.why = "SGLang applies it on SM90 and SM100 only (this is " + (c.gpu.cc.empty() ? std::string("unknown") : c.gpu.cc) + ")";
+    sec.settings.push_back(fu);
   } else if (!f.fusion.measured) {
     sec.settings.push_back(missing("sglang.fusion", f.fusion.missing, f.fusion.run_line));
   } else if (f.fusion.lead > 0) {
-    EngineSetting s{"sglang.fusion", S::set, "--enable-flashinfer-allreduce-fusion",
-                    "on (SGLang fuses up to 2048 tokens; measured faster up to " + lead_text(f.fusion) + ")", "",
-                    f.fusion.boundary(), ""};
-    s.why = "arbench's fused kernel beats the best unfused pair from the smallest token count";
-    flags.push_back(s.paste);
-    sec.settings.push_back(s);
+    fu.status = S::set;
+    fu.paste = "--enable-flashinfer-allreduce-fusion";
+    fu.value = "on (SGLang fuses up to 2048 tokens; measured faster up to " + lead_text(f.fusion) + ")";
+    fu.why = "arbench's fused kernel beats the best unfused pair from the smallest token count";
+    if (settle(fu)) flags.push_back(fu.paste);
+    sec.settings.push_back(fu);
   } else {
-    sec.settings.push_back({"sglang.fusion", S::keep, "", "off", "the fused kernel does not beat the unfused pair",
-                            f.fusion.boundary(), ""});
+    fu.value = "off";
+    fu.why = "the fused kernel does not beat the unfused pair";
+    sec.settings.push_back(fu);
   }
 
-  if (gpu.cc_major() != 9 && gpu.cc_major() != 10)
-    sec.settings.push_back({"sglang.torch_symm", S::gated, "", "", "size tables for SM90 and SM100 only", {}, ""});
-  else if (!p.nvlink)
-    sec.settings.push_back({"sglang.torch_symm", S::gated, "", "", "needs NVSwitch multicast, absent over PCIe", {}, ""});
+  if (!sm90_100 || !p.nvlink) {
+    EngineSetting t = knob_setting(c, "sglang.torch_symm", S::gated);
+    t.why = !sm90_100 ? "size tables for SM90 and SM100 only" : "needs NVSwitch multicast, absent over PCIe";
+    sec.settings.push_back(t);
+  }
 
-  if (!f.nccl_symm.measured) {
+  EngineSetting ns = knob_setting(c, "sglang.nccl_symm", S::keep);
+  std::string nccl_versions;
+  const std::string gate = symm_kernels_gate(c, &nccl_versions);
+  ns.versions += "; " + nccl_versions;
+  if (!gate.empty()) {
+    ns.status = S::gated;
+    ns.why = gate;
+    sec.settings.push_back(ns);
+  } else if (!f.nccl_symm.measured) {
     sec.settings.push_back(missing("sglang.nccl_symm", f.nccl_symm.missing, f.nccl_symm.run_line));
   } else {
-    EngineSetting s{"sglang.nccl_symm", S::keep, "", "off (SGLang's default)", "", {}, ""};
+    ns.value = "off (SGLang's default)";
     for (const Evidence& e : f.nccl_symm.evidence)
-      if (e.beats || e.loses) s.evidence.push_back(e);
-    s.why = "NCCL on symmetric memory is faster than on plain buffers at " + std::to_string(f.nccl_symm.wins) +
-            " and slower at " + std::to_string(f.nccl_symm.losses) + " of " +
-            std::to_string(f.nccl_symm.evidence.size()) + " sizes";
+      if (e.beats || e.loses) ns.evidence.push_back(e);
+    ns.why = "NCCL on symmetric memory is faster than on plain buffers at " + std::to_string(f.nccl_symm.wins) +
+             " and slower at " + std::to_string(f.nccl_symm.losses) + " of " +
+             std::to_string(f.nccl_symm.evidence.size()) + " sizes";
     if (f.nccl_symm.wins > 0 && f.nccl_symm.losses == 0) {
-      s.status = S::set;
-      s.paste = "--enable-symm-mem";
-      s.value = "on";
-      flags.push_back(s.paste);
+      ns.status = S::set;
+      ns.paste = "--enable-symm-mem";
+      ns.value = "on";
     }
+    if (settle(ns)) flags.push_back(ns.paste);
+    sec.settings.push_back(ns);
+  }
+
+  if ((w == 2 || w == 4 || w == 8) && f.custom.measured && f.custom.lead > 0 && !p.nvlink) {
+    EngineSetting s = knob_setting(c, "sglang.pcie_ipc", S::try_it);
+    s.paste = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE=1";
+    s.value = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
+    s.why = "a kernel of the same kind as arbench's one-shot / two-shot";
+    s.evidence = f.custom.boundary();
     sec.settings.push_back(s);
   }
 
-  if ((w == 2 || w == 4 || w == 8) && f.custom.measured && f.custom.lead > 0 && !p.nvlink)
-    sec.settings.push_back({"sglang.pcie_ipc", S::try_it, "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE=1",
-                            "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom),
-                            "a kernel of the same kind as arbench's one-shot / two-shot", f.custom.boundary(), ""});
-
-  std::string env_line = nccl_env(p, paths);
+  std::string env_line = nccl_env(p, c.paths);
   if (!env_line.empty() && std::find(flags.begin(), flags.end(), "--enable-symm-mem") == flags.end()) {
     // --enable-symm-mem sets it itself.
-    EngineSetting s{"sglang.cumem", S::set, "NCCL_CUMEM_ENABLE=1", "on (NCCL's own default)", "", {}, ""};
+    EngineSetting s = knob_setting(c, "sglang.cumem", S::set);
+    s.paste = "NCCL_CUMEM_ENABLE=1";
+    s.value = "on (NCCL's own default)";
     s.why = "SGLang sets NCCL_CUMEM_ENABLE=0 unless the variable is set; the tuner table was measured with NCCL's "
             "default (on)";
+    if (settle(s)) env_line += " " + s.paste;
     sec.settings.push_back(s);
-    env_line += " " + s.paste;
   }
   sec.command = shell_lines(env_line, "python3 -m sglang.launch_server --model-path MODEL --tp " + std::to_string(w), flags);
   return sec;
@@ -222,44 +118,110 @@ EngineSection sglang_section(const NcclPlan& p, const Findings& f, const Setting
 
 // --- TensorRT-LLM ---------------------------------------------------------------------------
 
-EngineSection trtllm_section(const NcclPlan& p, const Findings& f, const SettingsPaths& paths) {
+namespace {
+
+// The FP8-on-the-wire variants (LOWPRECISION's stand-ins) against NCCL at 2 MiB and above, where
+// TensorRT-LLM uses it.
+inline constexpr const char* kLowPrecisionVariants[] = {"oneshot-fp8", "twoshot-fp8"};
+constexpr std::uint64_t kLowPrecisionMin = 2u << 20;
+
+EngineSetting lowprecision(const EngineContext& c) {
+  EngineSetting s = knob_setting(c, "trtllm.lowprecision", S::keep);
+  if (c.p.nvlink) {
+    s.status = S::gated;
+    s.why = "TensorRT-LLM uses it only without NVLink";
+    return s;
+  }
+  int wins = 0, losses = 0, sizes = 0;
+  if (const auto w = c.m.allreduce.find(c.world()); w != c.m.allreduce.end())
+    for (const auto& [size, at] : w->second) {
+      if (size < kLowPrecisionMin || !at.count("nccl")) continue;
+      const ResultCase* best = nullptr;
+      for (const char* v : kLowPrecisionVariants)
+        if (at.count(v) && (!best || at.at(v)->median_us < best->median_us)) best = at.at(v);
+      if (!best) continue;
+      const Evidence e = weigh(*best, *at.at("nccl"), "bytes", size, c.verdict);
+      ++sizes, wins += e.beats, losses += e.loses;
+      if (e.beats || e.loses) s.evidence.push_back(e);
+    }
+  if (sizes == 0) {
+    EngineSetting m = missing("trtllm.lowprecision",
+                              "no low-precision variant (oneshot-fp8, twoshot-fp8) was measured beside `nccl` at 2 MiB "
+                              "or more, where TensorRT-LLM uses LOWPRECISION",
+                              allreduce_run_line(c.m, c.world(), "nccl,oneshot-fp8,twoshot-fp8", "",
+                                                 "lowprec-" + std::to_string(c.world()) + ".json"));
+    m.entry = s.entry;
+    m.versions = s.versions;
+    return m;
+  }
+  s.why = "FP8 on the wire is faster than NCCL at " + std::to_string(wins) + " and slower at " +
+          std::to_string(losses) + " of " + std::to_string(sizes) + " sizes measured at 2 MiB or more";
+  if (wins > 0 && losses == 0) {
+    s.status = S::try_it;  // lossy: never pasted unseen into a command line
+    s.paste = "allreduce_strategy: LOWPRECISION";
+    s.value = "LOWPRECISION";
+  } else {
+    s.value = "NCCL (TensorRT-LLM's fallback here)";
+  }
+  return s;
+}
+
+}  // namespace
+
+EngineSection trtllm_section(const EngineContext& c) {
+  const Findings& f = c.f;
+  const NcclPlan& p = c.p;
   EngineSection sec;
   sec.engine = "TensorRT-LLM";
-  EngineSetting s{"trtllm.strategy", S::keep, "", "", "", f.custom.boundary(), ""};
+  EngineSetting s = knob_setting(c, "trtllm.strategy", S::keep);
+  s.evidence = f.custom.boundary();
   std::string strategy;
-  if (!f.custom.measured) {
+  if (!p.nvlink) {
+    s.value = "NCCL, whatever the strategy";
+    s.why = "without NVLink between every GPU pair TensorRT-LLM falls back to NCCL for every strategy, AUTO "
+            "included; only LOWPRECISION (below) takes another path";
+    if (f.custom.measured && f.custom.lead > 0)
+      s.why += "; a custom P2P kernel would beat NCCL up to " + lead_text(f.custom) + " here";
+    sec.settings.push_back(s);
+  } else if (!f.custom.measured) {
     sec.settings.push_back(missing("trtllm.strategy", f.custom.missing, f.custom.run_line));
-  } else if (f.custom.wins == 0) {
-    strategy = f.nccl_symm.measured && f.nccl_symm.wins > 0 && f.nccl_symm.losses == 0 ? "NCCL_SYMMETRIC" : "NCCL";
-    s.status = strategy == "NCCL" ? S::set : S::try_it;
-    s.value = strategy;
-    s.why = "no custom kernel beats NCCL at any size measured" +
-            std::string(strategy == "NCCL" ? "" : "; NCCL on symmetric memory beats plain NCCL and never loses");
-    if (strategy != "NCCL") s.evidence = f.nccl_symm.boundary();
-  } else if (f.custom.everywhere) {
-    strategy = f.shots.measured && f.shots.lead == 0 ? "TWOSHOT" : "ONESHOT";
-    s.status = S::try_it;
-    s.value = strategy;
-    s.why = "a custom P2P kernel beats NCCL at every size measured";
   } else {
-    s.value = "AUTO (TensorRT-LLM's default)";
-    s.why = "a custom P2P kernel beats NCCL up to " + lead_text(f.custom) +
-            " and NCCL wins above: one strategy cannot follow that; AUTO switches by size (with TensorRT-LLM's "
-            "thresholds, not this machine's)";
+    if (f.custom.wins == 0) {
+      strategy = f.nccl_symm.measured && f.nccl_symm.wins > 0 && f.nccl_symm.losses == 0 ? "NCCL_SYMMETRIC" : "NCCL";
+      s.status = strategy == "NCCL" ? S::set : S::try_it;
+      s.why = "no custom kernel beats NCCL at any size measured" +
+              std::string(strategy == "NCCL" ? "" : "; NCCL on symmetric memory beats plain NCCL and never loses");
+      if (strategy != "NCCL") s.evidence = f.nccl_symm.boundary();
+    } else if (f.custom.everywhere) {
+      strategy = f.shots.measured && f.shots.lead == 0 ? "TWOSHOT" : "ONESHOT";
+      s.status = S::try_it;
+      s.why = "a custom P2P kernel beats NCCL at every size measured";
+    } else {
+      s.value = "AUTO (TensorRT-LLM's default)";
+      s.why = "a custom P2P kernel beats NCCL up to " + lead_text(f.custom) +
+              " and NCCL wins above: one strategy cannot follow that; AUTO switches by size (with TensorRT-LLM's "
+              "thresholds, not this machine's)";
+    }
+    if (!strategy.empty()) {
+      s.value = strategy;
+      s.paste = "allreduce_strategy: " + strategy;
+    }
+    settle(s);
+    sec.settings.push_back(s);
   }
-  if (!strategy.empty()) s.paste = "allreduce_strategy: " + strategy;
-  if (f.custom.measured) sec.settings.push_back(s);
+  sec.settings.push_back(lowprecision(c));
   if (s.status == S::set) sec.command.push_back("printf 'allreduce_strategy: " + strategy + "\\n' > arbench-trtllm.yml");
-  for (const std::string& line : shell_lines(nccl_env(p, paths), "trtllm-serve MODEL --tp_size " + std::to_string(p.world),
-                                             s.status == S::set ? std::vector<std::string>{"--config arbench-trtllm.yml"}
-                                                                : std::vector<std::string>{}))
+  for (const std::string& line :
+       shell_lines(nccl_env(p, c.paths), "trtllm-serve MODEL --tp_size " + std::to_string(p.world),
+                   s.status == S::set ? std::vector<std::string>{"--config arbench-trtllm.yml"} : std::vector<std::string>{}))
     sec.command.push_back(line);
   return sec;
 }
 
 // --- FlashInfer's API -----------------------------------------------------------------------
 
-EngineSection flashinfer_section(const Measured& m, const Findings& f, const GpuFacts& gpu) {
+EngineSection flashinfer_section(const EngineContext& c) {
+  const Findings& f = c.f;
   EngineSection sec;
   sec.engine = "FlashInfer";
   const int w = f.world;
@@ -267,26 +229,36 @@ EngineSection flashinfer_section(const Measured& m, const Findings& f, const Gpu
     sec.settings.push_back(missing("flashinfer.use_oneshot", f.fused_shots.missing, f.fused_shots.run_line));
     return sec;
   }
-  EngineSetting s{"flashinfer.use_oneshot", gpu.cc_major() == 9 || gpu.cc_major() == 10 ? S::set : S::try_it, "", "",
-                  "", f.fused_shots.boundary(), ""};
+  bool lacks = false;
+  EngineSetting s = knob_setting(c, "flashinfer.use_oneshot",
+                                 c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it, &lacks);
+  if (lacks) {
+    sec.settings.push_back(s);
+    return sec;
+  }
+  s.evidence = f.fused_shots.boundary();
+  // Two-shot asserts token_num > world_size: one-shot up to at least the GPU count, whatever was measured.
+  const std::string floor = " (two-shot needs token_num > " + std::to_string(w) + ": one-shot up to " +
+                            std::to_string(w) + " tokens at least)";
   if (f.fused_shots.everywhere) {
     s.paste = "use_oneshot=True";
     s.value = "one-shot at every token count measured (up to " + size_text(f.fused_shots.last_size(), "tokens") + ")";
-  } else if (f.fused_shots.lead == 0) {
-    s.paste = "use_oneshot=False";
-    s.value = "two-shot from the smallest token count measured (two-shot needs token_num > " + std::to_string(w) + ")";
   } else {
-    s.paste = "use_oneshot=(token_num <= " + std::to_string(f.fused_shots.lead) + ")";
-    s.value = "one-shot up to " + std::to_string(f.fused_shots.lead) + " tokens, two-shot above";
+    const std::uint64_t t = std::max<std::uint64_t>(f.fused_shots.lead, std::uint64_t(w));
+    s.paste = "use_oneshot=(token_num <= " + std::to_string(t) + ")";
+    s.value = (f.fused_shots.lead == 0 ? std::string("two-shot from the smallest token count measured")
+                                       : "one-shot up to " + std::to_string(f.fused_shots.lead) + " tokens, two-shot above") +
+              (f.fused_shots.lead < std::uint64_t(w) ? floor : "");
   }
   // FlashInfer's own rule (use_oneshot=None): one-shot while token_num * hidden * 2 * world * itemsize
   // is at most {2: 512, 4: 64, 8: 42} MiB (tuned on B200).
   const double limit_mib = w == 2 ? 512 : w == 4 ? 64 : w == 8 ? 42 : 0;
-  if (limit_mib > 0 && m.hidden > 0) {
-    const auto tokens = std::uint64_t(limit_mib * 1048576.0 / (double(m.hidden) * 2 * w * m.dtype_bytes));
-    s.why = "at hidden " + std::to_string(m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
+  if (limit_mib > 0 && c.m.hidden > 0) {
+    const auto tokens = std::uint64_t(limit_mib * 1048576.0 / (double(c.m.hidden) * 2 * w * c.m.dtype_bytes));
+    s.why = "at hidden " + std::to_string(c.m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
             "switches after " + std::to_string(tokens) + " tokens";
   }
+  settle(s);
   sec.settings.push_back(s);
   return sec;
 }

@@ -1,25 +1,77 @@
-// The engine and NCCL knobs `arbench settings` can recommend, each with where its name and
-// behaviour were read and at which version, and what is not verified. One list, so the text, the
-// JSON and docs/engine-settings.md's table say the same (tests/host/settings checks the docs
-// name every knob).
+// The knob catalogue: every engine and NCCL knob `arbench settings` prints, as data, one entry per
+// knob and version range: its name and kind, the values it takes, the releases it holds for, the
+// conditions it needs, what it does, and the source it was read in (repository, tag or commit,
+// file) with whether that read is verified. The engine rules (engines*.cpp) decide from the entry
+// that holds for the user's versions (StackVersions); docs/engine-settings.md's knob table is
+// generated from it (knob_table_markdown; tests/host/settings checks they agree). Adding a
+// release's change is a new entry here plus a golden test.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "settings/stack_versions.hpp"
+
 namespace arbench {
 
-struct Knob {
-  std::string_view id;      // "vllm.fusion"
-  std::string_view engine;  // "vLLM"
-  std::string_view what;    // "all-reduce + RMSNorm fusion pass (FlashInfer kernel)"
-  std::string_view source;  // file / page, and the version or commit it was read at
-  bool verified = false;    // the knob's name and the behaviour used here were read in that source
-  std::string_view caveat;  // what is not verified (empty when nothing)
+enum class KnobKind { env_var, flag, config_key, api_argument, library_behaviour };
+const char* kind_name(KnobKind k);  // "env var", "flag", "config key", "API argument", "behaviour"
+
+// A size rule of an entry: at `world` GPUs (and capability `cc` as 90, 100; 0: any) the engine
+// uses the path at sizes <= small_max (0: none) and >= large_min (0: none).
+struct SizeRule {
+  int cc = 0;
+  int world = 0;
+  std::uint64_t small_max = 0, large_min = 0;
 };
 
+struct KnobSource {
+  std::string_view repo;   // "vllm-project/vllm"
+  std::string_view ref;    // "v2.29.2-1", "index commit 00d618aab604"
+  std::string_view files;  // the files (or pages) read there
+};
+
+struct Knob {
+  std::string_view id = {};       // "vllm.nccl_symm": several entries share an id, one per version range
+  std::string_view engine = {};   // "vLLM"
+  std::string_view package = {};  // the StackVersions key: "vllm", "sglang", "tensorrt_llm", "flashinfer", "nccl"
+  std::string_view name = {};     // "VLLM_USE_NCCL_SYMM_MEM"
+  KnobKind kind = KnobKind::env_var;
+  std::string_view values = {};   // "0 | 1"
+  std::string_view first = {};    // first release it holds for ("": every release read)
+  std::string_view last = {};     // last release known to hold ("": up to the newest read)
+  std::string_view conditions = {};  // capability, NVLink/PCIe, GPU count, NCCL version, in words
+  std::string_view what = {};        // what it does in these releases
+  KnobSource source = {};
+  bool verified = false;     // name and behaviour read in that source, and its release range known
+  std::string_view caveat = {};   // what is not verified (empty when nothing)
+  std::vector<SizeRule> sizes = {};
+  bool needs_nvlink = false;  // the path runs only where every GPU pair is NVLink-connected
+};
+
+// Every entry, grouped by id, each id's entries oldest release first.
 const std::vector<Knob>& knobs();
-// The knob of `id`; throws std::out_of_range for an unknown id (a programming error).
+// The newest entry of `id`; throws std::out_of_range for an unknown id (a programming error).
 const Knob& knob(std::string_view id);
+
+// The entry of `id` for the versions the user runs, and the words saying which versions the line
+// holds for. `fallback_nccl`: the NCCL to judge NCCL-side entries by when none was given (the
+// measurement's), named as such.
+struct KnobFor {
+  const Knob* entry = nullptr;  // the newest entry when `lacks`
+  bool lacks = false;           // the given release is older than the knob's first
+  bool given = false;           // the user gave this package's version
+  std::string versions;         // "vLLM 0.18.0 (given): ..." / "checked against ..."
+};
+KnobFor knob_for(std::string_view id, const StackVersions& stack, const std::optional<Version>& fallback_nccl);
+
+// "0.17.0 and later", "0.11.0 to 0.16.0", "every release read".
+std::string release_range(const Knob& k);
+
+// The knob table of docs/engine-settings.md, generated from the catalogue (markdown, one row per entry).
+std::string knob_table_markdown();
 
 }  // namespace arbench

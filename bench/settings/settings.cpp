@@ -70,6 +70,7 @@ SettingsReport make_settings(const Measured& m, const SettingsOptions& opt) {
   rep.nodes = m.facts.nodes;
   rep.verdict = opt.verdict;
   rep.paths = opt.paths;
+  rep.stack = opt.stack;
   rep.ignored = m.ignored;
 
   const std::vector<int> measured = m.worlds();
@@ -86,7 +87,7 @@ SettingsReport make_settings(const Measured& m, const SettingsOptions& opt) {
     ws.world = w;
     ws.nccl = plan_nccl(m, w, opt.verdict);
     ws.findings = find_advantages(m, w, opt.verdict);
-    ws.engines = engine_sections(m, ws.nccl, ws.findings, opt.paths);
+    ws.engines = engine_sections(m, ws.nccl, ws.findings, opt.paths, opt.stack, opt.verdict);
     rep.worlds.push_back(std::move(ws));
   }
   build_table(m, rep);

@@ -91,13 +91,17 @@ std::string world_title(const WorldSettings& w) {
 // One setting: status and knob, then its lines under a label column (paste and run lines wrap
 // only as shell continuations: they are meant to be copied whole).
 std::string format_setting(const EngineSetting& s) {
-  const Knob& k = knob(s.knob);
+  const Knob& k = s.entry ? *s.entry : knob(s.knob);
   const std::string pad(10, ' ');
   constexpr std::size_t kText = 20;
-  std::string out = wrapped("  " + std::string(status_name(s.status)), std::string(k.what), pad.size());
+  // The knob's name first (what to look for in the engine's docs), then what it does.
+  const std::string head = k.kind == KnobKind::library_behaviour ? std::string(k.what)
+                                                                   : std::string(k.name) + ": " + std::string(k.what);
+  std::string out = wrapped("  " + std::string(status_name(s.status)), head, pad.size());
   if (!s.paste.empty()) out += pasteable(pad + "paste     ", s.paste, kText + 2);
   if (!s.value.empty()) out += wrapped(pad + "value", s.value, kText);
   if (!s.why.empty()) out += wrapped(pad + "why", s.why, kText);
+  if (!s.versions.empty()) out += wrapped(pad + "versions", s.versions, kText);
   for (std::size_t i = 0; i < s.evidence.size() && i < 4; ++i)
     out += wrapped(pad + (i == 0 ? "evidence" : ""), evidence_text(s.evidence[i]), kText);
   if (s.evidence.size() > 4)
@@ -139,6 +143,15 @@ json ranges_json(const std::vector<NcclRange>& ranges) {
   return out;
 }
 
+// "vllm 0.18.0, NCCL 2.29.2 (--engine/--nccl)"; without versions, what each line says instead.
+std::string stack_text(const StackVersions& st) {
+  if (st.empty()) return "not given (--engine, --nccl, --python): each line says which versions it was checked against";
+  std::string t;
+  for (const auto& [name, v] : st.engines) t += (t.empty() ? "" : ", ") + name + " " + v.text();
+  if (st.nccl) t += (t.empty() ? "" : ", ") + std::string("NCCL ") + st.nccl->text();
+  return t + (st.source.empty() ? "" : " (" + st.source + ")");
+}
+
 }  // namespace
 
 std::string format_settings(const SettingsReport& rep) {
@@ -156,6 +169,7 @@ std::string format_settings(const SettingsReport& rep) {
                              " (--margin, --alpha); " + rep.dtype +
                              (rep.hidden > 0 ? ", fused family at hidden " + std::to_string(rep.hidden) : ""),
                  9);
+  out += wrapped("versions", stack_text(rep.stack), 9);
   out += wrapped("files", (rep.table_text.empty() ? std::string("(no tuner table: ") + rep.table_missing + ")" : rep.paths.table) +
                              (rep.example_conf_text.empty() ? "" : ", " + rep.paths.example_conf),
                  9);
@@ -193,6 +207,7 @@ json settings_json(const SettingsReport& rep) {
   j["machine"] = {{"gpu", rep.gpu}, {"cc", rep.cc}, {"cpu", rep.cpu}, {"cuda_driver", rep.cuda_driver},
                   {"nccl_version", rep.nccl_version}, {"fingerprint", rep.fingerprint}, {"nodes", rep.nodes}};
   j["rule"] = {{"alpha", rep.verdict.alpha}, {"margin", rep.verdict.threshold}};
+  j["versions"] = stack_text(rep.stack);
   j["dtype"] = rep.dtype;
   j["hidden"] = rep.hidden;
   j["files"] = {{"plugin", rep.paths.plugin},
@@ -218,10 +233,13 @@ json settings_json(const SettingsReport& rep) {
     for (const EngineSection& e : w.engines) {
       json je = {{"engine", e.engine}, {"command", e.command}, {"settings", json::array()}};
       for (const EngineSetting& s : e.settings) {
-        const Knob& k = knob(s.knob);
-        json js = {{"knob", s.knob},   {"what", k.what},   {"status", status_name(s.status)},
-                   {"paste", s.paste}, {"value", s.value}, {"why", s.why},
-                   {"source", k.source}, {"verified", k.verified}, {"caveat", k.caveat}};
+        const Knob& k = s.entry ? *s.entry : knob(s.knob);
+        const std::string source = std::string(k.source.repo) + " " + std::string(k.source.ref) + ": " +
+                                   std::string(k.source.files);
+        json js = {{"knob", s.knob},     {"what", k.what},       {"status", status_name(s.status)},
+                   {"paste", s.paste},   {"value", s.value},     {"why", s.why},
+                   {"name", k.name},     {"kind", kind_name(k.kind)}, {"releases", release_range(k)},
+                   {"versions", s.versions}, {"source", source}, {"verified", k.verified}, {"caveat", k.caveat}};
         js["evidence"] = json::array();
         for (const Evidence& e2 : s.evidence) js["evidence"].push_back(evidence_json(e2));
         if (!s.run_line.empty()) js["run_line"] = s.run_line;

@@ -39,9 +39,33 @@ void check_all_golden(const std::string& fixture) {
   check_golden(fixture + ".txt", portable(format_settings(f.report)));
 }
 
+// The engine settings of `fixture` for given versions (`name`: the golden's suffix).
+void check_versions_golden(const std::string& fixture, const std::string& name, const StackVersions& stack) {
+  SettingsOptions opt = testing::fixed_paths();
+  opt.stack = stack;
+  const FixtureSettings f = settings_of(fixture_path(fixture + ".json"), opt);
+  check_golden(fixture + "." + name + ".txt", portable(format_settings(f.report)));
+}
+
+StackVersions stack_of(const std::string& vllm, const std::string& nccl) {
+  StackVersions s;
+  if (!vllm.empty()) s.engines["vllm"] = *parse_version(vllm);
+  if (!nccl.empty()) s.nccl = parse_version(nccl);
+  s.source = "--engine/--nccl";
+  return s;
+}
+
 TEST(SettingsGolden, Pcie8Crossovers) { check_all_golden("pcie8-crossovers"); }
 TEST(SettingsGolden, NcclDefaultWins) { check_all_golden("nccl-default-wins"); }
 TEST(SettingsGolden, NoFusedFamily) { check_all_golden("no-fused"); }
+TEST(SettingsGolden, NvlinkSm100) { check_all_golden("nvlink-sm100"); }
+TEST(SettingsGolden, WhatIfCasesLeftOut) { check_all_golden("what-ifs"); }
+// The same fixture for vLLM before and after PR #33839's size rule, and with NCCL 2.29.2.
+TEST(SettingsGolden, Pcie8CrossoversForVllm016) { check_versions_golden("pcie8-crossovers", "vllm-0.16.0", stack_of("0.16.0", "")); }
+TEST(SettingsGolden, Pcie8CrossoversForVllm017) { check_versions_golden("pcie8-crossovers", "vllm-0.17.0", stack_of("0.17.0", "")); }
+TEST(SettingsGolden, Pcie8CrossoversForNccl2292) {
+  check_versions_golden("pcie8-crossovers", "vllm-0.16.0-nccl-2.29.2", stack_of("0.16.0", "2.29.2"));
+}
 
 // The example-plugin file: for each GPU count with rows, rows from 0 to the largest measured size
 // without a gap, an explicit channel count on each, NCCL's ten fields, lines the example plugin's
@@ -130,34 +154,33 @@ TEST(SettingsFixtures, Pcie8CrossoversGiveTheMeasuredRules) {
 
 TEST(SettingsFixtures, Pcie8CrossoversGiveTheEngineSettings) {
   const FixtureSettings f = settings_of(fixture_path("pcie8-crossovers.json"));
-  // 8 GPUs over PCIe: vLLM's custom all-reduce is gated; NCCL symmetric memory wins where vLLM
-  // uses it (from 1 MiB) though it loses below, so vLLM sets it and SGLang (every size) keeps it off.
+  // 8 GPUs over PCIe: vLLM's custom all-reduce is gated; NCCL symmetric memory loses at the small
+  // sizes vLLM (from 0.17.0) uses it at, so vLLM and SGLang (every size) keep it off
+  // (test_settings_six_lines.cpp states each such line).
   EXPECT_EQ(f.setting(8, "vllm.custom_ar")->status, SettingStatus::gated);
-  EXPECT_EQ(f.setting(8, "vllm.nccl_symm")->status, SettingStatus::set);
-  EXPECT_EQ(f.setting(8, "vllm.nccl_symm")->paste, "VLLM_USE_NCCL_SYMM_MEM=1 NCCL_CUMEM_ENABLE=1");
+  EXPECT_EQ(f.setting(8, "vllm.nccl_symm")->status, SettingStatus::keep);
   EXPECT_EQ(f.setting(8, "sglang.nccl_symm")->status, SettingStatus::keep);
   EXPECT_EQ(f.setting(8, "vllm.torch_symm")->status, SettingStatus::gated);
   EXPECT_EQ(f.setting(8, "sglang.fusion")->status, SettingStatus::gated);  // SM90/SM100 only
-  // Fusion: fused beats the best unfused pair up to 64 tokens x 8192 x bf16 = 1 MiB on 8 GPUs, 32
-  // tokens (0.5 MiB) on 2; on SM120 it is a "try" (vLLM never enables it itself there).
+  // Fusion: the one-shot kernel vLLM runs on SM120 beats the best unfused pair up to 8 tokens x
+  // 8192 x bf16 = 128 KiB; on SM120 it is a "try" (vLLM never enables it itself there).
   const EngineSetting* fusion = f.setting(8, "vllm.fusion");
   EXPECT_EQ(fusion->status, SettingStatus::try_it);
-  EXPECT_NE(fusion->paste.find("\"fi_allreduce_fusion_max_size_mb\": 1}"), std::string::npos) << fusion->paste;
+  EXPECT_NE(fusion->paste.find("\"fi_allreduce_fusion_max_size_mb\": 0.125}"), std::string::npos) << fusion->paste;
   EXPECT_EQ(f.world(8).findings.fusion.lead, 64u);
-  EXPECT_NE(f.setting(2, "vllm.fusion")->paste.find("\"fi_allreduce_fusion_max_size_mb\": 0.5}"), std::string::npos);
+  EXPECT_NE(f.setting(2, "vllm.fusion")->paste.find("\"fi_allreduce_fusion_max_size_mb\": 0.125}"), std::string::npos);
   // 2 GPUs: vLLM's custom all-reduce runs (it is not gated at two), and wins up to 256 KiB.
   EXPECT_EQ(f.setting(2, "vllm.custom_ar")->status, SettingStatus::keep);
   EXPECT_EQ(f.world(2).findings.custom.lead, 256u << 10);
   EXPECT_EQ(f.setting(2, "vllm.nccl_symm")->status, SettingStatus::gated);  // from 4 GPUs
-  // FlashInfer: one-shot up to 4 tokens.
-  EXPECT_EQ(f.setting(8, "flashinfer.use_oneshot")->paste, "use_oneshot=(token_num <= 4)");
+  // FlashInfer: one-shot up to 4 tokens measured, raised to the GPU count (two-shot needs more).
+  EXPECT_EQ(f.setting(8, "flashinfer.use_oneshot")->paste, "use_oneshot=(token_num <= 8)");
   // The commands carry the plugin's variables and the "set" ones, never a "try" setting.
   const std::vector<std::string>& vllm = f.engine(8, "vLLM").command;
-  ASSERT_EQ(vllm.size(), 5u);
+  ASSERT_EQ(vllm.size(), 3u);
   EXPECT_EQ(vllm[0], "NCCL_TUNER_PLUGIN=/opt/arbench/lib/libarbench-nccl-tuner.so \\");
   EXPECT_EQ(vllm[1], "ARBENCH_NCCL_TUNER_TABLE=/settings/arbench-nccl-tuner.table \\");
-  EXPECT_EQ(vllm[2], "VLLM_USE_NCCL_SYMM_MEM=1 \\");
-  EXPECT_EQ(vllm[4], "  vllm serve MODEL --tensor-parallel-size 8");
+  EXPECT_EQ(vllm[2], "  vllm serve MODEL --tensor-parallel-size 8");
   for (const std::string& line : vllm) EXPECT_EQ(line.find("compilation-config"), std::string::npos);
 }
 
@@ -171,14 +194,17 @@ TEST(SettingsFixtures, WhereNcclsDefaultWinsNothingIsForced) {
     EXPECT_EQ(f.setting(w, "nccl.tuner_plugin")->status, SettingStatus::keep);
     EXPECT_EQ(f.setting(w, "nccl.example_plugin"), nullptr);
     EXPECT_EQ(f.setting(w, "vllm.fusion")->status, SettingStatus::keep);
-    EXPECT_EQ(f.setting(w, "sglang.custom_ar")->paste, "--disable-custom-all-reduce");
-    EXPECT_EQ(f.setting(w, "trtllm.strategy")->status, SettingStatus::set);
-    EXPECT_EQ(f.setting(w, "trtllm.strategy")->paste, "allreduce_strategy: NCCL");
+    // Over PCIe TensorRT-LLM runs NCCL whatever its strategy: nothing to set.
+    EXPECT_EQ(f.setting(w, "trtllm.strategy")->status, SettingStatus::keep);
+    EXPECT_EQ(f.setting(w, "trtllm.strategy")->paste, "");
     for (const EngineSection& e : f.world(w).engines)
       for (const std::string& line : e.command) EXPECT_EQ(line.find("NCCL_TUNER_PLUGIN"), std::string::npos);
   }
   EXPECT_EQ(f.setting(2, "vllm.custom_ar")->paste, "--disable-custom-all-reduce");
   EXPECT_EQ(f.engine(2, "vLLM").command.back(), "  --disable-custom-all-reduce");
+  // SGLang's release is not pinned: the same flag is a `try` at 2 GPUs, gated at 8 (SixLines).
+  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->paste, "--disable-custom-all-reduce");
+  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->status, SettingStatus::try_it);
 }
 
 TEST(SettingsFixtures, WithoutTheFusedFamilyOrChannelCountsTheMissingRunIsNamed) {

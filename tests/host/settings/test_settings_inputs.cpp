@@ -1,11 +1,10 @@
 // The pieces of `arbench settings` below the fixtures: NCCL variant names (as kernels/nccl runs
 // them), which results are accepted (and the message naming the file when not), the evidence
-// rule and its text, and the knob catalogue against docs/engine-settings.md.
+// rule and its text (the knob catalogue: test_knob_catalogue.cpp).
 #include <gtest/gtest.h>
 
 #include "arbench/core/errors.hpp"
 #include "settings/evidence.hpp"
-#include "settings/knobs.hpp"
 #include "settings/measured.hpp"
 #include "settings/nccl_plan.hpp"
 #include "tests/host/results/synthetic_result.hpp"
@@ -127,16 +126,6 @@ TEST(SettingsRunLines, SizesAsTheCommandLineTakesThem) {
   EXPECT_EQ(size_arg(1u << 30), "1G");
   EXPECT_EQ(size_arg(1000), "1000");
   EXPECT_EQ(size_arg(1536), "1536");
-}
-
-TEST(SettingsKnobs, EveryKnobHasASourceAndIsInTheDocs) {
-  const std::string doc = testing::read_text(std::string(ARBENCH_SOURCE_DIR) + "/docs/engine-settings.md");
-  for (const Knob& k : knobs()) {
-    EXPECT_FALSE(k.source.empty()) << k.id;
-    EXPECT_TRUE(k.verified || !k.caveat.empty()) << k.id << ": an unverified knob must say what is not verified";
-    EXPECT_NE(doc.find("`" + std::string(k.id) + "`"), std::string::npos)
-        << "docs/engine-settings.md does not list the knob " << k.id;
-  }
 }
 
 }  // namespace
