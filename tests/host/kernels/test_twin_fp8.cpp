@@ -18,6 +18,11 @@ using algo::Fp8Inputs;
 
 std::size_t fp8_elems(std::size_t full) { return kTsan ? 300 : full; }  // with a tail either way
 
+std::string fp8_param_name(const ::testing::TestParamInfo<std::tuple<Fp8Algo, DType, int>>& info) {
+  return std::string(std::get<0>(info.param) == Fp8Algo::oneshot ? "oneshot" : "twoshot") + "_" +
+         std::string(dtype_name(std::get<1>(info.param))) + "_world" + std::to_string(std::get<2>(info.param));
+}
+
 class Fp8Twin : public ::testing::TestWithParam<std::tuple<Fp8Algo, DType, int>> {};
 
 TEST_P(Fp8Twin, BitwiseEqualToTheModelAndWithinTheBoundOnEveryDistribution) {
@@ -44,11 +49,7 @@ INSTANTIATE_TEST_SUITE_P(AllDtypesAndWorlds, Fp8Twin,
                          ::testing::Combine(::testing::Values(Fp8Algo::oneshot, Fp8Algo::twoshot),
                                             ::testing::Values(DType::bf16, DType::fp16, DType::fp32),
                                             ::testing::Values(2, 4, 8)),
-                         [](const auto& info) {
-                           const auto [a, t, w] = info.param;
-                           return std::string(a == Fp8Algo::oneshot ? "oneshot" : "twoshot") + "_" +
-                                  std::string(dtype_name(t)) + "_world" + std::to_string(w);
-                         });
+                         fp8_param_name);
 
 TEST(Fp8TwinShapes, SmallAndOddSizesAndBlockFaithfulGrid) {
   for (Fp8Algo algo : {Fp8Algo::oneshot, Fp8Algo::twoshot})
