@@ -9,7 +9,7 @@
 //           every finite input of a block inside the range, so this only matters for callers that
 //           pass unscaled values); a NaN or an infinity becomes NaN (0x7f): e4m3 has no infinity,
 //           and saturating one to 448 would hide it in a plausible-looking number. (cuda_fp8.h's
-//           __NV_SATFINITE conversion agrees on every finite input; it saturates infinities.)
+//           __NV_SATFINITE conversion saturates infinities: CUDA 13.0.88, cuda_fp8.hpp.)
 //   decode: exact (every e4m3 value is an fp32 value); 0x7f/0xff decode to a quiet NaN.
 // Block scale: s = 2^k, the smallest k >= kFp8MinScaleExp with amax <= 448 * s (amax: the largest
 // finite |x| of the block), so amax / s lies in (224, 448]: no finite element saturates, and
