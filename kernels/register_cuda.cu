@@ -1,5 +1,6 @@
 // Registration of the GPU-fabric variants (CUDA kernels and NCCL). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/fp8/fp8_kernels.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/island/island_kernels.hpp"
 #include "kernels/nccl/nccl_allreduce.hpp"
@@ -14,6 +15,8 @@ void register_gpu_variants(Registry& r) {
   r.add(symm_gpu_entry(SymmAlgo::oneshot_pull));
   r.add(symm_gpu_entry(SymmAlgo::oneshot_push));
   r.add(symm_gpu_entry(SymmAlgo::twoshot));
+  r.add(fp8_gpu_entry(Fp8Algo::oneshot));
+  r.add(fp8_gpu_entry(Fp8Algo::twoshot));
   r.add(ring_gpu_entry());
   r.add(island_gpu_entry(IslandAlgo::oneshot));
   r.add(island_gpu_entry(IslandAlgo::twoshot));

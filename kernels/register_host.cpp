@@ -1,5 +1,6 @@
 // Registration of the host-fabric variants (host twins). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/fp8/fp8_twins.hpp"
 #include "kernels/fused/fused_twins.hpp"
 #include "kernels/island/island_twins.hpp"
 #include "kernels/reference/reference_twin.hpp"
@@ -13,6 +14,8 @@ void register_host_variants(Registry& r) {
   r.add(symm_host_entry(SymmAlgo::oneshot_pull));
   r.add(symm_host_entry(SymmAlgo::oneshot_push));
   r.add(symm_host_entry(SymmAlgo::twoshot));
+  r.add(fp8_host_entry(Fp8Algo::oneshot));
+  r.add(fp8_host_entry(Fp8Algo::twoshot));
   r.add(ring_host_entry());
   r.add(island_host_entry(IslandAlgo::oneshot));
   r.add(island_host_entry(IslandAlgo::twoshot));

@@ -52,6 +52,8 @@ EXPECT = {
     "oneshot_pull_kernel": (1, 28),
     "oneshot_push_kernel": (1, 56),
     "twoshot_kernel": (1, 32),
+    "oneshot_fp8_kernel": (1, 32),
+    "twoshot_fp8_kernel": (1, 32),
     "ring_kernel": (1, 30),
     "add_rmsnorm_kernel": (1, 18),
     "fused_oneshot_kernel": (1, 32),

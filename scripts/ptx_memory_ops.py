@@ -59,6 +59,9 @@ REQUIRED = {
     "oneshot_pull": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
     "oneshot_push": ("ll_store", "ll_load", "counter_load", "counter_store"),
     "twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    # kernels/fp8: the oneshot-pull and twoshot protocols with the FP8 payload: the same operations
+    "oneshot_fp8": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "twoshot_fp8": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
     "ring": ("store_release", "load_acquire", "load_data_cg", "store_data", "counter_load", "counter_store"),
     "fused_oneshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
     "fused_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),

@@ -1,6 +1,9 @@
 #include "measure/harness.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
 
 #include "arbench/core/errors.hpp"
 #include "results/stats.hpp"
@@ -125,6 +128,18 @@ void fail_on_wrong(const CheckResult& chk, const char* when) {
                   " elements wrong " + when + " (first: " + chk.first_error + ")");
 }
 
+// A lossy variant's error figures (docs/method.md, "Accuracy of the lossy variants"): the worst
+// over the case's checks (NaN, the worst of all, stays).
+void record_lossy_error(const CheckResult& chk, CaseResult& res) {
+  const double rms = chk.sum_sq_ref > 0 ? std::sqrt(chk.sum_sq_err / chk.sum_sq_ref)
+                                        : (chk.sum_sq_err == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+  auto worst = [](std::optional<double>& slot, double v) {
+    if (!slot || std::isnan(v) || v > *slot) slot = v;
+  };
+  worst(res.max_abs_err, chk.max_abs_err);
+  worst(res.rms_rel_err, rms);
+}
+
 // Median in microseconds of seconds `v`; -1 (not measured) when empty.
 double median_us(const std::vector<double>& v) { return v.empty() ? -1 : median_of(v) * 1e6; }
 
@@ -209,6 +224,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
     res.checked = true;
     res.wrong_elements = std::max(res.wrong_elements, chk.wrong_elements);
     res.max_ulp_error = std::max(res.max_ulp_error, chk.max_ulp_error);
+    if (chk.lossy) record_lossy_error(chk, res);
     fail_on_wrong(chk, when);
   };
   auto one_fresh_op_checked = [&](const char* when) {
@@ -291,8 +307,13 @@ CaseResult Harness::run(const Case& c) {
     if (v->buffer_placement() == Placement::symmetric || !v->needs_nccl()) res.symm_mem = provider;
     res.floor_us = floor_us(f, provider);
     std::unique_ptr<Workload> work;
-    agree_on_errors(f.processes(), [&] { work = make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps); },
-                    "allocating the case's buffers");
+    agree_on_errors(
+        f.processes(),
+        [&] {  // lossy variants: random inputs checked within the FP8 error bound (workload_lossy.cpp)
+          work = v->lossy() ? make_lossy_workload(c, f, v->buffer_placement(), cfg_.seed, v->wire_quantizations())
+                            : make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps);
+        },
+        "allocating the case's buffers");
     try {
       measure(c, *v, f, *work, res);
     } catch (const CaseError& e) {

@@ -1,6 +1,7 @@
 #include "workload/workload.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -103,18 +104,26 @@ class AllReduceWorkload final : public Workload {
 
 CheckResult gather_check(World& w, const CheckResult& mine) {
   if (!w.multi_process()) return mine;
-  char head[96];
-  std::snprintf(head, sizeof head, "%zu %zu %.17g\n", mine.wrong_elements, mine.checked_elements, mine.max_ulp_error);
+  char head[192];
+  std::snprintf(head, sizeof head, "%zu %zu %.17g %d %.17g %.17g %.17g\n", mine.wrong_elements, mine.checked_elements,
+                mine.max_ulp_error, mine.lossy ? 1 : 0, mine.max_abs_err, mine.sum_sq_err, mine.sum_sq_ref);
   CheckResult all;
   for (const std::string& text : w.all_gather(head + mine.first_error, "gathering the checks")) {
     CheckResult one;
     std::istringstream in(text);
-    in >> one.wrong_elements >> one.checked_elements >> one.max_ulp_error;
-    in.ignore(1);  // the newline
+    int lossy = 0;
+    std::string line;
+    std::getline(in, line);  // sscanf, not >>: the error figures may be inf or nan
+    std::sscanf(line.c_str(), "%zu %zu %lg %d %lg %lg %lg", &one.wrong_elements, &one.checked_elements,
+                &one.max_ulp_error, &lossy, &one.max_abs_err, &one.sum_sq_err, &one.sum_sq_ref);
     std::getline(in, one.first_error, '\0');
     all.wrong_elements += one.wrong_elements;
     all.checked_elements += one.checked_elements;
     all.max_ulp_error = std::max(all.max_ulp_error, one.max_ulp_error);
+    all.lossy = all.lossy || lossy != 0;
+    all.max_abs_err = std::isnan(one.max_abs_err) ? one.max_abs_err : std::max(all.max_abs_err, one.max_abs_err);
+    all.sum_sq_err += one.sum_sq_err;
+    all.sum_sq_ref += one.sum_sq_ref;
     if (all.first_error.empty()) all.first_error = one.first_error;
   }
   return all;

@@ -21,6 +21,11 @@ struct CheckResult {
   std::size_t checked_elements = 0;
   double max_ulp_error = 0;        // fused family: worst error in output-dtype ULPs
   std::string first_error;         // "rank 3 element 17: got 5, want 4" (empty when all right)
+  // Lossy variants (workload_lossy.cpp): the error against the exact sum, over the checked
+  // elements: the largest, and the sums of squares of the error and of the exact sum (their
+  // ratio's root is CaseResult::rms_rel_err; sums so that processes' checks add up).
+  bool lossy = false;
+  double max_abs_err = 0, sum_sq_err = 0, sum_sq_ref = 0;
 };
 
 // What the next input set holds (Workload::next_inputs).
@@ -103,6 +108,11 @@ WorkloadFootprint rmsnorm_workload_footprint(const Case& c);
 // Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
                                         double eps);
+
+// A lossy variant's workload (bench/workload/workload_lossy.cpp): random inputs, checked against
+// the exact sum within the FP8 error bound for `quantizations` quantizations per value.
+std::unique_ptr<Workload> make_lossy_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
+                                              int quantizations);
 
 // The fused family's workload (bench/workload/workload_rmsnorm.cpp).
 std::unique_ptr<Workload> make_rmsnorm_workload(const Case& c, Fabric& f, Placement placement,

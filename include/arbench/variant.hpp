@@ -113,6 +113,9 @@ class Variant {
   // is checked against the exact sum within its documented error bound, and its error figures
   // are reported per case (CaseResult::max_abs_err, rms_rel_err).
   virtual bool lossy() const { return false; }
+  // A lossy variant's model for that bound: how many times a value is quantized on its way
+  // (oneshot-fp8 1, twoshot-fp8 2: docs/variants.md, "FP8 on the wire").
+  virtual int wire_quantizations() const { return lossy() ? 1 : 0; }
   // Whether the variant runs on NCCL's communicators (those whose data NCCL moves): on the cuda
   // backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric of
   // their symmetric-memory provider (--symm-mem; docs/variants.md).

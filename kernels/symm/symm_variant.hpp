@@ -47,7 +47,7 @@ class SymmVariant : public Variant {
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce)
-      return Support::no(std::string(symm_algo_name(algo_)) + " is an all-reduce, not a fused op");
+      return Support::no(std::string(label()) + " is an all-reduce, not a fused op");
     if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
     if (c.world < 1 || c.world > algo::kLayoutMaxRanks)
       return Support::no("world size " + std::to_string(c.world) + " outside 1.." +
@@ -56,19 +56,19 @@ class SymmVariant : public Variant {
   }
 
   std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning&) const override {
-    return scratch_size(algo::pack_count(c.elements(), c.dtype), f.world()) + sizeof(algo::RankState);
+    return scratch_size(slot_packs(c.elements(), c.dtype), f.world()) + sizeof(algo::RankState);
   }
 
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
-    if (b.in == nullptr) throw CaseError(std::string(symm_algo_name(algo_)) + ": no input buffer");
+    if (b.in == nullptr) throw CaseError(std::string(label()) + ": no input buffer");
     fabric_ = &f;
     dtype_ = c.dtype;
     world_ = f.world();
     n_ = c.elements();
-    packs_ = algo::pack_count(n_, c.dtype);
+    packs_ = slot_packs(n_, c.dtype);
     blocks_ = choose_blocks(f, t, packs_);
     timeout_s_ = f.timeout_s();
-    io_ = aligned_io(b, world_, symm_algo_name(algo_));
+    io_ = aligned_io(b, world_, label());
     scratch_bytes_ = scratch_size(packs_, world_);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
     init_state(f);
@@ -76,7 +76,7 @@ class SymmVariant : public Variant {
 
   // Throws the first recorded timeout (lowest rank), naming rank, block, peer and flag.
   void check_errors() override {
-    if (state_) throw_first_timeout(*fabric_, *state_, symm_algo_name(algo_), timeout_s_);
+    if (state_) throw_first_timeout(*fabric_, *state_, label(), timeout_s_);
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
@@ -100,6 +100,11 @@ class SymmVariant : public Variant {
  protected:
   virtual int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const = 0;
   virtual int threads() const = 0;
+  // Staging packs of one epoch slot (SymmArgs::packs): one per input pack for the exact payload;
+  // the FP8 variants (kernels/fp8/) hold their wire units there.
+  virtual std::size_t slot_packs(std::size_t n, DType t) const { return algo::pack_count(n, t); }
+  // The variant's name in messages.
+  virtual const char* label() const { return symm_algo_name(algo_); }
 
   algo::SymmArgs args_for(int rank) const {
     algo::SymmArgs a;

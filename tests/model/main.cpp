@@ -66,6 +66,9 @@ const char* fault_id(algo::Fault f) {
     case algo::Fault::norm_tree_unsynced: return "norm_tree_unsynced";
     case algo::Fault::cross_wait_skipped: return "cross_wait_skipped";
     case algo::Fault::cross_dest_dropped: return "cross_dest_dropped";
+    case algo::Fault::fp8_scale_doubled: return "fp8_scale_doubled";
+    case algo::Fault::fp8_scale_dropped: return "fp8_scale_dropped";
+    case algo::Fault::fp8_amax_ignored: return "fp8_amax_ignored";
   }
   return "?";
 }

@@ -30,6 +30,11 @@ int run_mutant(algo::Fault f, TwinKernel k, Scenario s) {
     case Fault::norm_tree_unsynced: return run_planted<Fault::norm_tree_unsynced>(k, s);
     case Fault::cross_wait_skipped: return run_planted<Fault::cross_wait_skipped>(k, s);
     case Fault::cross_dest_dropped: return run_planted<Fault::cross_dest_dropped>(k, s);
+    // FP8 payload faults: value faults, not protocol ones; their named tests are
+    // tests/host/kernels/test_twin_fp8.cpp (Fp8PlantedFaults.*).
+    case Fault::fp8_scale_doubled:
+    case Fault::fp8_scale_dropped:
+    case Fault::fp8_amax_ignored: return kExitNoFailure;
   }
   return kExitNoFailure;
 }

@@ -9,7 +9,8 @@
 // (which slot, which pack, which barrier of the norm) are the hooks here and in the protocol
 // helpers that consult them: op_slot (epoch.hpp), block_share (partition.hpp), sum_lanes
 // (rmsnorm.hpp), skip_counter_update below (barrier.hpp, ring.hpp), and the island protocols'
-// cross_destinations (island/island_map.hpp) and cross_wait (island/island_sync.hpp).
+// cross_destinations (island/island_map.hpp) and cross_wait (island/island_sync.hpp), and the
+// FP8 payload's fp8_quantize_block (fp8/fp8_payload.hpp).
 #pragma once
 
 #include "arbench/core/hd.hpp"
@@ -29,6 +30,9 @@ enum class Fault : int {
   norm_tree_unsynced,  // hook: the RMSNorm lane tree runs without its barrier between strides
   cross_wait_skipped,  // hook: the island protocols read the other islands' partials without waiting
   cross_dest_dropped,  // hook: a sender serves only the partner at its own position (equal islands assumed)
+  fp8_scale_doubled,   // hook: an FP8 block travels with twice the scale it was quantized with
+  fp8_scale_dropped,   // hook: an FP8 block travels without its scale (the receiver reads 1)
+  fp8_amax_ignored,    // hook: FP8 quantization scales by the block's first element, not its amax
 };
 
 // The fault `Mem` plants (Fault::none for policies without kFault).

@@ -14,6 +14,7 @@
 #include "arbench/algo/barrier.hpp"
 #include "arbench/algo/partition.hpp"
 #include "arbench/algo/reduce.hpp"
+#include "arbench/algo/symm/payload.hpp"
 
 namespace arbench::algo {
 
@@ -22,31 +23,24 @@ inline constexpr PhaseMark kOneshotPullMarks[] = {{"entry", PhaseBucket::entry},
                                                   {"arrived", PhaseBucket::wait},  {"peers", PhaseBucket::wait},
                                                   {"reduced", PhaseBucket::reduce}, {"exit", PhaseBucket::exit}};
 
-template <class Mem, DType D>
+// Payload: what an item of staging holds (symm/payload.hpp); the exact one by default,
+// oneshot-fp8's (fp8/fp8_payload.hpp) otherwise. The synchronisation does not depend on it.
+template <class Mem, DType D, class Payload = PackPayload<D>>
 ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
   phase_mark<Mem>(a.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
   const int slot = op_slot<Mem>(e);
-  const Range mine = block_share<Mem>(Range{0, a.packs}, c);
+  const Range mine = block_share<Mem>(Range{0, Payload::items(a)}, c);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
 
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
-  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
-    const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
-    Mem::store_data(own + k, x);
-  }
+  for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) Payload::template stage<Mem>(a, own, k);
 
   const bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
-    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
-      Pack v[kLayoutMaxRanks] = {};
-      ARB_UNROLL
-      for (int p = 0; p < kLayoutMaxRanks; ++p)
-        if (p < a.world) v[p] = Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k);
-      store_pack<D>(a.out, k, a.n, reduce_packs<D>(v, a.world));
-    }
+    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) Payload::template reduce<Mem>(a, slot, k);
     phase_mark<Mem>(a.phases, c, 4);
   }
   end_epoch<Mem>(a, c, e);

@@ -18,6 +18,7 @@
 #include "arbench/algo/barrier.hpp"
 #include "arbench/algo/partition.hpp"
 #include "arbench/algo/reduce.hpp"
+#include "arbench/algo/symm/payload.hpp"
 
 namespace arbench::algo {
 
@@ -27,7 +28,9 @@ inline constexpr PhaseMark kTwoshotMarks[] = {
     {"peers", PhaseBucket::wait},        {"scattered", PhaseBucket::reduce}, {"gather_arrived", PhaseBucket::wait},
     {"gather_peers", PhaseBucket::wait}, {"gathered", PhaseBucket::reduce},  {"exit", PhaseBucket::exit}};
 
-template <class Mem, DType D>
+// Payload: what an item of staging holds (symm/payload.hpp); the exact one by default,
+// twoshot-fp8's (fp8/fp8_payload.hpp) otherwise. The synchronisation does not depend on it.
+template <class Mem, DType D, class Payload = PackPayload<D>>
 ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   phase_mark<Mem>(a.phases, c, 0);
   const std::uint32_t e = begin_epoch<Mem>(a, c);
@@ -36,27 +39,17 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
   Pack* own = staging_ptr(rank_scratch(a, a.rank), slot, a.packs);
+  const std::size_t items = Payload::items(a);
 
   for (int p = 0; p < a.world; ++p) {
-    const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
-    for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
-      const Pack x = load_pack<D>(a.in, k, a.n);  // the value first, as `own[k] = ..` sequenced it: same PTX
-      Mem::store_data(own + k, x);
-    }
+    const Range r = block_share<Mem>(owned_range(items, a.world, p), c);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) Payload::template stage<Mem>(a, own, k);
   }
 
   bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
-    const Range r = block_share<Mem>(owned_range(a.packs, a.world, a.rank), c);
-    for (std::size_t k = r.begin + t0; k < r.end; k += nt) {
-      Pack v[kLayoutMaxRanks] = {};
-      ARB_UNROLL
-      for (int p = 0; p < kLayoutMaxRanks; ++p)
-        if (p < a.world) v[p] = Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k);
-      const Pack sum = reduce_packs<D>(v, a.world);
-      Mem::store_data(own + k, sum);
-      store_pack<D>(a.out, k, a.n, sum);
-    }
+    const Range r = block_share<Mem>(owned_range(items, a.world, a.rank), c);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt) Payload::template reduce_own<Mem>(a, slot, own, k);
     // The scatter's end is the second barrier's first mark (after its block_sync).
     ok = block_barrier<Mem>(a, c, 1, e, bound, BarrierMarks{a.phases, 4});
   }
@@ -64,8 +57,8 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
     for (int p = 0; p < a.world; ++p) {
       if (p == a.rank) continue;
       const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
-      const Range r = block_share<Mem>(owned_range(a.packs, a.world, p), c);
-      for (std::size_t k = r.begin + t0; k < r.end; k += nt) store_pack<D>(a.out, k, a.n, Mem::load_data(src + k));
+      const Range r = block_share<Mem>(owned_range(items, a.world, p), c);
+      for (std::size_t k = r.begin + t0; k < r.end; k += nt) Payload::template gather<Mem>(a, src, k);
     }
     phase_mark<Mem>(a.phases, c, 7);
   }

@@ -1,0 +1,138 @@
+// oneshot-fp8 and twoshot-fp8 on the host twins (docs/variants.md, "FP8 on the wire"): outputs
+// bitwise equal to a host model of the same arithmetic, every rank alike; within the derived
+// error bound of the exact sum on four input distributions at 2/4/8 ranks for every dtype; the
+// planted faults of the payload (a doubled scale, a dropped scale, an ignored amax) each break
+// the bound; non-finite inputs give NaN. Also built into the TSan binary.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "tests/host/kernels/fp8_twin_harness.hpp"
+#include "kernels/mem_host.hpp"
+
+namespace arbench::testing {
+namespace {
+
+using algo::Fp8Inputs;
+
+std::size_t fp8_elems(std::size_t full) { return kTsan ? 300 : full; }  // with a tail either way
+
+std::string fp8_param_name(const ::testing::TestParamInfo<std::tuple<Fp8Algo, DType, int>>& info) {
+  return std::string(std::get<0>(info.param) == Fp8Algo::oneshot ? "oneshot" : "twoshot") + "_" +
+         std::string(dtype_name(std::get<1>(info.param))) + "_world" + std::to_string(std::get<2>(info.param));
+}
+
+class Fp8Twin : public ::testing::TestWithParam<std::tuple<Fp8Algo, DType, int>> {};
+
+TEST_P(Fp8Twin, BitwiseEqualToTheModelAndWithinTheBoundOnEveryDistribution) {
+  const auto [algo, t, world] = GetParam();
+  HostFabric fabric(world);
+  for (int k = 0; k < algo::kFp8InputKinds; ++k) {
+    const auto kind = static_cast<Fp8Inputs>(k);
+    SCOPED_TRACE(std::string(fp8_name(algo)) + " " + std::string(dtype_name(t)) + " world " + std::to_string(world) + " " +
+                 algo::fp8_inputs_name(kind));
+    const RankValues in = fp8_inputs(77u + std::uint64_t(k), world, fp8_elems(128 * 9 + 37), t, kind);
+    auto v = make_fp8_twin(algo);
+    const auto out = run_fp8_op(fabric, *v, fp8_name(algo), t, in);
+    const auto want = fp8_model(in, t, fp8_quantizations(algo));
+    const auto ref = algo::fp8_reference(in, t, fp8_quantizations(algo));
+    for (int r = 0; r < world; ++r) {
+      EXPECT_EQ(out[std::size_t(r)], want) << "rank " << r << " differs from the model";
+      double worst = 0;
+      EXPECT_EQ(fp8_outside_bound(out[std::size_t(r)], t, ref, &worst), 0u) << "rank " << r << " worst/bound " << worst;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDtypesAndWorlds, Fp8Twin,
+                         ::testing::Combine(::testing::Values(Fp8Algo::oneshot, Fp8Algo::twoshot),
+                                            ::testing::Values(DType::bf16, DType::fp16, DType::fp32),
+                                            ::testing::Values(2, 4, 8)),
+                         fp8_param_name);
+
+TEST(Fp8TwinShapes, SmallAndOddSizesAndBlockFaithfulGrid) {
+  for (Fp8Algo algo : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(129), std::size_t(4 * 128 * 3 + 5)})
+      for (int threads : {0, 4}) {
+        SCOPED_TRACE(std::string(fp8_name(algo)) + " n " + std::to_string(n) + " threads " + std::to_string(threads));
+        HostFabric fabric(3);
+        const RankValues in = fp8_inputs(5u, 3, n, DType::bf16, Fp8Inputs::normal);
+        auto v = make_fp8_twin(algo);
+        const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::bf16, in, threads);
+        const auto want = fp8_model(in, DType::bf16, fp8_quantizations(algo));
+        for (const auto& o : out) EXPECT_EQ(o, want);
+      }
+}
+
+TEST(Fp8TwinNonFinite, NanOrInfInputGivesNanThereAndLeavesTheBlockAlone) {
+  for (Fp8Algo algo : {Fp8Algo::oneshot, Fp8Algo::twoshot}) {
+    HostFabric fabric(4);
+    RankValues in = fp8_inputs(9u, 4, 256, DType::fp32, Fp8Inputs::normal);
+    in[1][5] = std::numeric_limits<float>::quiet_NaN();
+    in[2][40] = std::numeric_limits<float>::infinity();
+    in[3][41] = -std::numeric_limits<float>::infinity();
+    auto v = make_fp8_twin(algo);
+    const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::fp32, in);
+    RankValues clean = in;
+    clean[1][5] = clean[2][40] = clean[3][41] = 0.0f;
+    const auto ref = algo::fp8_reference(clean, DType::fp32, fp8_quantizations(algo));
+    for (const auto& o : out) {
+      for (std::size_t i = 0; i < 256; ++i) {
+        const float y = load_as_f32(o.data(), i, DType::fp32);
+        const bool bad_input = i == 5 || i == 40 || i == 41;
+        if (bad_input) {
+          EXPECT_TRUE(std::isnan(y)) << fp8_name(algo) << " element " << i << " = " << y;
+        } else {  // the rest of the block as if the element were 0 (it sets no scale)
+          EXPECT_LE(std::fabs(double(y) - ref.exact[i]), ref.bound[i]) << fp8_name(algo) << " element " << i;
+        }
+      }
+    }
+  }
+}
+
+// The planted faults (include/arbench/algo/faults.hpp): the twin with a mutant memory policy
+// that names the fault; each must put elements outside the bound on these inputs.
+template <algo::Fault F>
+struct FaultyMem : HostMem {
+  static constexpr algo::Fault kFault = F;
+};
+
+template <algo::Fault F>
+std::size_t outside_with_fault(Fp8Algo algo, Fp8Inputs kind) {
+  HostFabric fabric(4);
+  const RankValues in = fp8_inputs(11u, 4, 1024, DType::bf16, kind);
+  auto v = make_fp8_twin_with<FaultyMem<F>>(algo);
+  const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::bf16, in);
+  const auto ref = algo::fp8_reference(in, DType::bf16, fp8_quantizations(algo));
+  std::size_t bad = 0;
+  for (const auto& o : out) bad += fp8_outside_bound(o, DType::bf16, ref);
+  return bad;
+}
+
+TEST(Fp8PlantedFaults, ScaleTimesTwoBreaksTheBound) {
+  for (Fp8Algo a : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    EXPECT_GT((outside_with_fault<algo::Fault::fp8_scale_doubled>(a, Fp8Inputs::normal)), 0u) << fp8_name(a);
+}
+
+TEST(Fp8PlantedFaults, DroppedBlockScaleBreaksTheBound) {
+  for (Fp8Algo a : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    EXPECT_GT((outside_with_fault<algo::Fault::fp8_scale_dropped>(a, Fp8Inputs::normal)), 0u) << fp8_name(a);
+}
+
+TEST(Fp8PlantedFaults, QuantizationIgnoringTheAmaxBreaksTheBound) {
+  // The scale of the block's first element: larger elements saturate at 448 times it.
+  for (Fp8Algo a : {Fp8Algo::oneshot, Fp8Algo::twoshot}) {
+    EXPECT_GT((outside_with_fault<algo::Fault::fp8_amax_ignored>(a, Fp8Inputs::normal)), 0u) << fp8_name(a);
+    EXPECT_GT((outside_with_fault<algo::Fault::fp8_amax_ignored>(a, Fp8Inputs::block_outlier)), 0u) << fp8_name(a);
+  }
+}
+
+TEST(Fp8PlantedFaults, NoFaultStaysInsideTheBoundOnTheSameInputs) {
+  for (Fp8Algo a : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    for (Fp8Inputs k : {Fp8Inputs::normal, Fp8Inputs::wide_range, Fp8Inputs::block_outlier})
+      EXPECT_EQ((outside_with_fault<algo::Fault::none>(a, k)), 0u) << fp8_name(a);
+}
+
+}  // namespace
+}  // namespace arbench::testing
