@@ -29,16 +29,18 @@ TEST_F(TunerPlugin, AnotherMachinesTableIsRefused) {
   expect_untouched(4096);
 }
 
-TEST_F(TunerPlugin, AnotherNcclMajorMinorIsRefusedAPatchReleaseIsNot) {
-  setenv(tuner::kTableEnv, write_table(good_table("2.30")).c_str(), 1);
+TEST_F(TunerPlugin, AnotherNcclMajorIsRefusedAPatchReleaseIsNot) {
+  setenv(tuner::kTableEnv, write_table(good_table("3.28")).c_str(), 1);
   init(8);
-  EXPECT_TRUE(logged(nccl_abi::kLogWarn, "measured with NCCL 2.30, this is NCCL 2.28")) << log_text();
+  EXPECT_TRUE(logged(nccl_abi::kLogWarn, "measured with NCCL 3.28, this is NCCL 2.28, another major version")) << log_text();
   expect_untouched(4096);
 
   g_nccl_version = 22803;  // 2.28.3: same major.minor
   setenv(tuner::kTableEnv, write_table(good_table("2.28")).c_str(), 1);
+  g_log.clear();
   init(8);
   expect_choice(4096, tuner::kAlgoRing, tuner::kProtoLL, 4);
+  EXPECT_FALSE(logged(nccl_abi::kLogWarn, "")) << log_text();
 
   g_nccl_version = 0;  // ncclGetVersion fails: which NCCL is unknown
   init(8);
