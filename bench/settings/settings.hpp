@@ -13,6 +13,7 @@
 #include "settings/findings.hpp"
 #include "settings/measured.hpp"
 #include "settings/nccl_plan.hpp"
+#include "settings/stack_versions.hpp"
 
 namespace arbench {
 
@@ -20,6 +21,7 @@ struct SettingsOptions {
   std::vector<int> worlds;  // empty: every world size measured
   VerdictOptions verdict;   // a choice counts when significant (alpha) and material (threshold)
   SettingsPaths paths;      // absolute, as they go into the paste lines
+  StackVersions stack;      // the versions the user runs (--engine/--nccl/--python); empty: not given
 };
 
 struct WorldSettings {

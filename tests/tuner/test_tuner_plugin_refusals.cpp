@@ -62,6 +62,8 @@ TEST_F(TunerPlugin, MalformedTablesAreRefusedWithTheReason) {
       {replace("channels=4", "channels=65"), "channels=65 is out of range"},
       {replace("channels=4", "channels=-1"), "channels=-1 is not a whole number"},
       {replace("max_bytes=65536", "max_bytes=70000"), "overlap another rule's"},
+      {replace("min_bytes=65537 max_bytes=1048576", "min_bytes=65536 max_bytes=1048576"),  // one shared byte
+       "bytes 65536..1048576 overlap another rule's 0..65536"},
       {replace("min_bytes=0 max_bytes=65536", "min_bytes=9 max_bytes=8"), "min_bytes 9 is above max_bytes 8"},
       {replace("nccl 2.28\n", ""), "no 'nccl <major>.<minor>' line"},
       {replace("arbench-nccl-tuner-table 1", "arbench-nccl-tuner-table 2"), "this reader knows version 1"},
