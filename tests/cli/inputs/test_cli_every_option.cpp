@@ -54,6 +54,7 @@ void probe_every_option(const std::string& sub) {
         << ": an option added without declaring what its value means; add it with bench/cli's helpers "
            "(cli::number with a range, cli::list, cli::choice, cli::output_file, ...)";
     if (o.placeholder == "OUTFILE") continue;  // any name is a file name: test_cli_outputs.cpp
+    if (o.placeholder == "OUTDIR") continue;   // any name is a folder name (created when missing)
     const std::optional<DeclaredRange> range = declared_range(o);
     for (const char* probe : kProbes) {
       const double value = std::strtod(probe, nullptr);
@@ -89,7 +90,7 @@ TEST(CliEveryOption, SubcommandsHaveProbeBases) {
 }
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo"});
+    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo", "settings"});
 
 // The parser the probes rely on reads the help as arbench prints it.
 TEST(CliEveryOption, HelpParserSeesDeclarations) {

@@ -15,7 +15,8 @@
 namespace {
 
 // Lists whose items are names (no range, no choices in --help): a value that exists.
-const std::map<std::string, std::string> kValidItem = {{"--variants", "ring"}, {"--model", "llama3-70b"}};
+const std::map<std::string, std::string> kValidItem = {
+    {"--variants", "ring"}, {"--model", "llama3-70b"}, {"--engine", "vllm=0.11.0"}};
 
 std::string valid_item(const HelpOption& o) {
   if (const auto r = declared_range(o)) {
@@ -63,7 +64,7 @@ void probe_lists(const std::string& sub) {
 }  // namespace
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliLists", probe_lists, {"run", "list", "compare", "tune", "step", "topo"});
+    per_subcommand("CliLists", probe_lists, {"run", "list", "compare", "tune", "step", "topo", "settings"});
 
 // A list with each value once runs, in the order given.
 TEST(CliLists, ValidListsRun) {
