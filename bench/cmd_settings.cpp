@@ -1,4 +1,5 @@
-// `arbench settings RESULT.json [MORE.json ...] [--out-dir DIR]`: from measured results to what
+// `arbench settings RESULT.json [MORE.json ...] [--out-dir DIR] [--engine NAME=VER,...] [--nccl X.Y.Z]
+// [--python PATH]`: from measured results to what
 // the user sets: arbench's NCCL tuner table, NCCL's example-plugin file and the settings of each
 // engine, per world size (docs/engine-settings.md). The logic lives in settings/ (host-tested);
 // this file is the command line and the files.
@@ -19,6 +20,7 @@
 #include "io/output_paths.hpp"
 #include "measure/nccl/tuner_plugin.hpp"
 #include "results/report.hpp"
+#include "settings/python_probe.hpp"
 #include "settings/settings.hpp"
 #include "settings/settings_report.hpp"
 
@@ -32,6 +34,9 @@ inline constexpr const char* kJsonFile = "settings.json";
 struct SettingsArgs {
   std::vector<std::string> results;
   std::string out_dir = "arbench-settings", format = "text", dtype = "bf16", model, plugin;
+  std::vector<std::string> engines;  // NAME=VERSION, each checked as parsed
+  std::string nccl, python;
+  double python_timeout_s = 60;
   std::vector<int> gpus;
   std::optional<int> hidden;
   int hidden_typed = 0;  // --hidden as parsed (hidden is set from it when given)
@@ -59,6 +64,39 @@ std::optional<int> resolve_hidden(const SettingsArgs& a) {
   return p->hidden;
 }
 
+// The versions the user runs: --python's answer, then --engine and --nccl over it (what is typed
+// wins). Every typed value is checked before the interpreter runs.
+StackVersions resolve_stack(const SettingsArgs& a) {
+  StackVersions typed;
+  for (const std::string& item : a.engines) {
+    std::string name;
+    Version v;
+    if (const std::string why = parse_engine_item(item, name, v); !why.empty()) throw UsageError("--engine: " + why);
+    if (typed.engines.count(name))
+      throw UsageError("--engine: " + name + " is given twice ('" + item + "'); give each engine once");
+    typed.engines[name] = v;
+  }
+  if (!a.nccl.empty()) {
+    if (const std::string why = nccl_version_problem(a.nccl); !why.empty()) throw UsageError("--nccl: " + why);
+    typed.nccl = parse_version(a.nccl);
+  }
+  if (!a.engines.empty() || !a.nccl.empty()) typed.source = "--engine/--nccl";
+  if (a.python.empty()) return typed;
+  const PythonStack py = probe_python(a.python, a.python_timeout_s);
+  StackVersions s = py.stack;
+  for (const auto& [name, v] : typed.engines) s.engines[name] = v;
+  if (typed.nccl) s.nccl = typed.nccl;
+  if (!typed.source.empty()) s.source += " and " + typed.source;
+  std::cerr << "arbench settings: " << s.source << " (Python " << (py.python.empty() ? "?" : py.python) << "):";
+  for (const char* n : kStackEngines)
+    if (const auto v = s.engine(n)) std::cerr << " " << n << " " << v->text();
+  std::cerr << (s.engines.empty() ? " none of vllm, sglang, tensorrt_llm, flashinfer, torch installed" : "")
+            << (s.nccl ? ", NCCL " + s.nccl->text() : std::string()) << "\n";
+  for (const std::string& n : py.notes)
+    if (!(typed.nccl && n.rfind("the NCCL torch loads", 0) == 0)) std::cerr << "arbench settings: " << n << "\n";
+  return s;
+}
+
 // The folder, created when missing; UsageError when it is not a writable folder.
 std::filesystem::path prepare_out_dir(const std::string& dir) {
   namespace fs = std::filesystem;
@@ -74,8 +112,9 @@ std::filesystem::path prepare_out_dir(const std::string& dir) {
 
 int run_settings(const SettingsArgs& a) {
   const std::optional<int> hidden = resolve_hidden(a);
-  const std::filesystem::path dir = prepare_out_dir(a.out_dir);
   SettingsOptions opt;
+  opt.stack = resolve_stack(a);  // before any file is written: a wrong --python stops here
+  const std::filesystem::path dir = prepare_out_dir(a.out_dir);
   opt.worlds = a.gpus;
   opt.verdict.alpha = a.alpha;
   opt.verdict.threshold = a.margin_percent / 100;
@@ -128,8 +167,37 @@ void add_settings_command(CLI::App& app, int& exit_code) {
               "significance level: a choice must beat the other with Mann-Whitney p < alpha (default 0.01)");
   cli::percent(*sub, "--margin", args->margin_percent, cli::above(0, 99),
                "a choice must also be faster by at least this many percent (5 or 5%; default 5)");
-  cli::text(*sub, "--plugin", args->plugin, "PATH",
-            "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)");
+  sub->add_option("--plugin", args->plugin,
+                  "libarbench-nccl-tuner.so's path in the paste lines (default: next to arbench, or ../lib)")
+      ->check(CLI::Validator(
+          [](std::string& p) -> std::string {
+            // NCCL reports a plugin it cannot dlopen only at INFO: a path that cannot be a shared
+            // library would make every paste line silently do nothing.
+            const std::string name = std::filesystem::path(p).filename().string();
+            if (name.size() > 3 && (name.ends_with(".so") || name.find(".so.") != std::string::npos)) return {};
+            return "'" + p + "' does not name a shared library (libarbench-nccl-tuner.so)";
+          },
+          "", ""))
+      ->option_text("SOFILE");
+  cli::list<std::string>(
+      *sub, "--engine", args->engines, "ENGINE_VER",
+      [](const std::string& item, std::string& out) {
+        std::string name;
+        Version v;
+        out = item;
+        return parse_engine_item(item, name, v);
+      },
+      "the engine versions you run, each NAME=VERSION (vllm, sglang, tensorrt_llm, flashinfer, torch), e.g. "
+      "vllm=0.11.0,torch=2.9.0: each line then holds for them");
+  sub->add_option("--nccl", args->nccl,
+                  "the NCCL version your engine loads (python -c 'import torch; print(torch.cuda.nccl.version())')")
+      ->check(CLI::Validator([](std::string& s) { return nccl_version_problem(s); }, "", ""))
+      ->option_text("X.Y.Z");
+  cli::text(*sub, "--python", args->python, "PYTHON",
+            "the Python interpreter of the engine's environment: arbench asks it for the versions of vllm, sglang, "
+            "tensorrt_llm, flashinfer, torch and torch's NCCL (--engine/--nccl override what it says)");
+  cli::number(*sub, "--python-timeout", args->python_timeout_s, "S", cli::above(0, 600),
+              "how long --python's interpreter may take to answer (importing torch; default 60)");
   cli::choice(*sub, "--format", args->format, {"text", "json"},
               "text or json (json: the settings.json document; default text)");
   cli::on_run(*sub, exit_code, args, [hidden](SettingsArgs& a) {

@@ -34,7 +34,7 @@ std::string carried_env(const Measured& m) {
 
 // The NCCL variables that load arbench's plugin with the table (empty when it has no rule here).
 std::string nccl_env(const NcclPlan& p, const SettingsPaths& paths) {
-  if (!p.missing.empty() || p.rules().empty()) return {};
+  if (!p.missing.empty() || p.rules().empty() || !p.version_gate.empty()) return {};
   std::string env = "NCCL_TUNER_PLUGIN=" + paths.plugin + " ARBENCH_NCCL_TUNER_TABLE=" + paths.table;
   if (!paths.carried_env.empty()) env += " " + paths.carried_env;
   return env;
@@ -150,8 +150,11 @@ EngineSection nccl_section(const EngineContext& c) {
     plugin.value = "NCCL's own choice at every measured size";
     plugin.why = "no forced configuration beats it anywhere (" + ranges + ")";
   } else {
-    plugin.status = S::set;
+    plugin.status = p.version_gate.empty() ? S::set : S::try_it;
     plugin.paste = nccl_env(p, paths);
+    if (!p.version_gate.empty())
+      plugin.paste = "NCCL_TUNER_PLUGIN=" + paths.plugin + " ARBENCH_NCCL_TUNER_TABLE=" + paths.table +
+                     (paths.carried_env.empty() ? "" : " " + paths.carried_env);
     plugin.value = std::to_string(rules.size()) + " of " + std::to_string(p.ranges.size()) + " size ranges: " + ranges;
     plugin.why = "where a forced configuration beats NCCL's own choice, the plugin applies it; every other size, "
                  "collective and GPU count stays NCCL's";
@@ -159,6 +162,7 @@ EngineSection nccl_section(const EngineContext& c) {
       plugin.why += "; a rule's channel count is capped at the communicator's, as it was when measured" +
                     (paths.carried_env.empty() ? std::string()
                                                : " (with the measurement's " + paths.carried_env + ")");
+    if (!p.version_gate.empty()) plugin.why = "not `set`: " + p.version_gate + ". " + plugin.why;
   }
   if (!p.tuned.empty()) {
     int faster = 0, slower = 0;

@@ -180,4 +180,16 @@ NcclPlan plan_nccl(const Measured& m, int world, const VerdictOptions& opt) {
   return p;
 }
 
+std::string nccl_version_gate(const std::string& measured, const StackVersions& stack) {
+  if (!stack.nccl) return {};
+  const std::string yours = stack.nccl->text() + " (" + (stack.source.empty() ? "--nccl" : stack.source) + ")";
+  const std::string rerun = "; measure with the engine's NCCL to make it `set`: ARBENCH_NCCL_LIBRARY=<the "
+                            "libnccl.so.2 the engine loads> arbench run ..., then arbench settings (docs/engine-settings.md)";
+  const auto m = parse_version(measured);
+  if (!m) return "the results do not record which NCCL measured them ('" + measured + "'), your engine loads NCCL " + yours + rerun;
+  if (m->major == stack.nccl->major && m->minor == stack.nccl->minor) return {};
+  return "measured with NCCL " + m->text() + ", your engine loads NCCL " + yours + ": another " +
+         (m->major != stack.nccl->major ? "major" : "minor") + " version, whose own choices may differ" + rerun;
+}
+
 }  // namespace arbench

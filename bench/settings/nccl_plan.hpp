@@ -24,6 +24,7 @@
 #include "arbench/tuner/tuner_table.hpp"
 #include "settings/evidence.hpp"
 #include "settings/measured.hpp"
+#include "settings/stack_versions.hpp"
 
 namespace arbench {
 
@@ -62,6 +63,9 @@ struct NcclPlan {
   std::vector<Evidence> tuned;     // nccl[tuned] vs nccl, per size measured for both
   std::vector<std::string> notes;
   std::string missing, run_line;   // nothing to decide from: why, and what to run
+  // Non-empty: the results were measured under another NCCL than the user's (nccl_version_gate),
+  // so the plugin table is `try`, never `set`, and no engine command carries it.
+  std::string version_gate;
 
   // The plugin table's rules: the forced ranges.
   std::vector<tuner::Rule> rules() const;
@@ -70,5 +74,12 @@ struct NcclPlan {
 };
 
 NcclPlan plan_nccl(const Measured& m, int world, const VerdictOptions& opt);
+
+// Whether NCCL-side choices measured with NCCL `measured` (the result's provenance, "2.28.9") hold
+// for the NCCL the user's engine loads (`stack.nccl`, from --nccl or --python): only at the same
+// major.minor — another minor changes NCCL's own tuning, so a configuration that beat NCCL's
+// choice may no longer (the plugin applies such a table, with a warning: tuner_table.hpp). Empty
+// when they hold or the user gave no NCCL version; else why not, and what to run.
+std::string nccl_version_gate(const std::string& measured, const StackVersions& stack);
 
 }  // namespace arbench

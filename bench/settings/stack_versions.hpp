@@ -44,4 +44,17 @@ struct StackVersions {
   }
 };
 
+// The names --engine takes and --python reports: the keys of StackVersions::engines.
+inline constexpr const char* kStackEngines[] = {"vllm", "sglang", "tensorrt_llm", "flashinfer", "torch"};
+
+// A release as pip writes it: parse_version, and a tail that is a PEP 440 pre/post/dev release or
+// a local label ("rc3", "a1", ".post1", ".dev0", "+cu128"; "e300" is not); nullopt otherwise.
+std::optional<Version> parse_release(const std::string& s);
+
+// One item of `--engine NAME=VERSION,...`: empty and name/version filled, or why it is not one.
+std::string parse_engine_item(const std::string& item, std::string& name, Version& version);
+
+// `--nccl X.Y[.Z]`: digits only (NCCL has no pre-releases), major at least 2.
+std::string nccl_version_problem(const std::string& text);
+
 }  // namespace arbench

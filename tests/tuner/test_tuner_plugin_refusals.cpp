@@ -29,16 +29,18 @@ TEST_F(TunerPlugin, AnotherMachinesTableIsRefused) {
   expect_untouched(4096);
 }
 
-TEST_F(TunerPlugin, AnotherNcclMajorMinorIsRefusedAPatchReleaseIsNot) {
-  setenv(tuner::kTableEnv, write_table(good_table("2.30")).c_str(), 1);
+TEST_F(TunerPlugin, AnotherNcclMajorIsRefusedAPatchReleaseIsNot) {
+  setenv(tuner::kTableEnv, write_table(good_table("3.28")).c_str(), 1);
   init(8);
-  EXPECT_TRUE(logged(nccl_abi::kLogWarn, "measured with NCCL 2.30, this is NCCL 2.28")) << log_text();
+  EXPECT_TRUE(logged(nccl_abi::kLogWarn, "measured with NCCL 3.28, this is NCCL 2.28, another major version")) << log_text();
   expect_untouched(4096);
 
   g_nccl_version = 22803;  // 2.28.3: same major.minor
   setenv(tuner::kTableEnv, write_table(good_table("2.28")).c_str(), 1);
+  g_log.clear();
   init(8);
   expect_choice(4096, tuner::kAlgoRing, tuner::kProtoLL, 4);
+  EXPECT_FALSE(logged(nccl_abi::kLogWarn, "")) << log_text();
 
   g_nccl_version = 0;  // ncclGetVersion fails: which NCCL is unknown
   init(8);
@@ -60,6 +62,8 @@ TEST_F(TunerPlugin, MalformedTablesAreRefusedWithTheReason) {
       {replace("channels=4", "channels=65"), "channels=65 is out of range"},
       {replace("channels=4", "channels=-1"), "channels=-1 is not a whole number"},
       {replace("max_bytes=65536", "max_bytes=70000"), "overlap another rule's"},
+      {replace("min_bytes=65537 max_bytes=1048576", "min_bytes=65536 max_bytes=1048576"),  // one shared byte
+       "bytes 65536..1048576 overlap another rule's 0..65536"},
       {replace("min_bytes=0 max_bytes=65536", "min_bytes=9 max_bytes=8"), "min_bytes 9 is above max_bytes 8"},
       {replace("nccl 2.28\n", ""), "no 'nccl <major>.<minor>' line"},
       {replace("arbench-nccl-tuner-table 1", "arbench-nccl-tuner-table 2"), "this reader knows version 1"},

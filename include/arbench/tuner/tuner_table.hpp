@@ -9,7 +9,7 @@
 //   arbench-nccl-tuner-table 1                 first statement: what the file is, and its version
 //   source <text>                              the result it was derived from (not checked)
 //   fingerprint <text>                         that result's arbench fingerprint (not checked)
-//   nccl <major>.<minor>                       NCCL of the measurement: checked against the loaded one
+//   nccl <major>.<minor>                       NCCL of the measurement: its major must be the loaded one's
 //   machine cpu <text>                         /proc/cpuinfo's first "model name": checked
 //   machine gpu <text>                         a GPU model of the measurement, one line each: checked
 //   machine cuda_driver <major>.<minor>        the CUDA driver's version: checked
@@ -184,6 +184,34 @@ inline std::string machine_mismatch(const Machine& table_facts, const Machine& h
     }
   }
   return {};
+}
+
+// The version rule: a table measured under NCCL X.Y, loaded by NCCL `code` (ncclGetVersion).
+// Another major: refused (`refuse` says why). Another minor: applied, and `warn` is the one WARN
+// line saying so — an engine loads the NCCL of its own wheel (nvidia-nccl-cu1x under torch),
+// often another minor than the one arbench measured with, and the table's algorithm and protocol
+// indices keep their meaning across minors (NCCL_ALGO_* / NCCL_PROTO_* are the same in
+// src/include/plugin/nccl_tuner.h of v2.28.9-1, v2.29.7-1 and v2.30.7-1). A cost table of another
+// shape is refused by the plugin call by call (numAlgo / numProto as passed). Same minor: both empty.
+struct NcclVersionCheck {
+  std::string refuse;  // non-empty: do not apply the table
+  std::string warn;    // non-empty: apply it, and log this once at WARN
+};
+inline NcclVersionCheck check_nccl_version(int table_major, int table_minor, int code) {
+  int major = 0, minor = 0;
+  nccl_major_minor(code, major, minor);
+  const std::string measured = std::to_string(table_major) + "." + std::to_string(table_minor);
+  const std::string loaded = std::to_string(major) + "." + std::to_string(minor);
+  NcclVersionCheck c;
+  if (major != table_major)
+    c.refuse = "it was measured with NCCL " + measured + ", this is NCCL " + loaded +
+               ", another major version (measure with this NCCL: ARBENCH_NCCL_LIBRARY=<its libnccl.so.2> arbench run, "
+               "then arbench settings)";
+  else if (minor != table_minor)
+    c.warn = "table measured with NCCL " + measured + ", applied under NCCL " + loaded +
+             " (another minor version: the choices may no longer be the fastest; measure with this NCCL to be sure: "
+             "ARBENCH_NCCL_LIBRARY=<its libnccl.so.2> arbench run)";
+  return c;
 }
 
 // The largest channel count any rule for (nranks, nnodes) sets (0: none sets one).

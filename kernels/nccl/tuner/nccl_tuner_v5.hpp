@@ -2,7 +2,8 @@
 // NCCL's headers: the plugin must build and load without NCCL's development files, into any
 // program that has an NCCL 2.28 or newer. Checked against NCCL v2.28.9-1
 // (src/include/plugin/tuner/tuner_v5.h, src/include/plugin/nccl_tuner.h, src/include/nccl_common.h);
-// NCCL 2.29 and 2.30 still load v5 plugins (2.30 tries ncclTunerPlugin_v6 first, then v5).
+// NCCL 2.29 and 2.30 still load v5 plugins (2.30 tries ncclTunerPlugin_v6 first, then v5:
+// nccl_tuner_v6.hpp; src/plugin/tuner.cc at v2.29.7-1 and v2.30.7-1).
 // The static_asserts pin the layout NCCL expects on LP64 Linux.
 #pragma once
 

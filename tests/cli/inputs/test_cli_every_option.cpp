@@ -62,9 +62,10 @@ void probe_every_option(const std::string& sub) {
         << ": an option added without declaring what its value means; add it with bench/cli's helpers "
            "(cli::number with a range, cli::list, cli::choice, cli::output_file, ...)";
     if (o.placeholder == "OUTFILE") continue;  // any name is a file name: test_cli_outputs.cpp
-    // An output folder (created when missing) and `settings --plugin PATH` (the plugin's path on
-    // the machine the engine runs on, which need not exist here): any non-empty name is one.
-    if (o.placeholder == "OUTDIR" || o.placeholder == "PATH") {
+    // An output folder (created when missing), `settings --plugin SOFILE` (the plugin's path on the
+    // machine the engine runs on, which need not exist here) and `settings --python PYTHON` (its
+    // own tests: test_settings_versions_cli.cpp): an empty name is refused.
+    if (o.placeholder == "OUTDIR" || o.placeholder == "SOFILE" || o.placeholder == "PYTHON") {
       const CliResult r = run_arbench(probe_base(sub, o.name()).with(o.name(), "''"));
       ++probed;
       EXPECT_EQ(r.exit_code, 2) << "arbench " << sub << " " << o.name() << " '': an empty name\n" << r.output;

@@ -1,0 +1,33 @@
+// NCCL's tuner plugin ABI, version 6, declared from its published layout (as v5 is: no NCCL
+// headers). Read at NCCL v2.30.7-1, src/include/plugin/tuner/tuner_v6.h: v5's three entry points
+// with the same arguments (ncclTunerConstants_v6_t and ncclNvlDomainInfo_v6_t are typedefs of the
+// v5 structs), plus an optional getChunkSize that NCCL calls only when it is not null
+// (src/enqueue.cc, v2.30.7-1). NCCL 2.30.3..2.30.7 look up ncclTunerPlugin_v6 first, then v5
+// (src/plugin/tuner.cc); 2.28.9 and 2.29.7 look up v5 first. A v7 (ncclTunerConstants_v7_t, five
+// compute-capability rows) exists on NCCL's development branch only (commit 2449986f, in no release
+// tag up to v2.30.7-1), so it is not exported: its layout may still change.
+#pragma once
+
+#include "kernels/nccl/tuner/nccl_tuner_v5.hpp"
+
+namespace arbench::nccl_abi {
+
+struct TunerV6 {
+  const char* name;
+  Result (*init)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes, Logger logFunction,
+                 NvlDomainInfo* nvlDomainInfo, TunerConstants* constants);
+  Result (*getCollInfo)(void* context, int collType, std::size_t nBytes, int numPipeOps, float** collCostTable,
+                        int numAlgo, int numProto, int regBuff, int* nChannels);
+  Result (*finalize)(void* context);
+  // null: NCCL keeps its own chunk size (this plugin never changes it)
+  Result (*getChunkSize)(void* context, int collType, std::size_t nBytes, int algo, int proto, int nChannels,
+                         std::size_t* chunkSize);
+};
+
+static_assert(offsetof(TunerV6, init) == offsetof(TunerV5, init));
+static_assert(offsetof(TunerV6, getCollInfo) == offsetof(TunerV5, getCollInfo));
+static_assert(offsetof(TunerV6, finalize) == offsetof(TunerV5, finalize));
+static_assert(offsetof(TunerV6, getChunkSize) == 4 * sizeof(void*));
+static_assert(sizeof(TunerV6) == 5 * sizeof(void*));
+
+}  // namespace arbench::nccl_abi
