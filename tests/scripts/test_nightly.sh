@@ -235,6 +235,7 @@ grep -q "whole run slower (99% CI +4.0% to +4.0%" "$(latest "$gpu/drift")/report
 
 # ---- a new driver, CUDA or NCCL on one machine: judged, not restarted -----------------------
 st=$gpu/stack
+mkdir -p "$st"
 gen() { "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$@" --gpu; }
 base_of() { echo "$st"/results/baselines/*.json; }
 gen "$st/0.json" --seed 1
