@@ -5,21 +5,26 @@ usage: history.py RESULT.json COMPARE.json HISTORY.jsonl [--date ISO8601]
 
 RESULT.json is `arbench run --out`; COMPARE.json is `arbench compare --format json` of the
 baseline against that result. Each line (schema documented in docs/regression.md):
-  {"date","revision","fingerprint","backend","timing","case","status","median_us","p10_us",
-   "p90_us","samples","noise","baseline_median_us","ratio","p_value","verdict","regression",
-   "not_counted","device"}
+  {"date","revision","fingerprint","machine","stack","backend","timing","case","status",
+   "median_us","p10_us","p90_us","samples","noise","baseline_median_us","ratio","p_value",
+   "verdict","regression","not_counted","device"}
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
 lacks; regression says whether it failed the night's gate; not_counted why a slower one did
 not (correctness-only gate, abnormal device state); device is tonight's abnormal device state
 ("" when normal or not recorded). A lossy (low-precision) variant's line adds its error figures
 "max_abs_err" and "rms_rel_err" and "error_rose" (compare's: the error rose beyond the threshold,
-a regression). Standard library only, so any python3 runs it.
+a regression). machine is the hardware's id and stack the platform stack in words ("driver 580.65
+· CUDA runtime 13.0 · NCCL 2.28.9", scripts/stack.py): one history spans stack changes, and the
+plots mark the nights where stack differs from the night before. Standard library only, so any
+python3 runs it.
 """
 import argparse
 import datetime
 import json
 import os
 import sys
+
+import stack as stack_info  # scripts/stack.py
 
 
 def fail(msg):
@@ -70,6 +75,22 @@ def load_history(path):
     return by_case
 
 
+def stack_changes(by_case):
+    """{date: "old stack → new stack"} for each night whose stack differs from the night before
+    (history lines without a stack, written before it was recorded, are skipped)."""
+    by_date = {}
+    for hs in by_case.values():
+        for h in hs:
+            if h.get("stack"):
+                by_date[h["date"]] = h["stack"]
+    out, prev = {}, None
+    for date in sorted(by_date):
+        if prev is not None and by_date[date] != prev:
+            out[date] = f"{prev} \u2192 {by_date[date]}"
+        prev = by_date[date]
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("result")
@@ -90,7 +111,8 @@ def main():
         v = verdicts.get(c["name"], {})
         lines.append({
             "date": a.date, "revision": prov.get("arbench_revision", ""),
-            "fingerprint": prov.get("fingerprint", ""), "backend": prov.get("backend", ""),
+            "fingerprint": prov.get("fingerprint", ""), "machine": stack_info.machine_id(prov),
+            "stack": stack_info.short(prov), "backend": prov.get("backend", ""),
             "timing": prov.get("timing", ""), "case": c["name"],
             "status": c.get("status", "ok"), "median_us": compact(c.get("median_us"), 6),
             "p10_us": compact(c.get("p10_us"), 6), "p90_us": compact(c.get("p90_us"), 6),

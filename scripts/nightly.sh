@@ -15,11 +15,15 @@
 # (arbench.incomplete: the run stopped early) is compared, never made the baseline.
 # Files (DIR: --results, ARBENCH_RESULTS_DIR, default ${XDG_STATE_HOME:-~/.local/state}/arbench,
 # outside the source tree):
-#   DIR/baselines/<fingerprint>-<sweep key>.json   the baseline of this machine and this sweep;
-#       created from tonight's run when absent (a changed sweep starts a new one, and says so;
-#       the first night prints no comparison of the baseline with itself), replaced only with
-#       --update-baseline
-#   DIR/history/<fingerprint>-<sweep key>.jsonl   one line per case per night (scripts/history.py)
+#   DIR/baselines/<machine>-<sweep key>.json   the baseline of this machine (its hardware, not its
+#       driver/CUDA/NCCL) and this sweep; created from tonight's run when absent (a changed sweep
+#       starts a new one, and says so; the first night prints no comparison of the baseline with
+#       itself), replaced with --update-baseline, or after a green night on a new stack
+#   DIR/history/<machine>-<sweep key>.jsonl   one line per case per night (scripts/history.py)
+# Stack change (a new driver, CUDA runtime, NCCL version or library): a STACK CHANGED banner; the
+#   night is judged against the last baseline with the normal gate (exit 1 when the upgrade
+#   regressed); green, tonight becomes the baseline (STACK ADOPTED); red, the old one stays.
+#   Another machine's result (other hardware) is refused by compare: exit 2.
 #   DIR/nightly/<UTC time>/    result.json, compare.{txt,md,json}, report.html, plots/
 #   DIR/report.html            a copy of the latest night's report
 # Gate (--gate, ARBENCH_GATE): timing gates slower cases (and failed and missing ones);
@@ -156,9 +160,11 @@ fi
 ((run_rc == 1)) && echo "nightly: some cases failed (wrong results or timeouts); compare lists them" >&2
 [[ -s $scratch/result.json ]] || die 2 "arbench run wrote no result"
 
-# 3. This machine's and this sweep's baseline (created from tonight's run the first time).
-fingerprint=$(field "$scratch/result.json" provenance.fingerprint 2>/dev/null)
-[[ -n $fingerprint ]] || die 2 "tonight's result has no arbench.provenance.fingerprint"
+# 3. This machine's and this sweep's baseline (created from tonight's run the first time). The
+#    machine is the hardware alone (scripts/stack.py, as arbench computes it): a driver, CUDA or
+#    NCCL upgrade keeps the baseline and the history, and is judged (STACK CHANGED below).
+fingerprint=$("$python" "$repo/scripts/stack.py" machine "$scratch/result.json" 2>/dev/null)
+[[ -n $fingerprint ]] || die 2 "tonight's result names no machine (no arbench.provenance.machine or fingerprint_fields)"
 sweep=$(field "$scratch/result.json" config.sweep_key 2>/dev/null)
 if [[ -z $sweep ]]; then  # a result from an arbench without sweep keys: hash its configuration
   sweep=$("$python" -c 'import hashlib, json, sys
@@ -171,14 +177,46 @@ history=$results/history/$key.jsonl
 night=$results/nightly/$(date -u +%Y%m%dT%H%M%SZ)
 n=1; base_night=$night
 while [[ -e $night ]]; do night=$base_night-$((++n)); done  # two runs in one second
+notes=()
+mkdir -p "$results/baselines" "$results/history" || die 2 "cannot create $results/baselines"
+# Migration: a results folder from before the machine/stack split names baselines and histories by
+# the old fingerprint (hardware and stack hashed together). The newest old baseline of this machine
+# and sweep becomes the baseline; every old history of it joins this one (one continuous history).
+if [[ ! -e $baseline ]]; then
+  legacy=()
+  while IFS= read -r old; do
+    [[ $("$python" "$repo/scripts/stack.py" machine "$old" 2>/dev/null) == "$fingerprint" ]] && legacy+=("$old")
+  done < <(ls -t "$results"/baselines/*-"$sweep".json 2>/dev/null)
+  if ((${#legacy[@]})); then
+    cp "${legacy[0]}" "$baseline" || die 2 "cannot write $baseline"
+    for old in "${legacy[@]}"; do
+      old_history=$results/history/$(basename "$old" .json).jsonl
+      [[ -f $old_history ]] && { cat "$old_history" >>"$history" && mv "$old_history" "$old_history.migrated"; }
+      mv "$old" "$old.migrated"
+    done
+    notes+=("MIGRATED: baseline and history of this machine and sweep renamed from the old fingerprint ($(basename "${legacy[0]}") -> $(basename "$baseline"); the old files are kept as *.migrated)")
+  fi
+fi
+# Other hardware under this host name (a GPU swapped or moved to another slot): refused as compare
+# refuses it (exit 2, naming what differs); --update-baseline starts a baseline for the new hardware.
+# Another host's baselines in a shared folder are other machines, not a change of this one.
+if [[ ! -e $baseline ]] && ((update_baseline == 0)); then
+  host=$(field "$scratch/result.json" provenance.host_name 2>/dev/null)
+  for other in "$results"/baselines/*-"$sweep".json; do
+    [[ -e $other && -n $host && $(field "$other" provenance.host_name 2>/dev/null) == "$host" ]] || continue
+    "$exe" compare "$other" "$scratch/result.json" --format json >/dev/null 2>"$scratch/machine.txt"
+    (($? == 2)) && grep -q "different machines" "$scratch/machine.txt" || continue
+    cat "$scratch/machine.txt" >&2
+    die 2 "tonight's hardware differs from that of $(basename "$other"), the baseline of host $host and this sweep (above); nothing written. If the hardware change is intended, pass --update-baseline to start a baseline for it"
+  done
+fi
 incomplete=$(field "$scratch/result.json" incomplete.reason 2>/dev/null)
 if [[ -n $incomplete && ( ! -e $baseline || $update_baseline == 1 ) ]]; then
   die 2 "tonight's result is incomplete ($incomplete: arbench.incomplete): it cannot become the baseline of this machine and sweep; run the whole sweep"
 fi
-mkdir -p "$night" "$results/baselines" "$results/history" || die 2 "cannot create $night"
-mv "$scratch/result.json" "$night/result.json"
-notes=()
 [[ -n $incomplete ]] && notes+=("INCOMPLETE: tonight's result stopped early ($incomplete); its missing cases fail the night")
+mkdir -p "$night" || die 2 "cannot create $night"
+mv "$scratch/result.json" "$night/result.json"
 first_night=0
 if [[ ! -e $baseline ]]; then
   first_night=1
@@ -190,6 +228,14 @@ if [[ ! -e $baseline ]]; then
     notes+=("first night of this machine and sweep: created the baseline $baseline from tonight's run")
   fi
 fi
+
+# A new driver, CUDA runtime or NCCL on this machine: judged against the last baseline with the
+# normal gate; a green night adopts the new stack as the baseline (below), a red one keeps the old.
+stack_change=""
+((first_night)) || stack_change=$("$python" "$repo/scripts/stack.py" diff "$baseline" "$night/result.json" 2>/dev/null)
+[[ -n $stack_change ]] &&
+  notes+=("STACK CHANGED: $stack_change since the baseline; judged against it with the normal gate"
+          "stack: a green night makes tonight the baseline, a red one keeps it (--update-baseline: tonight anyway)")
 
 # 4. Compare (text to the log, markdown for a CI summary, JSON for the history and the page).
 timing=$(field "$night/result.json" provenance.timing)
@@ -247,6 +293,13 @@ cp "$night/report.html" "$results/report.html"
 
 if ((update_baseline)); then
   cp "$night/result.json" "$baseline" && say "baseline replaced by tonight's run: $baseline"
+elif [[ -n $stack_change ]]; then
+  if ((cmp_rc == 0 && run_rc == 0)) && [[ -z $incomplete ]]; then
+    cp "$night/result.json" "$baseline" &&
+      say "STACK ADOPTED: a green night on the new stack ($stack_change): tonight is the baseline now"
+  else
+    say "STACK NOT ADOPTED: the night failed on the new stack ($stack_change); the baseline keeps the old one (--update-baseline accepts the new stack as it is)" >&2
+  fi
 fi
 say "results in $night (page: $night/report.html)"
 if ((cmp_rc == 1 || run_rc == 1)); then

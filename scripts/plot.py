@@ -46,7 +46,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 # scripts/history.py (the history's format) sits beside this file; put it on the path, so the
 # import works however plot.py is loaded (run as a script, or imported from elsewhere by a test).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from history import load_history  # noqa: E402
+from history import load_history, stack_changes  # noqa: E402
 
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
@@ -340,6 +340,8 @@ def plot_history(by_case, title, args):
     geo = [math.exp(sum(map(math.log, per_night[x])) / len(per_night[x])) for x in nights]
     ax.plot(nights, geo, color="black", lw=2, marker="o", ms=4)
     ax.axhline(1.0, color="0.3", lw=0.8)
+    for date in stack_changes(by_case):  # a new driver/CUDA/NCCL: a dashed line before that night
+        ax.axvline(x_of[date] - 0.5, color="#8e24aa", ls="--", lw=1.2)
     ys = [y for v in per_night.values() for y in v]
     if max(ys) / min(ys) > 3:  # CPU timings move by multiples: a log axis keeps 1/2x and 2x apart
         ax.set_yscale("log", base=2)
@@ -353,7 +355,9 @@ def plot_history(by_case, title, args):
                        Line2D([], [], color="tab:blue", marker="o", mfc="none", ls="",
                               label="slower, not counted"),
                        Line2D([], [], color="darkorange", marker="^", mfc="none", ls="",
-                              label="device state abnormal")], fontsize=7)
+                              label="device state abnormal"),
+                       Line2D([], [], color="#8e24aa", ls="--", label="stack changed (driver, CUDA, NCCL)")],
+              fontsize=7)
     ax.set_title(f"nightly history: {title}", fontsize=9)
     ax.grid(True, alpha=0.3)
     args.sink(fig, "history")

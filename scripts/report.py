@@ -23,7 +23,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from history import fail, load, load_history  # noqa: E402  (scripts/history.py: the history's format)
+from history import fail, load, load_history, stack_changes  # noqa: E402  (scripts/history.py: its format)
+import stack as stack_info  # noqa: E402  (scripts/stack.py: machine and software stack)
 
 MAX_TREND_NIGHTS = 60  # the page shows at most this many nights of trend
 
@@ -157,6 +158,14 @@ def sparkline(r, width=150, height=30):
         if len(coords) > 1:
             svg.append('<polyline fill="none" stroke="#5b6b7f" stroke-width="1.3" points="' +
                        " ".join(f"{x:.1f},{y:.1f}" for x, y in coords) + '"/>')
+        prev_stack = None
+        for (x, _), h in zip(coords, pts):  # a new driver/CUDA/NCCL: a dashed line before its night
+            if h.get("stack") and prev_stack and h["stack"] != prev_stack:
+                why = esc(f"stack changed: {prev_stack} \u2192 {h['stack']}")
+                svg.append(f'<g class="stack-change"><title>{why}</title><line x1="{x - 2:.1f}" y1="1" '
+                           f'x2="{x - 2:.1f}" y2="{height - 1}" stroke="#8e24aa" stroke-width="1.2" '
+                           'stroke-dasharray="3,2"/></g>')
+            prev_stack = h.get("stack") or prev_stack
         for (x, y), h in zip(coords, pts):
             tip = f'{h["date"][:16]}: {fmt_us(h["median_us"])} us, {h.get("verdict", "")}'
             if h.get("device"):
@@ -250,6 +259,7 @@ h2 { font-size: 16px; margin: 0 0 10px; }
 .count { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; min-width: 110px; }
 .count .n { font-size: 20px; font-weight: 700; display: block; }
 .count.bad .n { color: var(--bad); } .count.warn .n { color: var(--warn); }
+.stack-banner { margin: 6px 0; padding: 6px 10px; background: #f3e5f5; border-left: 4px solid #8e24aa; }
 ul.notes { margin: 6px 0 0; padding-left: 18px; color: #37474f; font-size: 13px; }
 table.cases { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table.cases th { text-align: left; background: #eef2f7; position: sticky; top: 0; padding: 5px 8px; font-weight: 600; }
@@ -313,7 +323,7 @@ def whole_run(run):
     return (label, fmt_change(run.get("geomean_ratio")), cls)
 
 
-def page(result, compare, notes, rows, figs, figs_why, nights, title):
+def page(result, compare, notes, rows, figs, figs_why, nights, title, changes=None):
     prov = result["arbench"].get("provenance", {})
     gate_fail = (compare or {}).get("gate") == "fail" or any(
         r["verdict"] == "failed" for r in rows)
@@ -327,7 +337,8 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
     correctness_only = (compare or {}).get("options", {}).get("correctness_only", False)
     gate_text = ("correctness only (timings recorded, not gated)" if correctness_only
                  else "timing and correctness" if compare else "no comparison")
-    facts = [("machine", prov.get("host_name", "?")), ("GPUs", gpu_text),
+    facts = [("machine", f'{prov.get("host_name", "?")} ({stack_info.machine_id(prov) or "?"})'), ("GPUs", gpu_text),
+             ("stack", stack_info.short(prov) or "no GPU stack (host backend)"),
              ("backend", f'{prov.get("backend", "?")} ({prov.get("timing", "?")} timing)'),
              ("revision", prov.get("arbench_revision", "?")),
              ("fingerprint", prov.get("fingerprint", "?")),
@@ -358,12 +369,14 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
            '<nav><a href="#attention">attention</a><a href="#trend">trend</a><a href="#curves">curves</a>'
            '<a href="#all">all cases</a></nav></header>',
            f'<main id="report" data-cases="{len(rows)}" data-nights="{nights}" '
-           f'data-regressions="{regressions}">',
+           f'data-regressions="{regressions}" data-stack-changes="{len(changes or {})}">',
            '<section><h2>Tonight</h2><div class="counts">' +
            "".join(f'<div class="count {cls}"><span class="n">{n}</span>{esc(label)}</div>'
                    for label, n, cls in counts) + "</div>",
            '<div class="facts">' + "".join(f"<div><b>{esc(k)}</b>{esc(v)}</div>" for k, v in facts) +
            "</div>"]
+    if any(c.get("platform") for c in (compare or {}).get("stack_changes", [])):  # compare's head
+        out.append(f'<p class="stack-banner"><b>STACK CHANGED</b> {esc(compare["stack_summary"])}</p>')
     if notes or (compare or {}).get("notes"):
         out.append('<ul class="notes">' + "".join(
             f"<li>{esc(n)}</li>" for n in list(notes) + list((compare or {}).get("notes", []))) + "</ul>")
@@ -372,7 +385,8 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
               'tonight the last point</span>'
               '<span style="color:#d62728">● failed the gate</span>'
               '<span style="color:#1f77b4">○ slower, not counted</span>'
-              '<span style="color:#ff7f0e">△ device state abnormal</span></div>')
+              '<span style="color:#ff7f0e">△ device state abnormal</span>'
+              '<span style="color:#8e24aa">¦ stack changed (driver, CUDA, NCCL)</span></div>')
     out.append('<section id="attention"><h2>Needs attention</h2>' + legend +
                (case_table(attention, "attention") if attention else
                 '<p class="empty">Nothing: no failed, slower, missing or abnormal case tonight.</p>'))
@@ -382,8 +396,10 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title):
                    ", ".join(f"<code>{esc(m)}</code>" for m in missing) + "</p>")
     out.append("</section>")
     if figs and "history" in figs:
+        marks = "".join(f"<li>{esc(d[:16])}: {esc(c)}</li>" for d, c in sorted((changes or {}).items()))
         out.append('<section id="trend"><h2>Trend across nights</h2><div class="figure">' + figs["history"] +
-                   "</div></section>")
+                   "</div>" + (f'<ul class="stack-changes">Stack changes (dashed lines): {marks}</ul>'
+                               if marks else "") + "</section>")
     out.append('<section id="curves"><h2>Tonight\'s curves</h2>')
     curves = [(stem, caption) for stem, caption in (
         ("latency", "Latency per variant"), ("busbw", "Bus bandwidth"), ("winners", "Winners map"),
@@ -433,7 +449,7 @@ def main():
     figs, why = figures(a.result, by_case, prov.get("timing", ""), prov.get("backend", ""))
     nights = len({h["date"] for hs in by_case.values() for h in hs}) or 1
     rows = build_rows(result, compare, by_case)
-    text = page(result, compare, notes, rows, figs, why, nights, a.title)
+    text = page(result, compare, notes, rows, figs, why, nights, a.title, stack_changes(by_case))
     tmp = out + ".tmp"
     try:
         with open(tmp, "w") as f:

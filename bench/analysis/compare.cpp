@@ -107,20 +107,18 @@ int compare_exit_code(const CompareReport& rep) {
 std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
                                                      const ResultFile& next) {
   std::vector<FieldDifference> diffs;
-  if (base.fingerprint.empty() || next.fingerprint.empty() ||
-      base.fingerprint == next.fingerprint)
-    return diffs;
+  if (base.machine_id.empty() || next.machine_id.empty() || base.machine_id == next.machine_id) return diffs;
   std::set<std::string> keys;
-  for (const auto& [k, v] : base.fingerprint_fields) keys.insert(k);
-  for (const auto& [k, v] : next.fingerprint_fields) keys.insert(k);
+  for (const auto& [k, v] : base.machine_fields) keys.insert(k);
+  for (const auto& [k, v] : next.machine_fields) keys.insert(k);
   auto value = [](const ResultFile& r, const std::string& k) {
-    const auto it = r.fingerprint_fields.find(k);
-    return it == r.fingerprint_fields.end() ? std::string("(absent)") : it->second;
+    const auto it = r.machine_fields.find(k);
+    return it == r.machine_fields.end() ? std::string("(absent)") : it->second;
   };
   for (const std::string& k : keys)
     if (value(base, k) != value(next, k)) diffs.push_back({k, value(base, k), value(next, k)});
   if (diffs.empty())  // same fields yet different hashes: the hash recipe changed
-    diffs.push_back({"fingerprint", base.fingerprint, next.fingerprint});
+    diffs.push_back({"machine", base.machine_id, next.machine_id});
   return diffs;
 }
 
@@ -133,8 +131,8 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
   rep.machine_differences = fingerprint_differences(base, next);
   if (!rep.machine_differences.empty()) {
     std::string msg = "BASE " + base.path + " and NEW " + next.path +
-                      " come from different machines (fingerprint " + base.fingerprint + " vs " +
-                      next.fingerprint + "):";
+                      " come from different machines (machine " + base.machine_id + " vs " +
+                      next.machine_id + "):";
     for (const FieldDifference& d : rep.machine_differences)
       msg += "\n  " + d.field + ": \"" + d.base_value + "\" vs \"" + d.new_value + "\"";
     if (!opt.allow_different_machines)
@@ -142,8 +140,13 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                              "--allow-different-machines to compare them anyway.");
     rep.notes.push_back(msg + "\n(compared anyway: --allow-different-machines)");
   }
+  rep.base_machine = base.machine_id;
+  rep.new_machine = next.machine_id;
+  rep.stack_changes = stack_changes(base.stack, next.stack);
+  rep.base_migrated = base.migrated;  // JSON only: every result written before the split is one
+  rep.new_migrated = next.migrated;
   for (const ResultFile* r : {&base, &next})
-    if (r->fingerprint.empty())
+    if (r->machine_id.empty())
       rep.notes.push_back(r->path + " has no machine fingerprint (plain Google Benchmark "
                                     "JSON?): cannot check that both ran on the same machine");
   if (base.timing == "cpu" || next.timing == "cpu") {

@@ -1,6 +1,8 @@
 // compare: match two results case by case (by name) and judge each with verdict.hpp's rule.
-// Refuses results from different machines (different provenance fingerprints) unless told
-// otherwise, because a cross-machine ratio measures the machines, not the change; and refuses
+// Refuses results from different machines (different machine ids: hardware, results/machine_stack.hpp)
+// unless told otherwise, because a cross-machine ratio measures the machines, not the change. Two
+// results of one machine with different software stacks (driver, CUDA, NCCL) are compared: the
+// stack change is what is judged, and the report is headed by it (stack_changes). It refuses
 // two results with no case in common (a gate that matched nothing would pass silently).
 //
 // What fails the gate (exit 1): a `failed` case; a `slower` case, unless NEW's device state was
@@ -25,6 +27,8 @@
 #include <vector>
 
 #include "analysis/accuracy.hpp"
+#include "results/machine_stack.hpp"
+#include "results/result_file.hpp"
 #include "analysis/verdict.hpp"
 #include "results/result_file.hpp"
 
@@ -79,6 +83,9 @@ struct CompareReport {
   std::vector<std::string> not_comparable;  // "name: failed in BASE (reason)"
   std::vector<std::string> notes;  // warnings: CPU timing, unverifiable or differing machines
   std::vector<FieldDifference> machine_differences;
+  std::string base_machine, new_machine;   // machine ids (empty when unknown)
+  std::vector<StackChange> stack_changes;  // same machine (or allowed), different stack
+  bool base_migrated = false, new_migrated = false;  // written before the machine/stack split
   int regressions = 0;   // rows that fail the gate (counted): slower, failed, or their error rose
   int error_rises = 0;   // rows whose error figure rose beyond the threshold (also in regressions)
   int error_compared = 0;  // rows with an error figure in either file (lossy variants)
@@ -92,11 +99,11 @@ struct CompareReport {
 // else 0.
 int compare_exit_code(const CompareReport& rep);
 
-// Fingerprint fields that differ between the two files (both fingerprints known and unequal).
+// Machine fields that differ between the two files (both machine ids known and unequal).
 std::vector<FieldDifference> fingerprint_differences(const ResultFile& base,
                                                      const ResultFile& next);
 
-// Throws UsageError when the fingerprints differ and !opt.allow_different_machines, and when
+// Throws UsageError when the machine ids differ and !opt.allow_different_machines, and when
 // no case of NEW matches a case of BASE.
 CompareReport compare_results(const ResultFile& base, const ResultFile& next,
                               const CompareOptions& opt);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/compare_stack.hpp"
 #include "analysis/report_table.hpp"
 
 namespace arbench {
@@ -95,6 +96,8 @@ std::string human(const CompareReport& rep, bool markdown) {
   out += "alpha " + format_fixed(o.alpha, 3) + ", threshold " +
          format_fixed(o.threshold * 100, 1) +
          "% (noisy = median moved by at least the threshold but p >= alpha)\n\n";
+  if (const std::string stack = stack_change_line(rep); !stack.empty())  // the head: what changed, what it did
+    out += (markdown ? "**" + stack + "**" : stack) + "\n\n";
   for (const std::string& n : rep.notes) out += (markdown ? "> note: " : "note: ") + n + "\n";
   if (!rep.notes.empty()) out += "\n";
 
@@ -202,6 +205,7 @@ nlohmann::json as_json(const CompareReport& rep) {
   j["options"] = {{"allow_missing", rep.options.allow_missing},
                   {"strict", rep.options.strict},
                   {"correctness_only", rep.options.correctness_only}};
+  add_stack_json(rep, j);
   j["gate"] = compare_exit_code(rep) ? "fail" : "pass";
   return j;
 }

@@ -106,7 +106,10 @@ void add_gpu_provenance(Provenance& p, Backend b, int gpus, World& processes) {
     p.driver = std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
   if (cudaRuntimeGetVersion(&runtime) == cudaSuccess)
     p.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
-  if (b == Backend::cuda) p.nccl_version = NcclApi::version_or_reason();
+  if (b == Backend::cuda) {
+    p.nccl_version = NcclApi::version_or_reason();
+    if (NcclApi::available()) p.nccl_library = NcclApi::get().path;
+  }
   if (processes.multi_process()) {
     p.gpus = gpus_of_processes(processes);
   } else {

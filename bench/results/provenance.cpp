@@ -1,5 +1,7 @@
 #include "results/provenance.hpp"
 
+#include "results/machine_stack.hpp"
+
 #include <cstdlib>
 
 #include <unistd.h>
@@ -112,13 +114,16 @@ nlohmann::json to_json(const Provenance& p) {
                                  {"processes_per_node", p.launch.processes_per_node}};
   nlohmann::json fields = nlohmann::json::object();
   for (const auto& [k, v] : fingerprint_fields(p)) fields[k] = v;
-  return {{"arbench_version", p.arbench_version}, {"arbench_revision", p.arbench_revision},
+  nlohmann::json j = {{"arbench_version", p.arbench_version}, {"arbench_revision", p.arbench_revision},
           {"command_line", p.command_line},       {"backend", p.backend},
           {"timing", p.timing},                   {"gpus", gpus},
           {"driver", p.driver},                   {"cuda_runtime", p.cuda_runtime},
-          {"nccl_version", p.nccl_version},       {"nccl_env", env},  {"cuda_env", cuda_env},
+          {"nccl_version", p.nccl_version},       {"nccl_library", p.nccl_library},
+          {"nccl_env", env},  {"cuda_env", cuda_env},
           {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
           {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
+  add_machine_and_stack(j);  // the caller adds it again once the topology is in (run_command.cpp)
+  return j;
 }
 
 }  // namespace arbench

@@ -1,5 +1,7 @@
 // Provenance: the facts that make a result reproducible and two results comparable, and the
-// machine fingerprint (a hash of the comparable facts) that `compare` checks.
+// fingerprint (a hash of hardware and stack together, as results have always carried it; `settings`
+// checks it). `compare` and the nightly name a machine by its hardware alone and diff the stack
+// beside it: results/machine_stack.hpp.
 #pragma once
 
 #include <string>
@@ -30,6 +32,7 @@ struct Provenance {
   std::string backend, timing;  // timing: "gpu" (CUDA events) or "cpu" (steady_clock)
   std::vector<GpuInfo> gpus;
   std::string driver, cuda_runtime, nccl_version;
+  std::string nccl_library;  // the NCCL library arbench loaded (cuda backend), "" when none
   std::vector<std::pair<std::string, std::string>> nccl_env;  // every NCCL_* variable
   // The CUDA variables arbench sets or honours (CUDA_MODULE_LOADING, CUDA_DEVICE_MAX_CONNECTIONS,
   // CUDA_VISIBLE_DEVICES), when set.

@@ -17,6 +17,7 @@
 #include "arbench/core/case.hpp"
 #include "arbench/core/errors.hpp"
 #include "io/input_file.hpp"
+#include "results/machine_stack.hpp"
 #include "results/stats.hpp"
 
 namespace arbench {
@@ -79,6 +80,13 @@ void parse_provenance(const json& prov, ResultFile& r, const std::string& label)
     for (const auto& [key, value] : f.items())
       r.fingerprint_fields[key] = value.is_string() ? value.get<std::string>() : value.dump();
   }
+  if (prov.contains("machine") && !prov.at("machine").is_null())
+    member(prov, "machine", json::value_t::object, label, where);
+  if (prov.contains("stack") && !prov.at("stack").is_null()) member(prov, "stack", json::value_t::object, label, where);
+  r.machine_fields = machine_fields_of(prov);
+  r.machine_id = machine_id(r.machine_fields);
+  r.stack = stack_of(prov);
+  r.migrated = !prov.contains("machine") && !r.machine_fields.empty();
   r.cpu_model = opt_string(prov, "cpu_model", label, where);
   r.cuda_driver = opt_string(prov, "driver", label, where);
   r.nccl_version = opt_string(prov, "nccl_version", label, where);

@@ -69,6 +69,12 @@ struct ResultFile {
   std::string backend, timing, revision;
   std::string fingerprint;  // empty when unknown
   std::map<std::string, std::string> fingerprint_fields;
+  // The machine apart from its stack (results/machine_stack.hpp): what compare and the nightly
+  // match on, and the stack they diff. `migrated`: an old result (no provenance.machine), whose
+  // machine was derived from its fingerprint fields.
+  std::string machine_id;  // empty when unknown
+  std::map<std::string, std::string> machine_fields, stack;
+  bool migrated = false;
   // Machine facts of the provenance (arbench results; empty when not recorded): what
   // `arbench settings` writes into a tuner table for the plugin to check.
   std::string cpu_model, cuda_driver, nccl_version;

@@ -29,6 +29,7 @@
 #include "console/console_table.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
+#include "results/machine_stack.hpp"
 #include "results/provenance.hpp"
 #include "results/report.hpp"
 #include "console/tee_reporter.hpp"
@@ -171,6 +172,7 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
     run.provenance["nvlink_all_pairs"] = nvlink;
   }
   run.provenance["islands"] = islands_provenance(cfg, links);
+  add_machine_and_stack(run.provenance);  // after the topology: the machine includes the PCIe relations
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
   run.config["sweep_key"] = sweep_key(cfg);

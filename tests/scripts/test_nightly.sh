@@ -22,6 +22,14 @@
 #               run is `slower`, in the log and on the page                     -> exit 1
 #   lossy       a low-precision (FP8) case's error figures doubled, times unchanged:
 #               a regression, in compare, on the page and in the history      -> exit 1
+#   stack       one machine, new software (tests/scripts/support/make_synthetic_result.py):
+#               driver only, CUDA only: STACK CHANGED, compared, green, adopted   -> exit 0
+#               NCCL only with every case 10% slower: judged, not adopted         -> exit 1
+#               NCCL only, not slower: a green night adopts the new stack         -> exit 0
+#               one history with the changes marked on the page; GPUs moved to other
+#               slots on this host: refused, nothing written                      -> exit 2
+#   old format  a results folder of today's (old) fingerprints with the committed old result
+#               (results/samples): migrated, one history, still compared          -> exit 0
 #   incomplete  a result marked arbench.incomplete never becomes the baseline     -> exit 2
 #   garbage     --from-result of a binary or non-arbench file: a clean message   -> exit 2
 # Build: without ARBENCH_EXE the nightly builds through scripts/build.sh release (reusing an
@@ -253,6 +261,85 @@ assert [l["error_rose"] for l in mine] == [False, True], mine
 assert mine[-1]["rms_rel_err"] == 0.018 and mine[-1]["regression"], mine[-1]
 assert all("rms_rel_err" not in l for l in lines if "fp8" not in l["case"])
 PY
+# ---- a new driver, CUDA or NCCL on one machine: judged, not restarted -----------------------
+st=$gpu/stack
+mkdir -p "$st"
+gen() { "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$@" --gpu; }
+base_of() { echo "$st"/results/baselines/*.json; }
+gen "$st/0.json" --seed 1
+gen "$st/driver.json" --seed 2 --stack driver=590.10
+gen "$st/cuda.json" --seed 3 --stack driver=590.10 --stack cuda_runtime=13.1
+gen "$st/nccl-slow.json" --seed 3 --scale 1.10 --stack driver=590.10 --stack cuda_runtime=13.1 --stack nccl_version=2.29.2
+gen "$st/nccl.json" --seed 4 --stack driver=590.10 --stack cuda_runtime=13.1 --stack nccl_version=2.29.2
+gen "$st/moved.json" --seed 5 --stack driver=590.10 --stack cuda_runtime=13.1 --stack nccl_version=2.29.2 --gpu-base 0x81
+stack_night() {  # stack_night RC LABEL FILE CHANGE: the banner and compare's head name CHANGE
+  night "$1" "$2" ARBENCH_RESULTS_DIR="$st/results" -- --from-result "$3"
+  grep -q "^nightly: STACK CHANGED: $4 since the baseline" "$tmp/$2.log" || fail "$2: no STACK CHANGED banner naming $4"
+  grep -q "^stack changed: $4: " "$(latest "$st/results")/compare.txt" || fail "$2: compare's report is not headed by $4"
+  grep -q "STACK CHANGED</b> stack changed: $4" "$(latest "$st/results")/report.html" || fail "$2: the page has no banner"
+}
+night 0 stack_base ARBENCH_RESULTS_DIR="$st/results" -- --from-result "$st/0.json"
+stack_night 0 stack_driver "$st/driver.json" "driver 580.65 → 590.10"
+grep -q "STACK ADOPTED" "$tmp/stack_driver.log" && cmp -s "$st/driver.json" "$(base_of)" ||
+  fail "stack_driver: a green night on a new driver did not become the baseline"
+stack_night 0 stack_cuda "$st/cuda.json" "CUDA runtime 13.0 → 13.1"
+grep -q "STACK ADOPTED" "$tmp/stack_cuda.log" || fail "stack_cuda: the green night was not adopted"
+stack_night 1 stack_nccl_slow "$st/nccl-slow.json" "NCCL 2.28.9 → 2.29.2"
+grep -q "^stack changed: NCCL 2.28.9 → 2.29.2: [1-9][0-9]* cases slower, 0 faster, run-level +10" \
+  "$(latest "$st/results")/compare.txt" || fail "stack_nccl_slow: the head does not count the slower cases"
+grep -q "REGRESSION" "$tmp/stack_nccl_slow.log" && grep -q "STACK NOT ADOPTED" "$tmp/stack_nccl_slow.log" ||
+  fail "stack_nccl_slow: an upgrade that slowed every case did not fail the night, or was adopted"
+cmp -s "$st/cuda.json" "$(base_of)" || fail "stack_nccl_slow: the failed night replaced the baseline"
+stack_night 0 stack_nccl "$st/nccl.json" "NCCL 2.28.9 → 2.29.2"
+cmp -s "$st/nccl.json" "$(base_of)" || fail "stack_nccl: the green night on the new NCCL was not adopted"
+night 0 stack_same ARBENCH_RESULTS_DIR="$st/results" -- --from-result "$st/nccl.json"
+grep -q "STACK CHANGED" "$tmp/stack_same.log" && fail "stack_same: a banner although the stack is the baseline's"
+(($(count "$st"/results/history/*.jsonl) == 1)) || fail "the stack changes did not keep one history"
+"$py" - "$(echo "$st"/results/history/*.jsonl)" "$(latest "$st/results")/report.html" <<'PY' || fail "the history or the page does not mark the stack changes"
+import json, sys
+stacks = []
+for line in open(sys.argv[1]):
+    h = json.loads(line)
+    if not stacks or stacks[-1][0] != h["date"]:
+        stacks.append((h["date"], h["stack"]))
+assert [s for _, s in stacks][1].startswith("driver 590.10 · CUDA runtime 13.0"), stacks
+page = open(sys.argv[2]).read()
+assert 'data-stack-changes="3"' in page, "data-stack-changes"  # driver, CUDA, NCCL (the red night)
+assert page.count('class="stack-change"') >= 3 and "Stack changes (dashed lines)" in page
+PY
+night 2 stack_moved ARBENCH_RESULTS_DIR="$st/results" -- --from-result "$st/moved.json"
+grep -q "different machines" "$tmp/stack_moved.log" && grep -q "gpus: " "$tmp/stack_moved.log" ||
+  fail "stack_moved: other hardware of this host was not refused naming the GPUs"
+(($(count "$st/results/nightly" -mindepth 1 -maxdepth 1) == 6)) || fail "stack_moved: a night folder was left behind"
+
+# A results folder of the old fingerprints (hardware and stack hashed together), with the committed
+# result written before the split as its baseline: migrated, compared, one continuous history.
+old=$repo/results/samples/host-cpu-timing-sample.json
+oldfp=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["arbench"]["provenance"]["fingerprint"])' "$old")
+mkdir -p "$gpu/legacy/baselines" "$gpu/legacy/history"
+"$py" - "$old" "$gpu/legacy" "$oldfp" "$repo/scripts" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[4])
+import stack
+doc = json.load(open(sys.argv[1]))
+doc["arbench"]["config"]["sweep_key"] = "01d5a3b1e0000000"
+json.dump(doc, open(f"{sys.argv[2]}/baselines/{sys.argv[3]}-01d5a3b1e0000000.json", "w"))
+open(f"{sys.argv[2]}/history/{sys.argv[3]}-01d5a3b1e0000000.jsonl", "w").write(json.dumps(
+    {"date": "2026-11-30T00:00:00Z", "case": doc["arbench"]["cases"][0]["name"], "median_us": 1.0}) + "\n")
+prov = doc["arbench"]["provenance"]  # tonight: the same box, written by today's arbench
+prov["machine"] = {"id": stack.machine_id(prov), "fields": stack.machine_fields(prov)}
+prov["stack"] = stack.stack(prov)
+json.dump(doc, open(f"{sys.argv[2]}/tonight.json", "w"))
+PY
+night 0 legacy ARBENCH_RESULTS_DIR="$gpu/legacy" -- --from-result "$gpu/legacy/tonight.json"
+grep -q "^nightly: MIGRATED: baseline and history" "$tmp/legacy.log" || fail "legacy: the old baseline was not migrated"
+"$py" -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["base_migrated"])' \
+  "$(latest "$gpu/legacy")/compare.json" || fail "legacy: compare does not say the baseline was migrated"
+grep -q "compared case(s)" "$(latest "$gpu/legacy")/compare.txt" || fail "legacy: the old baseline was not compared"
+(($(cat "$gpu"/legacy/history/*.jsonl | wc -l) == 247)) || fail "legacy: the old history was not continued"
+"$exe" compare "$old" "$old" --format json --correctness-only >"$gpu/legacy/self.json"
+[[ $("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["base_machine"])' "$gpu/legacy/self.json") == \
+   $("$py" "$repo/scripts/stack.py" machine "$old") ]] || fail "scripts/stack.py and arbench disagree on the old result's machine"
 
 # ---- results that must not become a baseline, inputs that are not results ------------------
 "$py" - "$gpu/c.json" "$gpu/partial.json" <<'PY'

@@ -6,6 +6,7 @@ Standard library only.
 usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
                                 [--scale FACTOR] [--downtrained NAME ...] [--fail NAME ...]
                                 [--lossy] [--err NAME=FACTOR ...]
+                                [--stack KEY=VALUE ...] [--host NAME] [--gpu-base BUS] [--old-format]
 
 --gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
 device state (healthy Gen5 x16 GPUs), as `arbench run` writes on a GPU box; without it, the
@@ -15,10 +16,21 @@ the whole run; with the same --seed, every ratio is exactly FACTOR); --downtrain
 first GPU on a x8 link; --fail marks a case failed with a wrong element. --lossy adds a
 low-precision variant, twoshot-fp8, whose cases carry error figures (max_abs_err, rms_rel_err);
 --err scales a case's figures (a night whose error rose).
+--stack sets a software
+stack field (driver, cuda_runtime, nccl_version, nccl_library; GPU defaults 580.65, 13.0, 2.28.9
+and /usr/lib/x86_64-linux-gnu/libnccl.so.2), --host the host name (another machine), --gpu-base the first GPU's PCI bus (0x41; GPUs
+moved to other slots: other hardware of this host); the result
+carries provenance.machine and .stack as today's arbench writes them (scripts/stack.py), or with
+--old-format only the fingerprint that mixed hardware and stack, as arbench wrote before the split.
 """
 import argparse
 import json
+import os
 import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import stack as stack_info  # noqa: E402  (scripts/stack.py: the machine id as arbench computes it)
 
 # latency model per variant: a + bytes / c microseconds, scaled a little with the GPU count
 ALLREDUCE = {"oneshot-push": (5, 1000), "twoshot": (8, 2000), "nccl": (25, 4000),
@@ -81,6 +93,10 @@ def main():
     p.add_argument("--fail", action="append", default=[], metavar="NAME")
     p.add_argument("--lossy", action="store_true")
     p.add_argument("--err", action="append", default=[], metavar="NAME=FACTOR")
+    p.add_argument("--stack", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--host")
+    p.add_argument("--gpu-base", type=lambda v: int(v, 0), default=0x41, help="first GPU's PCI bus")
+    p.add_argument("--old-format", action="store_true")
     args = p.parse_args()
     args.slow = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.slow)}
     args.err = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.err)}
@@ -106,22 +122,38 @@ def main():
                                      "dtype": "bf16", "world": world, "tokens": tokens,
                                      "hidden": 8192}, args))
     backend, timing = ("cuda", "gpu") if args.gpu else ("host", "cpu")
+    host = args.host or ("gpu-box" if args.gpu else "vm")
+    stack = {"driver": "580.65", "cuda_runtime": "13.0", "nccl_version": "2.28.9",
+             "nccl_library": "/usr/lib/x86_64-linux-gnu/libnccl.so.2"} if args.gpu else {
+                 "driver": "", "cuda_runtime": "", "nccl_version": "", "nccl_library": ""}
+    stack.update(s.split("=", 1) for s in args.stack)
     gpus = [{"index": d, "name": "NVIDIA RTX PRO 6000 Blackwell", "cc": "12.0",
-             "pci_bus_id": f"0000:{0x41 + d:02x}:00.0"} for d in range(8)] if args.gpu else []
+             "pci_bus_id": f"0000:{args.gpu_base + d:02x}:00.0"} for d in range(8)] if args.gpu else []
     doc = {"context": {"date": "2026-12-02T00:00:00+00:00", "executable": "synthetic"},
            "benchmarks": [],
            "arbench": {"schema_version": 1,
                        "provenance": {"backend": backend, "timing": timing,
                                       "arbench_revision": "synthetic",
                                       "command_line": "arbench run (synthetic)",
-                                      "host_name": "gpu-box" if args.gpu else "vm",
+                                      "host_name": host, **stack,
                                       "gpus": gpus,
                                       "device_state": "nvml" if args.gpu else
                                       "not recorded on the host backend (no GPU)",
                                       "fingerprint": "00000000deadbeef",
-                                      "fingerprint_fields": {"backend": backend}},
+                                      "fingerprint_fields": {
+                                          "backend": backend, "host_name": host,
+                                          "gpus": ";".join(f'{g["name"]}/{g["cc"]}/{g["pci_bus_id"]}'
+                                                           for g in gpus),
+                                          **{k: v for k, v in stack.items() if k != "nccl_library"}}},
                        "config": {"sweep_key": "5e1ec7ed5e1ec7ed"}, "cases": cases,
                        "skipped": []}}
+    prov = doc["arbench"]["provenance"]
+    if args.old_format:
+        del prov["nccl_library"]  # not recorded before the split
+    else:
+        fields = stack_info.machine_fields(prov)
+        prov["machine"] = {"id": stack_info.machine_id(prov), "fields": fields}
+        prov["stack"] = stack_info.stack(prov)
     with open(args.out, "w") as f:
         json.dump(doc, f)
 
