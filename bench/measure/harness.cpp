@@ -35,6 +35,8 @@ void FabricCache::discard(const Fabric& f) {
 std::string Harness::provider_problem(int world, const std::string& provider) {
   try {
     return fabrics_.get(backend_, world, {}, provider).symmetric_unsupported_reason();
+  } catch (const DeviceFaultError&) {
+    throw;  // a GPU faulted for good: the run ends, it is no provider's problem
   } catch (const Error& e) {  // e.g. NCCL missing: the nccl provider's fabric cannot be made
     return e.what();
   }
@@ -81,7 +83,8 @@ Support Harness::plan(const Case& c) {
   try {
     fabric = &fabrics_.get(backend_, c.world, {}, provider);
   } catch (const Error& e) {
-    if (provider.empty()) throw;  // the backend's only fabric: the run cannot go on
+    // The backend's only fabric, or a GPU that faulted for good: the run cannot go on.
+    if (provider.empty() || dynamic_cast<const DeviceFaultError*>(&e) != nullptr) throw;
     return Support::no(e.what());  // e.g. the NCCL variants on a machine without NCCL
   }
   Fabric& f = *fabric;

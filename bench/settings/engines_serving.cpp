@@ -2,6 +2,7 @@
 // knobs.cpp where each rule was read and for which releases). vLLM's is engines_vllm.cpp.
 #include <algorithm>
 
+#include "analysis/low_precision.hpp"
 #include "settings/engines.hpp"
 
 namespace arbench::engine_detail {
@@ -156,6 +157,12 @@ EngineSetting lowprecision(const EngineContext& c) {
   }
   s.why = "FP8 on the wire is faster than NCCL at " + std::to_string(wins) + " and slower at " +
           std::to_string(losses) + " of " + std::to_string(sizes) + " sizes measured at 2 MiB or more";
+  // Where each low-precision variant beats every exact one, and its error there: a lossy choice is
+  // only offered with what it costs (analysis/low_precision.hpp).
+  LowPrecisionOptions lp;
+  lp.alpha = c.verdict.alpha;
+  for (const LowPrecisionWin& lw : low_precision_wins(c.m.allreduce, lp))
+    if (lw.world == c.world()) s.why += "; " + low_precision_summary(lw);
   if (wins > 0 && losses == 0) {
     s.status = S::try_it;  // lossy: never pasted unseen into a command line
     s.paste = "allreduce_strategy: LOWPRECISION";

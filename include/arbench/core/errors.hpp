@@ -29,6 +29,13 @@ struct EnvironmentError : Error {
 };
 
 // One case went wrong at run time (wrong result, peer timeout): fails that case only.
+// A GPU faulted for good (a sticky CUDA error, an Xid): this process's CUDA context is
+// unusable, so no later case can run and rebuilding the fabric would fault again. Never turned
+// into a skip: the run ends with what it measured (exit 3).
+struct DeviceFaultError : EnvironmentError {
+  explicit DeviceFaultError(const std::string& w) : EnvironmentError(w) {}
+};
+
 struct CaseError : Error {
   explicit CaseError(const std::string& w) : Error(kExitFailure, w) {}
 };

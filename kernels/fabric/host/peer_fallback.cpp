@@ -44,7 +44,7 @@ PeerCheckOutcome run_fabric_peer_check(const FabricPeerCheck& how) {
           }
     }
   }
-  if (!fatal.empty()) throw EnvironmentError(fatal_fault_message(fatal));
+  if (!fatal.empty()) throw DeviceFaultError(fatal_fault_message(fatal));
   return out;
 }
 

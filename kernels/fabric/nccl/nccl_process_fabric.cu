@@ -143,7 +143,7 @@ void NcclProcessFabric::check_peers(World& w) {
   peer_access_ = check_peer_access(probe, w.size(), [&](int r) { return r == w.rank(); }, {}, w, kPeerCheckBound_s, 1,
                                    "NCCL symmetric windows (ncclGetLsaPointer), one process per GPU", "GPU", opt);
   if (!probe.idle()) (void)probe_memory.release();  // a probe kernel may still touch the window
-  if (!fatal.empty()) throw EnvironmentError(fatal_fault_message(fatal));
+  if (!fatal.empty()) throw DeviceFaultError(fatal_fault_message(fatal));
   symmetric_reason_ = broken_peer_reason(peer_access_);
 }
 

@@ -168,6 +168,38 @@ TEST(HarnessFailures, AnUnusableDeviceStopsTheRun) {
   EXPECT_EQ(run.log.alive, 0);
 }
 
+// A GPU that faulted for good while a fabric was being set up (the peer check: issue of a sticky
+// error) ends the run; any other fabric failure of a provider is that variant's skip.
+TEST(HarnessFailures, ADeviceFaultWhilePlanningEndsTheRunNotASkip) {
+  class NcclLike final : public Variant {
+   public:
+    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+    void launch(int, Stream) override {}
+    DataMover data_mover() const override { return DataMover::nccl; }
+  };
+  Registry reg;
+  VariantEntry e;
+  e.name = "nccl-like";
+  e.gpu = [] { return std::make_unique<NcclLike>(); };
+  reg.add(e);
+  const Case c{"nccl-like", Family::allreduce, DType::bf16, 2, 1024, 0, 0, false};
+  for (const bool fault : {false, true}) {
+    FabricCache fabrics([fault](Backend, int, const FabricEnv&, const std::string&) -> std::unique_ptr<Fabric> {
+      if (fault) throw DeviceFaultError("a GPU faulted during the functional peer-to-peer check: Xid 79");
+      throw EnvironmentError("NCCL cannot be loaded here");
+    });
+    Harness h(quick_config(), Backend::cuda, reg, fabrics);
+    if (fault) {
+      EXPECT_THROW(h.plan(c), DeviceFaultError);
+    } else {
+      const Support s = h.plan(c);
+      EXPECT_FALSE(s.ok);
+      EXPECT_NE(s.reason.find("NCCL cannot be loaded"), std::string::npos) << s.reason;
+    }
+  }
+}
+
 TEST(HarnessFailures, AWrongResultKeepsTheFabric) {
   FaultyRun run(FakeFabric::Fault::none, /*absent_rank=*/1);  // its peer times out, or its output stays unwritten
   const CaseResult r = run.h.run(reference_case(2));
