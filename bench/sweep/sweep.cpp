@@ -30,15 +30,22 @@ std::vector<std::string> select_variants(const Registry& reg, const std::vector<
   auto add = [&](const std::string& n) {
     if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   };
+  // A lossy variant (FP8 on the wire) changes the answer, not only the time: it runs only when
+  // asked for, by its name or by a pattern that says fp8 (`'*-fp8'`), never in the default sweep
+  // nor through a wildcard such as `oneshot-*` (docs/variants.md).
+  auto lossy = [](const VariantEntry& e) { return e.host && e.host()->lossy(); };
   if (patterns.empty()) {
     for (const auto& e : reg.entries())
-      if (e.family == family) add(e.name);
+      if (e.family == family && !lossy(e)) add(e.name);
     return out;
   }
   for (const auto& p : patterns) {
+    const bool wildcard = p.find_first_of("*?[") != std::string::npos;
     for (const auto& e : reg.entries()) {
       if (e.family != family) continue;
-      if (fnmatch(p.c_str(), e.name.c_str(), 0) == 0) add(e.name);
+      if (fnmatch(p.c_str(), e.name.c_str(), 0) == 0 &&
+          (!wildcard || !lossy(e) || p.find("fp8") != std::string::npos))
+        add(e.name);
       // Configurations (`nccl[ring/ll]`) are matched literally: brackets are glob syntax.
       for (const auto& c : e.configs) {
         const std::string full = e.name + "[" + c + "]";

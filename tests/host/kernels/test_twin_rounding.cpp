@@ -53,6 +53,9 @@ TEST(TwinRounding, EveryAllReduceTwinFollowsTheDocumentedOrderBitwise) {
       for (const auto& e : reg.entries()) {
         if (e.family != Family::allreduce || !e.host) continue;
         auto v = e.host();
+        // A lossy variant (FP8 on the wire) rounds on purpose: its own bitwise model is in
+        // test_twin_fp8.cpp; here only the exact order of the exact variants is checked.
+        if (v->lossy()) continue;
         allreduce_vs_model(f, *v, e.name, t, x, /*report=*/true);
         ++twins;
       }
