@@ -23,6 +23,7 @@
 #include "settings/python_probe.hpp"
 #include "settings/settings.hpp"
 #include "settings/settings_report.hpp"
+#include "text/wrap.hpp"
 
 namespace arbench {
 namespace {
@@ -137,8 +138,11 @@ int run_settings(const SettingsArgs& a) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << format_settings(rep);
-    std::cout << "\nwritten: " << (dir / kJsonFile).string() << (rep.table_text.empty() ? "" : ", " + opt.paths.table)
-              << (rep.example_conf_text.empty() ? "" : ", " + opt.paths.example_conf) << "\n";
+    std::cout << "\n"
+              << fit_line("written: " + (dir / kJsonFile).string() +
+                              (rep.table_text.empty() ? "" : ", " + opt.paths.table) +
+                              (rep.example_conf_text.empty() ? "" : ", " + opt.paths.example_conf),
+                          9);
   }
   std::cout << std::flush;
   return kExitOk;

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   try {
     gbench = cli::check_gbench_flags(gbench_flags, wants_help ? std::string("run") : sub);
   } catch (const Error& e) {
-    err << "arbench: error: " << e.what() << "\n";
+    err << cli::error_text("arbench: error: ", e.what());
     return e.exit_code();
   }
   static char wide_flag[] = "--wide";

@@ -1,6 +1,8 @@
 // CompareReport → text, markdown, JSON; see compare_report.hpp.
 #include "analysis/compare_report.hpp"
 
+#include "text/wrap.hpp"
+
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -98,7 +100,8 @@ std::string human(const CompareReport& rep, bool markdown) {
          "% (noisy = median moved by at least the threshold but p >= alpha)\n\n";
   if (const std::string stack = stack_change_line(rep); !stack.empty())  // the head: what changed, what it did
     out += (markdown ? "**" + stack + "**" : stack) + "\n\n";
-  for (const std::string& n : rep.notes) out += (markdown ? "> note: " : "note: ") + n + "\n";
+  for (const std::string& n : rep.notes)
+    out += markdown ? "> note: " + n + "\n" : fit_line("note: " + n, 6);
   if (!rep.notes.empty()) out += "\n";
 
   ReportTable t({"case", "base us", "new us", "change", "p", "verdict"},

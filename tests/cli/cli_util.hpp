@@ -15,8 +15,8 @@ struct CliResult {
 };
 
 // arbench fits an error to 120 columns (bench/cli/parse_errors.hpp): a line starting "arbench"
-// that reached past 100 columns, followed by lines indented by exactly 4 spaces, is one message
-// broken at blanks. Joined back, so a test finds a message whatever the width cut.
+// followed by lines indented by exactly 4 spaces is one message broken at blanks (the first line
+// may be short: a path longer than the rest of the line moves to a line of its own). Joined back, so a test finds a message whatever the width cut.
 inline std::string unwrap_errors(const std::string& raw) {
   std::string out;
   std::size_t start = 0, last_start = std::string::npos;
@@ -31,7 +31,7 @@ inline std::string unwrap_errors(const std::string& raw) {
       out += line.substr(4);
     } else {
       out += line;
-      last_start = line.rfind("arbench", 0) == 0 && line.size() > 100 ? start : std::string::npos;
+      last_start = line.rfind("arbench", 0) == 0 ? start : std::string::npos;
     }
     if (end < raw.size()) out += '\n';
     start = end + 1;

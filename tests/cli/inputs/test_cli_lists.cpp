@@ -17,7 +17,8 @@
 namespace {
 
 // Lists whose items are names (no range, no choices in --help): a value that exists.
-const std::map<std::string, std::string> kValidItem = {{"--variants", "ring"}, {"--model", "llama3-70b"}};
+const std::map<std::string, std::string> kValidItem = {
+    {"--variants", "ring"}, {"--model", "llama3-70b"}, {"--engine", "vllm=0.11.0"}};
 
 std::string valid_item(const HelpOption& o) {
   if (const auto r = declared_range(o)) {
