@@ -30,11 +30,6 @@ struct CaseResult {
   bool checked = false;            // correctness was checked (not --no-check)
   std::size_t wrong_elements = 0;
   double max_ulp_error = 0;        // allreduce_rmsnorm only
-  // Low-precision (lossy) variants, e.g. FP8 on the wire: the error of the checked output against
-  // the exact sum computed in double from the same inputs (docs/method.md, "Accuracy"). The
-  // largest absolute error, and the root mean square of the error relative to the exact sum's
-  // RMS. nullopt for exact variants (their output is checked bit for bit instead).
-  std::optional<double> max_abs_err, rms_rel_err;
   // The start gate (docs/method.md): the median over kept samples of the time between the first
   // and the last rank's release; the harness floor of this world size (an empty op through the
   // same gate); samples dropped because the gate timed out. < 0: not measured.

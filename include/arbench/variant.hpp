@@ -109,10 +109,6 @@ class Variant {
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
   // How this variant's data moves between ranks (the NCCL variants, and unfused-nccl: nccl).
   virtual DataMover data_mover() const { return DataMover::peer_load_store; }
-  // Exact variants are checked bit for bit against the oracle sum; a lossy one (FP8 on the wire)
-  // is checked against the exact sum within its documented error bound, and its error figures
-  // are reported per case (CaseResult::max_abs_err, rms_rel_err).
-  virtual bool lossy() const { return false; }
   // Whether the variant runs on NCCL's communicators (those whose data NCCL moves): on the cuda
   // backend it always gets the NCCL fabric. The others, the custom kernels, get the fabric of
   // their symmetric-memory provider (--symm-mem; docs/variants.md).
