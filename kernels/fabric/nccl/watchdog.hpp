@@ -116,7 +116,8 @@ class Watchdog {
     cv_.notify_all();
   }
   // The guarded call can return as soon as the abort lands, before the watchdog thread has
-  // ended the process (or, in tests, recorded the exit): wait for it, bounded by the grace.
+  // ended the process (or, in tests, recorded the exit): wait for it, bounded by the abort's
+  // grace plus 5 s for writing the finished cases.
   void throw_if_fired() {
     std::unique_lock lk(mu_);
     if (fired_)
