@@ -20,7 +20,7 @@
 #include "io/output_paths.hpp"
 #include "measure/nccl/tuner_plugin.hpp"
 #include "results/report.hpp"
-#include "settings/python_probe.hpp"
+#include "settings/catalogue/python_probe.hpp"
 #include "settings/settings.hpp"
 #include "settings/settings_report.hpp"
 #include "text/wrap.hpp"

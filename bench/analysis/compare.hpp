@@ -29,7 +29,7 @@
 #include "analysis/accuracy.hpp"
 #include "results/machine_stack.hpp"
 #include "results/result_file.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/verdict.hpp"
 #include "results/result_file.hpp"
 
 namespace arbench {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <set>
 
-#include "analysis/mann_whitney.hpp"
+#include "analysis/verdict/mann_whitney.hpp"
 #include "analysis/tune_report.hpp"  // format_size
 
 namespace arbench {

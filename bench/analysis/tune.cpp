@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "arbench/core/errors.hpp"
-#include "analysis/mann_whitney.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/mann_whitney.hpp"
+#include "analysis/verdict/verdict.hpp"
 
 namespace arbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "arbench/core/errors.hpp"
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 #include "measure/data_path.hpp"
 #include "measure/nccl/nccl_protocol_policy.hpp"
 #include "measure/phase_recorder.hpp"

@@ -1,6 +1,6 @@
 // How many isolated samples a case takes: a fixed count (--samples N, exact), or adaptively as
 // nvbench does (--max-noise and friends): keep taking samples in batches until the 95%
-// confidence interval of the median is narrower than the target (results/noise.hpp), or the
+// confidence interval of the median is narrower than the target (results/stats/noise.hpp), or the
 // budget (--max-samples, --max-time) is spent. SampleStopRule is the rule alone, pure and
 // host-tested; take_samples drives a Fabric with it, batch by batch, flushing caches before
 // every sample for --cache cold.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "arbench/fabric.hpp"
-#include "results/noise.hpp"
+#include "results/stats/noise.hpp"
 #include "results/results.hpp"
 #include "sweep/run_config.hpp"
 

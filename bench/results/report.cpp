@@ -12,7 +12,7 @@
 #include "results/device_state.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/phase_report.hpp"
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 namespace arbench {
 

@@ -18,7 +18,7 @@
 #include "arbench/core/errors.hpp"
 #include "io/input_file.hpp"
 #include "results/machine_stack.hpp"
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 namespace arbench {
 namespace {

@@ -18,7 +18,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "results/device_state.hpp"
-#include "results/noise.hpp"
+#include "results/stats/noise.hpp"
 
 namespace arbench {
 

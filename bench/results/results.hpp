@@ -11,8 +11,8 @@
 #include "arbench/fabric.hpp"
 #include "results/phase_timeline.hpp"
 #include "results/device_state.hpp"
-#include "results/noise.hpp"
-#include "results/stats.hpp"
+#include "results/stats/noise.hpp"
+#include "results/stats/stats.hpp"
 
 namespace arbench {
 

@@ -38,7 +38,7 @@
 #include "sweep/memory_check.hpp"
 #include "run/process/env_child.hpp"
 #include "run/process/multi_process.hpp"
-#include "run/progress.hpp"
+#include "run/progress/progress.hpp"
 #include "run/run_console.hpp"
 #include "run/symm_mem_text.hpp"
 #include "run/run_device_state.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 
 namespace arbench {
 namespace engine_detail {

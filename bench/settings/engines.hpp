@@ -20,9 +20,9 @@
 #include "settings/evidence.hpp"
 #include "settings/findings.hpp"
 #include "settings/measured.hpp"
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 #include "settings/nccl_plan.hpp"
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 

@@ -1,6 +1,6 @@
 // Evidence: one measured comparison behind a setting ("at 64 KiB, A took 12.1 µs and B 20.3 µs,
 // A is 40% faster, Mann-Whitney p 2e-08, 20 samples each"), and the rule that decides whether A
-// really beats B: the same two gates as `arbench compare` (analysis/verdict.hpp): significant
+// really beats B: the same two gates as `arbench compare` (analysis/verdict/verdict.hpp): significant
 // (p < alpha) and material (the medians differ by at least the margin).
 #pragma once
 
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/verdict.hpp"
 #include "results/result_file.hpp"
 
 namespace arbench {

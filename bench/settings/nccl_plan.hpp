@@ -24,7 +24,7 @@
 #include "arbench/tuner/tuner_table.hpp"
 #include "settings/evidence.hpp"
 #include "settings/measured.hpp"
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 

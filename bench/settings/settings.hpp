@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/verdict.hpp"
 #include "arbench/tuner/tuner_table.hpp"
 #include "settings/engines.hpp"
 #include "settings/findings.hpp"
 #include "settings/measured.hpp"
 #include "settings/nccl_plan.hpp"
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/report_table.hpp"
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 
 namespace arbench {
 namespace {

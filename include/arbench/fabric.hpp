@@ -124,7 +124,7 @@ class Fabric {
   // Empty when symmetric buffers can be allocated; else the reason (shown as a skip).
   virtual std::string symmetric_unsupported_reason() const { return {}; }
   // What the functional peer-to-peer check found when the fabric was built (every pair that
-  // reports P2P moved a pattern through its mapping: kernels/fabric/host/peer_check.hpp), or
+  // reports P2P moved a pattern through its mapping: kernels/fabric/host/peer_check/peer_check.hpp), or
   // nullptr when the fabric ran none (one GPU, no peer mapping). A broken pair also turns
   // symmetric memory off (symmetric_unsupported_reason) and the start gate's device barrier.
   virtual const PeerAccess* peer_access() const { return nullptr; }

@@ -55,7 +55,7 @@ inline Registry known_cost_registry(VariantFactory make, bool gpu, const std::st
 }
 
 // numpy.percentile's default (linear interpolation between closest ranks), written out here
-// independently of bench/results/stats.cpp.
+// independently of bench/results/stats/stats.cpp.
 inline double numpy_percentile(std::vector<double> s, double q) {
   std::sort(s.begin(), s.end());
   const double pos = q * double(s.size() - 1);

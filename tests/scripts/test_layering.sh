@@ -24,8 +24,8 @@ plant_outside() {
 }
 plant kernels/symm/oneshot_pull.cu '#include "measure/harness.hpp"' \
   'kernels/symm/oneshot_pull.cu:1: includes "measure/harness.hpp" from bench/'
-plant include/arbench/algo/partition.hpp '#include "results/stats.hpp"' \
-  'include/arbench/algo/partition.hpp:1: includes "results/stats.hpp" from bench/'
+plant include/arbench/algo/partition.hpp '#include "results/stats/stats.hpp"' \
+  'include/arbench/algo/partition.hpp:1: includes "results/stats/stats.hpp" from bench/'
 plant bench/analysis/compare.cpp '#include <cuda_runtime.h>' \
   'bench/analysis/compare.cpp:1: includes <cuda_runtime.h>, which bench/analysis/README.md forbids'
 plant_outside bench/results/report.cpp sweep/run_config.hpp

@@ -1,4 +1,4 @@
-// What the functional peer-to-peer check found (kernels/fabric/host/peer_check.hpp runs it; the
+// What the functional peer-to-peer check found (kernels/fabric/host/peer_check/peer_check.hpp runs it; the
 // fabrics, `arbench run` and `arbench topo` report it). Value types and the message only.
 //
 // cudaDeviceCanAccessPeer and NVML can both say "P2P OK" on a box whose PCIe switches or root

@@ -13,7 +13,7 @@
 #include "kernels/fabric/cuda/island_memory.hpp"
 #include "kernels/fabric/cuda/op_phases.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 
 namespace arbench {
 
@@ -180,7 +180,7 @@ bool CudaFabric::reaches(int rank, int peer) const {
   if (rank == peer) return true;
   if (!drives(rank) || !drives(peer)) return false;
   if (devices_[local(rank)] == devices_[local(peer)]) return true;  // single_gpu: virtual ranks of one GPU
-  // Only a pair the functional peer check moved data through (kernels/fabric/host/peer_fallback.hpp):
+  // Only a pair the functional peer check moved data through (kernels/fabric/host/peer_check/peer_fallback.hpp):
   // never cudaDeviceCanAccessPeer alone (a pair ACS/IOMMU breaks reports P2P too).
   return peer_reaches(peer_access(), rank, peer);
 }

@@ -105,7 +105,7 @@ class CudaFabric : public Fabric {
 
   // Set while the derived fabric is built: why its symmetric memory cannot be used ("" when it
   // can; the custom kernels are skipped with it), and what the functional peer check found
-  // (kernels/fabric/host/peer_check.hpp; n == 0 when it did not run).
+  // (kernels/fabric/host/peer_check/peer_check.hpp; n == 0 when it did not run).
   std::string symmetric_reason_;
   PeerAccess peer_access_;
 

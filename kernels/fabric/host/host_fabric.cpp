@@ -11,7 +11,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "kernels/fabric/host/host_op.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
 
 namespace arbench {
 namespace {

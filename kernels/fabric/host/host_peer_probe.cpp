@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "arbench/core/steady_clock.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
 
 namespace arbench {
 

@@ -2,7 +2,7 @@
 
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 #include "kernels/fabric/nccl/lsa_team.hpp"
 #include "kernels/fabric/nccl/nccl_group.hpp"
 #include "kernels/fabric/nccl/nccl_setup.hpp"

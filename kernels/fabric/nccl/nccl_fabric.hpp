@@ -3,7 +3,7 @@
 // memory comes from NCCL 2.28's own API (nccl_windows.hpp); ncclDevCommCreate is the capability
 // probe (it fails when the GPUs lack P2P), run only when the loaded library has the major.minor of
 // the headers arbench was built with (nccl_version.hpp), and its LSA team must be the world
-// (lsa_team.hpp). Then the functional peer check (kernels/fabric/host/peer_check.hpp) moves a
+// (lsa_team.hpp). Then the functional peer check (kernels/fabric/host/peer_check/peer_check.hpp) moves a
 // pattern through every pair's window mapping: a pair that reports P2P but whose data does not
 // arrive turns symmetric memory off (the custom kernels skip, naming the pair) and the start gate
 // falls back to the host word. Where there are no windows, the check runs on bare devices instead.

@@ -9,7 +9,7 @@
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_windows.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 #include "kernels/fabric/cuda/process/process_device.hpp"
 #include "kernels/fabric/nccl/watchdog.hpp"
 
@@ -124,7 +124,7 @@ std::string NcclProcessFabric::symmetric_problem(World& w) {
   return first_failure(w, failure, "probing symmetric memory");
 }
 
-// The functional peer check across the processes (kernels/fabric/host/peer_check.hpp), through a
+// The functional peer check across the processes (kernels/fabric/host/peer_check/peer_check.hpp), through a
 // probe window; every process gets the same matrix. Collective.
 void NcclProcessFabric::check_peers(World& w) {
   std::unique_ptr<RankBuffers> probe_memory;

@@ -3,8 +3,8 @@
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/stream_wait.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 

@@ -7,7 +7,7 @@
 // NCCL refuses symmetric memory, still runs every custom kernel on it; the nccl variants need the
 // nccl fabric (kernels/fabric/nccl/).
 //
-// Before anything trusts the mappings, the functional peer check (kernels/fabric/host/peer_check.hpp)
+// Before anything trusts the mappings, the functional peer check (kernels/fabric/host/peer_check/peer_check.hpp)
 // moves a pattern through every pair's mapping of a probe slice of the arena, as the nccl fabric
 // does through its windows: a pair that reports P2P but whose data does not arrive (ACS / IOMMU
 // redirection) turns symmetric memory off, naming the pair.

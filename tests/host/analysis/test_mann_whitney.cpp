@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "analysis/mann_whitney.hpp"
+#include "analysis/verdict/mann_whitney.hpp"
 
 namespace arbench {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/verdict.hpp"
 #include "tests/host/results/synthetic_result.hpp"
 
 namespace arbench {

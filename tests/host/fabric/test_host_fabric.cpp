@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 #include "measure/harness.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/reference/reference_twin.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "results/noise.hpp"
+#include "results/stats/noise.hpp"
 
 using namespace arbench;
 

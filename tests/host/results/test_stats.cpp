@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 using namespace arbench;
 

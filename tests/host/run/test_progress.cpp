@@ -1,4 +1,4 @@
-// Progress (bench/run/progress.hpp): on a terminal the `[k/N] case... ETA` line, drawn per case,
+// Progress (bench/run/progress/progress.hpp): on a terminal the `[k/N] case... ETA` line, drawn per case,
 // erased before the case's row, cut to the terminal's width; without one, whole log lines at
 // least every 30 s and at each family's end. The ETA (progress_eta.hpp) on a known sweep, with a
 // fake clock: within 2x of the truth where a running mean was 4-10x too low.
@@ -9,7 +9,7 @@
 #include <utility>
 #include <sstream>
 
-#include "run/progress.hpp"
+#include "run/progress/progress.hpp"
 
 using namespace arbench;
 

@@ -1,4 +1,4 @@
-// The knob catalogue (bench/settings/knobs.hpp): every entry names its source and release range,
+// The knob catalogue (bench/settings/catalogue/knobs.hpp): every entry names its source and release range,
 // the entries of one knob do not overlap, the entry chosen for given versions, and
 // docs/engine-settings.md's knob table is the one generated from the catalogue
 // (ARBENCH_UPDATE_GOLDEN=1 rewrites it, for a deliberate change: review the diff).
@@ -8,13 +8,13 @@
 #include <fstream>
 #include <set>
 
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 #include "tests/host/settings/settings_fixture.hpp"
 
 namespace arbench {
 namespace {
 
-constexpr const char* kBegin = "<!-- knob-table: generated from bench/settings/knobs.cpp; do not edit -->\n";
+constexpr const char* kBegin = "<!-- knob-table: generated from bench/settings/catalogue/knobs.cpp; do not edit -->\n";
 constexpr const char* kEnd = "<!-- knob-table end -->";
 
 StackVersions with(const std::string& pkg, const std::string& v) {

@@ -1,7 +1,7 @@
-// Version numbers as users and Python metadata write them (bench/settings/stack_versions.hpp).
+// Version numbers as users and Python metadata write them (bench/settings/catalogue/stack_versions.hpp).
 #include <gtest/gtest.h>
 
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 namespace {

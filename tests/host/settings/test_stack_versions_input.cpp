@@ -1,11 +1,11 @@
 // The versions as users type them (--engine NAME=VERSION, --nccl X.Y.Z) and as an engine's Python
-// interpreter reports them (the --python probe's answer): bench/settings/stack_versions.hpp and
+// interpreter reports them (the --python probe's answer): bench/settings/catalogue/stack_versions.hpp and
 // python_probe.hpp. The CLI side (exit codes, fake interpreters) is tests/cli/commands/.
 #include <gtest/gtest.h>
 
 #include "arbench/core/errors.hpp"
-#include "settings/python_probe.hpp"
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/python_probe.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 namespace {

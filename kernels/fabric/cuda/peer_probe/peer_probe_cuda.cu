@@ -41,7 +41,7 @@ __device__ __forceinline__ std::uint64_t load_sys(const std::uint64_t* p) {
   return v;
 }
 
-// Purpose: one rank's side of the functional peer check (kernels/fabric/host/peer_check.hpp,
+// Purpose: one rank's side of the functional peer check (kernels/fabric/host/peer_check/peer_check.hpp,
 // step 2). For each peer: store the pattern into the peer's slot `rank` through the mapping, load
 // it back through the mapping until it shows (write: store + read-back, bounded by bound_ns), then
 // load the peer's read word kReadLoads times (acquire loads: one at a time; read: their average).

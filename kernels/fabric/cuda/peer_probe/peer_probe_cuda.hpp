@@ -1,4 +1,4 @@
-// The functional peer-to-peer check on GPUs (kernels/fabric/host/peer_check.hpp runs it): one
+// The functional peer-to-peer check on GPUs (kernels/fabric/host/peer_check/peer_check.hpp runs it): one
 // rank's side, over any symmetric RankBuffers whose peer() pointers are device addresses mapped to
 // the peer's memory (NCCL windows today; CUDA peer mappings of arbench's own provider alike), and
 // the whole check on a list of devices with cudaMalloc memory and peer access enabled (what
@@ -11,7 +11,7 @@
 
 #include "arbench/core/peer_access.hpp"
 #include "arbench/fabric.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
 
 namespace arbench {
 

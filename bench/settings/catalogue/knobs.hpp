@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 namespace arbench {
 

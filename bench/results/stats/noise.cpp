@@ -1,12 +1,12 @@
 // The order-statistic confidence interval of the median; see noise.hpp.
-#include "results/noise.hpp"
+#include "results/stats/noise.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 namespace arbench {
 namespace {

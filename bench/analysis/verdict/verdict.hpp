@@ -16,7 +16,7 @@
 #include <span>
 #include <string_view>
 
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 namespace arbench {
 

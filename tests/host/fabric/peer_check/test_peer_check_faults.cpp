@@ -1,4 +1,4 @@
-// The functional peer check (kernels/fabric/host/peer_check.hpp) when its backend misbehaves, on
+// The functional peer check (kernels/fabric/host/peer_check/peer_check.hpp) when its backend misbehaves, on
 // the fake backend (fake_peer_probe.hpp): a probe that never finishes marks its rank's pairs
 // broken and the check goes on, bounded; a HangError anywhere stays inside the check; a sticky
 // fault stops the probing and is recorded for the fabric to end the run with; and the bulk part
@@ -9,8 +9,8 @@
 #include <chrono>
 #include <string>
 
-#include "kernels/fabric/host/peer_check.hpp"
-#include "tests/host/fabric/fake_peer_probe.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
+#include "tests/host/fabric/peer_check/fake_peer_probe.hpp"
 
 namespace arbench {
 namespace {

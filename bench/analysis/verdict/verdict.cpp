@@ -1,5 +1,5 @@
 // The faster/slower/same/noisy rule; see verdict.hpp for the definitions and why.
-#include "analysis/verdict.hpp"
+#include "analysis/verdict/verdict.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/mann_whitney.hpp"
+#include "analysis/verdict/mann_whitney.hpp"
 
 namespace arbench {
 

@@ -1,4 +1,4 @@
-#include "results/stats.hpp"
+#include "results/stats/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

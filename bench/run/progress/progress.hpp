@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "run/progress_eta.hpp"
+#include "run/progress/progress_eta.hpp"
 
 namespace arbench {
 

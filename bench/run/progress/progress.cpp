@@ -1,4 +1,4 @@
-#include "run/progress.hpp"
+#include "run/progress/progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

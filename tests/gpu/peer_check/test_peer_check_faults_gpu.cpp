@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "gpu_test_util.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 #include "kernels/fabric/peer/cuda_driver.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"
 

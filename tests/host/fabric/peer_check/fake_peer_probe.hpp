@@ -1,4 +1,4 @@
-// FakePeerProbe: the functional peer check's backend (kernels/fabric/host/peer_check.hpp) on host
+// FakePeerProbe: the functional peer check's backend (kernels/fabric/host/peer_check/peer_check.hpp) on host
 // memory, with knobs for what goes wrong on real boxes: a pair whose words go nowhere (ACS), a
 // probe that never finishes (a load through the mapping that never completes), a rank whose
 // memory cannot be read or prepared (HangError), a sticky device fault, and bulk transfers that
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
 
 namespace arbench::testing {
 

@@ -1,4 +1,4 @@
-// The functional peer-to-peer check (kernels/fabric/host/peer_check.hpp) on the host fabric, with
+// The functional peer-to-peer check (kernels/fabric/host/peer_check/peer_check.hpp) on the host fabric, with
 // the test seam that plants a broken pair (its peer pointers lead to a sink, as a redirected
 // mapping does): the pair is named reported-but-broken with ACS/IOMMU advice, symmetric memory
 // turns off for world sizes that include it (every twin is skipped, within milliseconds instead
@@ -10,8 +10,8 @@
 
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
-#include "tests/host/fabric/fake_peer_probe.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
+#include "tests/host/fabric/peer_check/fake_peer_probe.hpp"
 #include "measure/harness.hpp"
 #include "tests/host/measure/harness_test_util.hpp"
 

@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 
 namespace arbench {
 namespace {

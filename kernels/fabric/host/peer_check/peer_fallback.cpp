@@ -1,5 +1,5 @@
 // How a GPU fabric settles its peer paths (peer_fallback.hpp).
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 
 #include "arbench/core/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "settings/stack_versions.hpp"
+#include "settings/catalogue/stack_versions.hpp"
 
 #include <cctype>
 #include <regex>

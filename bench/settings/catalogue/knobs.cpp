@@ -2,7 +2,7 @@
 // snapshot of NVIDIA/nccl), FlashInfer at its release tags (a snapshot of flashinfer-ai/flashinfer),
 // the other engines from a code index at the commits named, which could not all be matched to a
 // release: such entries say so (verified = false) and are never `set`.
-#include "settings/knobs.hpp"
+#include "settings/catalogue/knobs.hpp"
 
 #include <stdexcept>
 #include <string>

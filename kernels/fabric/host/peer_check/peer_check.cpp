@@ -1,5 +1,5 @@
 // The functional peer-to-peer check (peer_check.hpp).
-#include "kernels/fabric/host/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 // (counted by recursion over the last-placed element) or the normal approximation
 //   mu = n_a n_b / 2,  sigma^2 = n_a n_b / 12 * ((n + 1) - sum(t^3 - t) / (n (n - 1))),
 //   z = (|U - mu| - 1/2) / sigma,  p = erfc(z / sqrt 2)   (two-sided).
-#include "analysis/mann_whitney.hpp"
+#include "analysis/verdict/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

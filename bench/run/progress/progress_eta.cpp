@@ -1,4 +1,4 @@
-#include "run/progress_eta.hpp"
+#include "run/progress/progress_eta.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// How a GPU fabric settles its peer paths (kernels/fabric/host/peer_fallback.hpp), on the fabric
+// How a GPU fabric settles its peer paths (kernels/fabric/host/peer_check/peer_fallback.hpp), on the fabric
 // seams: the cuda provider's arena on the fake driver (memfd "GPU memory"), the check through it
 // on host memory (HostPeerProbe), and the bare-device check on the fake backend. On a box where
 // the arena (or NCCL's windows) cannot be mapped, the functional check still runs on bare devices
@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "fake_peer_driver.hpp"
-#include "kernels/fabric/host/peer_check.hpp"
-#include "kernels/fabric/host/peer_fallback.hpp"
+#include "tests/host/fabric/fake_peer_driver.hpp"
+#include "kernels/fabric/host/peer_check/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 #include "kernels/fabric/peer/cuda_peer_provider.hpp"
 #include "kernels/fabric/peer/symm_arena.hpp"
-#include "tests/host/fabric/fake_peer_probe.hpp"
+#include "tests/host/fabric/peer_check/fake_peer_probe.hpp"
 
 namespace arbench {
 namespace {

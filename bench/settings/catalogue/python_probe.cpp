@@ -1,5 +1,5 @@
 // The versions of a Python environment, asked of its interpreter; see python_probe.hpp.
-#include "settings/python_probe.hpp"
+#include "settings/catalogue/python_probe.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
-#include "gpu_test_util.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
 #include "kernels/fabric/peer/peer_fabric.hpp"
