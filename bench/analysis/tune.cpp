@@ -56,6 +56,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
   std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
   std::map<std::string, std::pair<std::string, int>> excluded;  // variant -> (why, cases)
   int skewed = 0;
+  std::map<std::string, int> lossy;  // variant -> cases
   for (const ResultCase& c : result.cases) {
     if (c.family.empty() || c.variant.empty() || c.world <= 0) {
       rep.ignored.push_back(c.name + ": not an arbench case name, shape unknown");
@@ -71,6 +72,13 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
       ++skewed;
       continue;
     }
+    // A low-precision variant (FP8 on the wire) changes the engine's numerics: a dispatch table
+    // that picks it by speed alone would hide its error. `step` and `settings` weigh it with its
+    // error shown.
+    if (c.has_error_figures()) {
+      ++lossy[c.variant];
+      continue;
+    }
     if (!c.ok || c.samples_us.empty()) {
       rep.ignored.push_back(c.name + ": failed" + (c.reason.empty() ? "" : " (" + c.reason + ")"));
       continue;
@@ -83,6 +91,10 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
   for (const auto& [variant, why] : excluded)
     rep.ignored.push_back(variant + " (" + std::to_string(why.second) +
                           " cases): not a dispatch candidate, not on the cuda backend: " + why.first);
+  for (const auto& [variant, count] : lossy)
+    rep.ignored.push_back(variant + " (" + std::to_string(count) +
+                          " cases): low precision, never in a dispatch table; its speed with its error: "
+                          "`arbench step`, `arbench settings`");
   if (skewed > 0)
     rep.ignored.push_back(std::to_string(skewed) +
                           " cases with an arrival skew (/skew:US): tables are chosen from aligned arrivals");

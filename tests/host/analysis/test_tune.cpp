@@ -122,6 +122,24 @@ TEST(Tune, ColdCacheIsASeparateTableAndSkewedCasesAreIgnored) {
   EXPECT_NE(rep.ignored[0].find("arrival skew"), std::string::npos) << rep.ignored[0];
 }
 
+// A low-precision variant (error figures in its cases) is faster here but never a candidate: a
+// dispatch table would switch the engine to FP8 without showing the error. It is listed once.
+TEST(Tune, NeverPicksALowPrecisionVariant) {
+  std::vector<testing::SynthCase> cases = {
+      {ar_name("oneshot-pull", 8, 1 << 20), jittered(50, 0.01, 30, 1)},
+      {ar_name("twoshot", 8, 1 << 20), jittered(40, 0.01, 30, 2)},
+  };
+  for (std::uint64_t b : {std::uint64_t(1) << 20, std::uint64_t(1) << 21})
+    cases.push_back({ar_name("twoshot-fp8", 8, b), jittered(20, 0.01, 30, unsigned(b % 97)), true, 0.02, 0.01});
+  const TuneReport rep = tune_results(parse_result_json(testing::make_result(cases), "fp8.json"), 0.01);
+  ASSERT_EQ(rep.tables.size(), 1u);
+  ASSERT_EQ(rep.tables[0].points.size(), 1u);
+  EXPECT_EQ(rep.tables[0].points[0].best, "twoshot");
+  EXPECT_EQ(rep.tables[0].points[0].candidates, 2);
+  ASSERT_EQ(rep.ignored.size(), 1u);
+  EXPECT_NE(rep.ignored[0].find("twoshot-fp8 (2 cases): low precision"), std::string::npos) << rep.ignored[0];
+}
+
 TEST(Tune, FusedTablesUseTokens) {
   const TuneReport rep = tune_results(synthetic(), 0.01);
   const TuneTable& t = find(rep, "allreduce_rmsnorm", 8);
