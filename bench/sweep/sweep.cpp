@@ -33,7 +33,7 @@ std::vector<std::string> select_variants(const Registry& reg, const std::vector<
   // A lossy variant (FP8 on the wire) changes the answer, not only the time: it runs only when
   // asked for, by its name or by a pattern that says fp8 (`'*-fp8'`), never in the default sweep
   // nor through a wildcard such as `oneshot-*` (docs/variants.md).
-  auto lossy = [](const VariantEntry& e) { return e.host && e.host()->lossy(); };
+  auto lossy = [](const VariantEntry& e) { return e.lossy; };
   if (patterns.empty()) {
     for (const auto& e : reg.entries())
       if (e.family == family && !lossy(e)) add(e.name);

@@ -143,6 +143,9 @@ struct VariantEntry {
   VariantFactory host;        // host fabric (the host twin); empty when unavailable
   std::string no_gpu_reason;  // why `gpu` is empty
   std::string no_host_reason;
+  // A low-precision variant (Variant::lossy(), FP8 on the wire): run only when asked for by name
+  // or by a pattern that says fp8, never in the default sweep.
+  bool lossy = false;
   // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
   std::vector<std::string> configs;
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;

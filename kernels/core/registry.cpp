@@ -21,6 +21,7 @@ void Registry::add(VariantEntry e) {
     if (!have.gpu) { have.gpu = std::move(e.gpu); have.no_gpu_reason = e.no_gpu_reason; }
     if (!have.host) { have.host = std::move(e.host); have.no_host_reason = e.no_host_reason; }
     if (have.summary.empty()) have.summary = e.summary;
+    have.lossy = have.lossy || e.lossy;
     if (have.configs.empty()) have.configs = e.configs;
     if (!have.accepts_config) have.accepts_config = e.accepts_config;
     if (!have.config_summary) have.config_summary = e.config_summary;

@@ -21,9 +21,9 @@ class Fp8Gpu final : public GpuOnly<Fp8Variant> {
  protected:
   // As the exact symm kernels: ranks sharing a device split its SMs so every block is resident.
   int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const override {
-    return algo::SymmLaunchPolicy::blocks(packs, device_sms(f), f.ranks_per_device(), t.blocks);
+    return algo::Fp8LaunchPolicy::blocks(units(packs), device_sms(f), f.ranks_per_device(), t.blocks);
   }
-  int threads() const override { return algo::SymmLaunchPolicy::kThreads; }
+  int threads() const override { return algo::Fp8LaunchPolicy::kThreads; }
 };
 
 }  // namespace
@@ -31,7 +31,9 @@ class Fp8Gpu final : public GpuOnly<Fp8Variant> {
 std::unique_ptr<Variant> make_fp8_gpu(Fp8Algo algo, SymmOptions opt) { return std::make_unique<Fp8Gpu>(algo, opt); }
 
 VariantEntry fp8_gpu_entry(Fp8Algo algo) {
-  return gpu_entry(text_of(kFp8Text, algo), [algo] { return make_fp8_gpu(algo); });
+  VariantEntry e = gpu_entry(text_of(kFp8Text, algo), [algo] { return make_fp8_gpu(algo); });
+  e.lossy = true;
+  return e;
 }
 
 }  // namespace arbench

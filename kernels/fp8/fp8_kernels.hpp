@@ -10,7 +10,7 @@
 
 namespace arbench {
 
-// Enqueue one op of rank a.rank on `stream` (a cudaStream_t): `blocks` x SymmLaunchPolicy::kThreads.
+// Enqueue one op of rank a.rank on `stream` (a cudaStream_t): `blocks` x Fp8LaunchPolicy::kThreads.
 void launch_oneshot_fp8(const algo::SymmArgs& a, DType t, int blocks, Stream stream);
 void launch_twoshot_fp8(const algo::SymmArgs& a, DType t, int blocks, Stream stream);
 

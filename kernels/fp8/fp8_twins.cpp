@@ -9,7 +9,9 @@ std::unique_ptr<Variant> make_fp8_twin(Fp8Algo algo, SymmOptions opt, TwinOption
 }
 
 VariantEntry fp8_host_entry(Fp8Algo algo) {
-  return host_entry(text_of(kFp8Text, algo), [algo] { return make_fp8_twin(algo); });
+  VariantEntry e = host_entry(text_of(kFp8Text, algo), [algo] { return make_fp8_twin(algo); });
+  e.lossy = true;
+  return e;
 }
 
 }  // namespace arbench

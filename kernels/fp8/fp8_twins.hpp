@@ -19,7 +19,7 @@ class Fp8Twin final : public Fp8Variant {
   Fp8Twin(Fp8Algo algo, SymmOptions opt, TwinOptions twin) : Fp8Variant(algo, opt), grids_(twin) {}
 
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
-    grids_.choose(t.host_threads, algo::SymmLaunchPolicy::threads_ok(t.host_threads), label());
+    grids_.choose(t.host_threads, algo::Fp8LaunchPolicy::threads_ok(t.host_threads), label());
     Fp8Variant::prepare(c, f, b, t);
     grids_.prepare(f.world(), 0, f.timeout_s());
   }
@@ -31,7 +31,7 @@ class Fp8Twin final : public Fp8Variant {
 
  protected:
   int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
-    return algo::SymmLaunchPolicy::blocks(packs, grids_.sms(algo::SymmLaunchPolicy::kHostSms), 1, t.blocks);
+    return algo::Fp8LaunchPolicy::blocks(units(packs), grids_.sms(algo::Fp8LaunchPolicy::kHostSms), 1, t.blocks);
   }
   int threads() const override { return grids_.threads(); }
 

@@ -50,6 +50,8 @@ class Fp8Variant : public SymmVariant {
  protected:
   std::size_t slot_packs(std::size_t n, DType /*t*/) const override { return algo::fp8_slot_packs(n); }
   const char* label() const override { return text_of(kFp8Text, fp8_).name; }
+  // The grid's work items are units (Fp8LaunchPolicy: one per thread per block), not the slot's packs.
+  static std::size_t units(std::size_t slot_packs) { return slot_packs / algo::kFp8UnitPacks; }
 
   Fp8Algo fp8_;
 };

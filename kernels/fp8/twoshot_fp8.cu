@@ -5,7 +5,7 @@
 // the owner quantizes that sum again for the all-gather and writes its dequantized form to its
 // own output, as every peer does, so all ranks agree bitwise.
 // Requirements: symmetric scratch (staging_scratch_bytes(fp8_slot_packs(n))), 16-byte aligned
-// in/out, blocks of all ranks co-resident (SymmLaunchPolicy), RankState per rank in its own
+// in/out, blocks of all ranks co-resident (Fp8LaunchPolicy), RankState per rank in its own
 // device memory.
 // Protocol: twoshot's (include/arbench/algo/symm/twoshot.hpp) with the FP8 payload
 // (include/arbench/algo/fp8/fp8_payload.hpp), shared with the host twin.
@@ -16,7 +16,7 @@
 
 namespace arbench {
 
-ARB_BLOCK_KERNEL(twoshot_fp8_kernel, launch_twoshot_fp8, algo::SymmLaunchPolicy, algo::SymmArgs,
+ARB_BLOCK_KERNEL(twoshot_fp8_kernel, launch_twoshot_fp8, algo::Fp8LaunchPolicy, algo::SymmArgs,
                  algo::twoshot_fp8_block)
 
 }  // namespace arbench

@@ -18,7 +18,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 P=$tmp/prefix
 
-ninja -C "$build" -t query arbench 2>/dev/null | grep -q 'libarbench-nccl-tuner.so' ||
+# (the query is read whole first: `grep -q` would close the pipe early, and under pipefail ninja's
+# SIGPIPE would fail the check)
+query=$(ninja -C "$build" -t query arbench 2>/dev/null) || fail "ninja -t query arbench failed in $build"
+grep -q 'libarbench-nccl-tuner.so' <<<"$query" ||
   fail "building the target arbench does not build the tuner plugin (add_dependencies(arbench arbench_nccl_tuner))"
 echo "ok: building arbench builds libarbench-nccl-tuner.so"
 [[ -x $build/arbench ]] || fail "$build/arbench is not built"

@@ -379,6 +379,7 @@ grep -q "^nightly: .* run " "$tmp/unwritable.log" && fail "the sweep ran althoug
 tree=$tmp/tree
 mkdir -p "$tree/scripts" "$tree/build/release"
 cp "$repo"/scripts/*.sh "$repo"/scripts/*.py "$tree/scripts/"
+touch "$tree/CMakeLists.txt"  # a source tree: without it the nightly takes itself for an installed one
 printf '#!/usr/bin/env bash\necho "build.sh $*" >>"%s"\nln -sf "%s" "%s"\n' "$tmp/build-calls.log" "$exe" \
   "$tree/build/release/arbench" >"$tree/scripts/build.sh"
 chmod +x "$tree/scripts/build.sh"

@@ -14,15 +14,18 @@
 
 namespace arbench::algo {
 
-struct SymmLaunchPolicy {
-  static constexpr int kThreads = 512;
+// Threads per block, and one work item per thread per block when the message is small: a 16-byte
+// pack for the exact kernels, an FP8 unit (128 elements, fp8/fp8_payload.hpp) for the FP8 ones.
+template <int Threads>
+struct SymmGridPolicy {
+  static constexpr int kThreads = Threads;
   // Blocks per SM the kernels are compiled for (__launch_bounds__'s second argument). The grid
   // rules never need more than one block of a rank per SM, and saying so lets ptxas give each
   // thread up to 65536 / kThreads registers; left unsaid, ptxas aims at two blocks per SM (64
   // registers at 512 threads) and the fp16 and fused kernels spilled to local memory, a round
   // trip inside the critical path of a latency-bound kernel (scripts/kernel_resources.py checks).
   static constexpr int kMinBlocksPerSm = 1;
-  static constexpr std::size_t kPacksPerBlock = kThreads;  // 8 KB of message per block
+  static constexpr std::size_t kItemsPerBlock = kThreads;
   static constexpr int kHostSms = 4;  // the sequential twins' stand-in SM count (keeps multi-block paths tested)
 
   // Threads per block a host twin may run in its block-faithful mode (--host-threads): any
@@ -35,13 +38,20 @@ struct SymmLaunchPolicy {
     return per_rank < 1 ? 1 : (per_rank > kMaxBlocks ? kMaxBlocks : per_rank);
   }
 
-  static constexpr int blocks(std::size_t packs, int sms, int ranks_per_device, int requested) {
+  static constexpr int blocks(std::size_t items, int sms, int ranks_per_device, int requested) {
     const int cap = max_blocks(sms, ranks_per_device);
     if (requested > 0) return requested < cap ? requested : cap;
-    const std::size_t want = (packs + kPacksPerBlock - 1) / kPacksPerBlock;
+    const std::size_t want = (items + kItemsPerBlock - 1) / kItemsPerBlock;
     if (want < 1) return 1;
     return want < static_cast<std::size_t>(cap) ? static_cast<int>(want) : cap;
   }
 };
+
+// The exact symmetric-memory kernels: 512 threads, a pack each (8 KB of message per block).
+using SymmLaunchPolicy = SymmGridPolicy<512>;
+// oneshot-fp8 and twoshot-fp8: a unit is 16 packs of input with 8 ranks' codes and scales to sum,
+// quantize and dequantize, which needs more than the 128 registers a 512-thread block leaves a
+// thread (twoshot-fp8 spilled at 512); 256 threads leave 255.
+using Fp8LaunchPolicy = SymmGridPolicy<256>;
 
 }  // namespace arbench::algo

@@ -134,9 +134,9 @@ TEST(AlgoLaunchPolicy, RespectsResidencyAndOverrides) {
   using P = SymmLaunchPolicy;
   static_assert(P::blocks(1, 132, 8, 0) == 1);
   static_assert(P::blocks(0, 132, 8, 0) == 1);
-  static_assert(P::blocks(P::kPacksPerBlock * 3, 132, 1, 0) == 3);
-  static_assert(P::blocks(P::kPacksPerBlock * 1000, 132, 8, 0) == 16);  // 132 SMs / 8 ranks
-  static_assert(P::blocks(P::kPacksPerBlock * 1000, 188, 1, 0) == kMaxBlocks);
+  static_assert(P::blocks(P::kItemsPerBlock * 3, 132, 1, 0) == 3);
+  static_assert(P::blocks(P::kItemsPerBlock * 1000, 132, 8, 0) == 16);  // 132 SMs / 8 ranks
+  static_assert(P::blocks(P::kItemsPerBlock * 1000, 188, 1, 0) == kMaxBlocks);
   static_assert(P::blocks(1, 132, 8, 40) == 16);  // --blocks cannot break co-residency
   static_assert(P::blocks(1, 132, 1, 7) == 7);
   static_assert(P::blocks(1, 4, 8, 0) == 1);  // fewer SMs than ranks: still one block

@@ -67,3 +67,19 @@ TEST(Registry, CatalogueSaysWhyAVariantCannotRunOnTheBackend) {
   EXPECT_EQ(find(host, "nccl[ring/ll]").unavailable, "configurations run on GPU fabrics only");
   EXPECT_EQ(find(host, "reference").unavailable, "");
 }
+
+// The registry's `lossy` flag (which keeps a variant out of the default sweep and wildcards) says
+// what the variant itself says: a lossy variant registered without it would run in every sweep,
+// an exact one marked lossy would silently drop out. Planted: fp8_host_entry without
+// `e.lossy = true` fails here.
+TEST(Registry, TheLossyFlagOfEveryHostEntryMatchesItsVariant) {
+  Registry reg;
+  register_host_variants(reg);
+  int lossy = 0;
+  for (const VariantEntry& e : reg.entries()) {
+    if (!e.host) continue;
+    EXPECT_EQ(e.lossy, e.host()->lossy()) << e.name;
+    lossy += e.lossy ? 1 : 0;
+  }
+  EXPECT_EQ(lossy, 2) << "oneshot-fp8 and twoshot-fp8";
+}

@@ -324,3 +324,25 @@ TEST(Sweep, SymmMemAllRunsEachCustomKernelOnBothProviders) {
   c.symm_mem = "all";
   for (const Case& x : expand_sweep(c, provider_registry(), Backend::host).cases) EXPECT_TRUE(x.symm.empty());
 }
+
+// A lossy variant runs only when asked for: by its name or by a pattern that says fp8; never in
+// the default sweep nor through a wildcard that does not (`oneshot-*`). Planted: select_variants
+// ignoring VariantEntry::lossy fails the first two expectations.
+TEST(Sweep, ALossyVariantRunsOnlyWhenAskedFor) {
+  Registry r = test_registry();
+  VariantEntry fp8;
+  fp8.name = "oneshot-fp8";
+  fp8.family = Family::allreduce;
+  fp8.host = [] { return std::unique_ptr<Variant>(); };
+  fp8.lossy = true;
+  r.add(fp8);
+  auto selected = [&](std::vector<std::string> patterns) {
+    const auto v = select_variants(r, patterns, Family::allreduce);
+    return std::find(v.begin(), v.end(), "oneshot-fp8") != v.end();
+  };
+  EXPECT_FALSE(selected({}));
+  EXPECT_FALSE(selected({"oneshot-*"}));
+  EXPECT_TRUE(selected({"oneshot-fp8"}));
+  EXPECT_TRUE(selected({"*-fp8"}));
+  EXPECT_TRUE(selected({"oneshot-*", "*fp8*"}));
+}
