@@ -15,11 +15,7 @@ using S = SymmTest<RelacyMem<>, Kern, W, B, T>;
 void symm_cases(std::vector<ModelCase>& out) {
   const Configs c;
   symm_random_points<K::oneshot_pull>(out, 20000);
-  out.push_back(full_case<S<K::oneshot_pull, 2, 1, 1>>(c.ops2));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 1, 2>>(c.ops2, 2));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 1, 2>>(c.ops3, 1));
-  out.push_back(bound_case<S<K::oneshot_pull, 3, 1, 1>>(c.ops2, 1));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 2, 1>>(c.ops2, 1));
+  symm_bounded_points<K::oneshot_pull>(out);
 
   // Every relaxed LL load is a "newest or previous" choice: the push's bounded search fits only
   // one pack (random search covers the rest).
@@ -27,8 +23,7 @@ void symm_cases(std::vector<ModelCase>& out) {
   out.push_back(bound_case<S<K::oneshot_push, 2, 1, 1>>(c.one_pack, 2));
 
   symm_random_points<K::twoshot>(out, 20000);
-  out.push_back(bound_case<S<K::twoshot, 2, 1, 2>>(c.ops2, 1));
-  out.push_back(bound_case<S<K::twoshot, 3, 1, 1>>(c.ops2, 1));
+  symm_bounded_points<K::twoshot>(out);
 }
 
 }  // namespace arbench::model

@@ -132,4 +132,23 @@ void symm_random_points(std::vector<ModelCase>& out, unsigned long it) {
   });
 }
 
+// The bounded and exhaustive points of the oneshot-pull protocol and of the twoshot one, for
+// their exact and FP8 kernels alike (protocol_kernel).
+template <TwinKernel Kern>
+void symm_bounded_points(std::vector<ModelCase>& out) {
+  const Configs c;
+  using M = RelacyMem<>;
+  if constexpr (testing::protocol_kernel(Kern) == TwinKernel::oneshot_pull) {
+    out.push_back(full_case<SymmTest<M, Kern, 2, 1, 1>>(c.ops2));
+    out.push_back(bound_case<SymmTest<M, Kern, 2, 1, 2>>(c.ops2, 2));
+    out.push_back(bound_case<SymmTest<M, Kern, 2, 1, 2>>(c.ops3, 1));
+    out.push_back(bound_case<SymmTest<M, Kern, 3, 1, 1>>(c.ops2, 1));
+    out.push_back(bound_case<SymmTest<M, Kern, 2, 2, 1>>(c.ops2, 1));
+  } else {
+    static_assert(testing::protocol_kernel(Kern) == TwinKernel::twoshot);
+    out.push_back(bound_case<SymmTest<M, Kern, 2, 1, 2>>(c.ops2, 1));
+    out.push_back(bound_case<SymmTest<M, Kern, 3, 1, 1>>(c.ops2, 1));
+  }
+}
+
 }  // namespace arbench::model
