@@ -10,37 +10,20 @@ using K = TwinKernel;
 template <K Kern, int W, int B, int T>
 using S = SymmTest<RelacyMem<>, Kern, W, B, T>;
 
-// The random scheduler's points, shared by the three kernels.
-template <K Kern>
-void random_points(std::vector<ModelCase>& out, unsigned long it) {
-  const Configs c;
-  out.push_back(random_case<S<Kern, 2, 1, 1>>(c.ops2, it));
-  out.push_back(random_case<S<Kern, 2, 1, 2>>(c.ops3, it));
-  out.push_back(random_case<S<Kern, 3, 1, 1>>(c.ops2, it));
-  out.push_back(random_case<S<Kern, 2, 2, 1>>(c.ops2, it));
-  out.push_back(random_case<S<Kern, 2, 1, 2>>(c.wrap, it));
-  out.push_back(random_case<S<Kern, 2, 1, 2>>(c.missing, it));
-}
-
 }  // namespace
 
 void symm_cases(std::vector<ModelCase>& out) {
   const Configs c;
-  random_points<K::oneshot_pull>(out, 20000);
-  out.push_back(full_case<S<K::oneshot_pull, 2, 1, 1>>(c.ops2));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 1, 2>>(c.ops2, 2));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 1, 2>>(c.ops3, 1));
-  out.push_back(bound_case<S<K::oneshot_pull, 3, 1, 1>>(c.ops2, 1));
-  out.push_back(bound_case<S<K::oneshot_pull, 2, 2, 1>>(c.ops2, 1));
+  symm_random_points<K::oneshot_pull>(out, 20000);
+  symm_bounded_points<K::oneshot_pull>(out);
 
   // Every relaxed LL load is a "newest or previous" choice: the push's bounded search fits only
   // one pack (random search covers the rest).
-  random_points<K::oneshot_push>(out, 10000);
+  symm_random_points<K::oneshot_push>(out, 10000);
   out.push_back(bound_case<S<K::oneshot_push, 2, 1, 1>>(c.one_pack, 2));
 
-  random_points<K::twoshot>(out, 20000);
-  out.push_back(bound_case<S<K::twoshot, 2, 1, 2>>(c.ops2, 1));
-  out.push_back(bound_case<S<K::twoshot, 3, 1, 1>>(c.ops2, 1));
+  symm_random_points<K::twoshot>(out, 20000);
+  symm_bounded_points<K::twoshot>(out);
 }
 
 }  // namespace arbench::model

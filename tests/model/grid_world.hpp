@@ -118,28 +118,35 @@ struct PackRank {
 };
 
 // The worlds of the kernels that reduce `in` into `out`: n = cfg.elems, every op's input the
-// oracle's, every output poisoned, checked element by element against the exact sum.
+// oracle's, every output poisoned, checked element by element against the exact sum. A world may
+// hide the three statics below (the FP8 kernels' symm world: more elements, its own staging size
+// and inputs exact in e4m3).
 template <class Derived, class State, std::size_t MaxPacks, TwinKernel Kern, int World, int Blocks, int Threads>
 struct PackWorld : GridWorld<Derived, Kern, World, Blocks, Threads> {
-  static constexpr std::size_t kMaxPacks = MaxPacks;
+  static constexpr std::size_t kMaxPacks = MaxPacks;  // of in and out
   using Rank = PackRank<State, MaxPacks>;
   Rank ranks[World];
 
+  static std::size_t elems_of(const ModelConfig& c) { return c.elems; }
+  static std::size_t staged_packs(std::size_t n) { return algo::pack_count(n, kD); }  // SymmArgs::packs
+  static float input(int rank, int op, std::size_t i) { return input_value(rank, op, i); }
+
   PackWorld() {
-    this->n = this->cfg.elems;
-    this->packs = algo::pack_count(this->n, kD);
-    RL_ASSERT(this->packs <= kMaxPacks && this->cfg.ops <= kMaxOps);
+    this->n = Derived::elems_of(this->cfg);
+    this->packs = Derived::staged_packs(this->n);
+    RL_ASSERT(algo::pack_count(this->n, kD) <= kMaxPacks && this->cfg.ops <= kMaxOps);
     std::memset(static_cast<void*>(ranks), 0, sizeof ranks);
     for (int r = 0; r < World; ++r)
       for (int op = 0; op < this->cfg.ops; ++op) {
-        for (std::size_t i = 0; i < this->n; ++i) store_from_f32(ranks[r].in[op], i, kD, input_value(r, op, i));
+        for (std::size_t i = 0; i < this->n; ++i) store_from_f32(ranks[r].in[op], i, kD, Derived::input(r, op, i));
         std::memset(ranks[r].out[op], kPoison, sizeof ranks[r].out[op]);
       }
   }
   bool wrote_nothing(int r) const { return untouched(ranks[r].out[0], this->n * dtype_size(kD)); }
   void check_op(int r, int op) {
     for (std::size_t i = 0; i < this->n; ++i)
-      MODEL_CHECK(load_as_f32(ranks[r].out[op], i, kD) == oracle_sum(World, op, i), "output differs from the oracle");
+      MODEL_CHECK(load_as_f32(ranks[r].out[op], i, kD) == oracle_sum(World, op, i, &Derived::input),
+                  "output differs from the oracle");
   }
 };
 

@@ -94,11 +94,13 @@ std::vector<ModelCase> all_cases() {
   fused_cases(v);
   island_cases(v);
   fused_island_cases(v);
+  fp8_cases(v);
   score_mutant_cases_a(v);
   score_mutant_cases_b(v);
   weak_mutant_cases(v);
   island_mutant_cases(v);
   fused_island_mutant_cases(v);
+  fp8_mutant_cases(v);
   return v;
 }
 

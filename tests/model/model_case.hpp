@@ -145,6 +145,7 @@ void ring_cases(std::vector<ModelCase>& out);
 void fused_cases(std::vector<ModelCase>& out);
 void island_cases(std::vector<ModelCase>& out);
 void fused_island_cases(std::vector<ModelCase>& out);
+void fp8_cases(std::vector<ModelCase>& out);
 // Mutants: the mutation score's (tests/mutation/mutant_table.hpp) at their model points, and the
 // model-only ones (weak-memory faults, the ring's credit wait).
 void score_mutant_cases_a(std::vector<ModelCase>& out);
@@ -152,5 +153,6 @@ void score_mutant_cases_b(std::vector<ModelCase>& out);
 void weak_mutant_cases(std::vector<ModelCase>& out);
 void island_mutant_cases(std::vector<ModelCase>& out);
 void fused_island_mutant_cases(std::vector<ModelCase>& out);
+void fp8_mutant_cases(std::vector<ModelCase>& out);
 
 }  // namespace arbench::model

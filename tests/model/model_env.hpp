@@ -40,6 +40,7 @@
 
 #include "arbench/algo/epoch.hpp"
 #include "arbench/algo/faults.hpp"
+#include "arbench/algo/fp8/fp8_protocols.hpp"
 #include "arbench/algo/fused/fused_oneshot.hpp"
 #include "arbench/algo/fused/fused_twoshot.hpp"
 #include "arbench/algo/fused/norm_rows.hpp"
@@ -192,6 +193,12 @@ class ShadowIndex {
     std::fprintf(stderr, "arbench_model: unmodelled access at %p (kind %d) from %s:%u: the harness did not "
                  "register this word (tests/model/*_model.hpp)\n", addr, int(k), loc.file_name(), loc.line());
     std::exit(3);
+  }
+  // f(addr) for every registered word of kind k, in address order.
+  template <class F>
+  void each(Kind k, F f) const {
+    for (int i = 0; i < n_; ++i)
+      if (e_[i].kind == k) f(e_[i].addr);
   }
 
  private:

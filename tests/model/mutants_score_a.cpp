@@ -18,10 +18,12 @@ using K = TwinKernel;
 template <Fault F>
 using M = RelacyMem<F>;
 
-// One fault on the symmetric, ring and fused kernels it targets, at points of one shape.
+// One fault on the symmetric (the FP8 ones too), ring and fused kernels it targets, at points of
+// one shape.
 template <Fault F, int T>
 void flag_points(std::vector<ModelCase>& out, const FamilyConfigs& cfg) {
-  mutant_points<M<F>, 1, T, K::oneshot_pull, K::twoshot, K::ring, K::fused_oneshot, K::fused_twoshot>(out, cfg);
+  mutant_points<M<F>, 1, T, K::oneshot_pull, K::twoshot, K::ring, K::fused_oneshot, K::fused_twoshot, K::oneshot_fp8,
+                K::twoshot_fp8>(out, cfg);
 }
 
 }  // namespace

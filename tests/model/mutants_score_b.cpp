@@ -13,10 +13,11 @@ void score_mutant_cases_b(std::vector<ModelCase>& out) {
   const Configs c;
 
   mutant_points<RelacyMem<Fault::epoch_stall>, 1, 1, K::oneshot_pull, K::oneshot_push, K::twoshot, K::ring,
-                K::fused_oneshot, K::fused_twoshot>(out, {c.ops3, c.ops3, c.ops3});
+                K::fused_oneshot, K::fused_twoshot, K::oneshot_fp8, K::twoshot_fp8>(out, {c.ops3, c.ops3, c.ops3});
 
   using Early = RelacyMem<Fault::slot_early>;
-  mutant_points<Early, 1, 1, K::oneshot_pull, K::twoshot, K::fused_oneshot>(out, {c.ops2, {}, c.ops2});
+  mutant_points<Early, 1, 1, K::oneshot_pull, K::twoshot, K::fused_oneshot, K::oneshot_fp8, K::twoshot_fp8>(
+      out, {c.ops2, {}, c.ops2});
   // Not a target of the score: fused-twoshot's second barrier already orders every peer's reads
   // of a slot before its next write, so the mutant is equivalent; the model confirms it.
   ModelCase equivalent = mutant_case<FusedTest<Early, K::fused_twoshot, 2, 1, 1>>(c.ops3, nullptr);
@@ -25,7 +26,7 @@ void score_mutant_cases_b(std::vector<ModelCase>& out) {
   out.push_back(equivalent);
 
   mutant_points<RelacyMem<Fault::partition_edge>, 2, 1, K::oneshot_pull, K::oneshot_push, K::twoshot, K::add_rmsnorm,
-                K::fused_oneshot, K::fused_twoshot>(out, {c.ops2, {}, c.rows3});
+                K::fused_oneshot, K::fused_twoshot, K::oneshot_fp8, K::twoshot_fp8>(out, {c.ops2, {}, c.rows3});
 }
 
 }  // namespace arbench::model

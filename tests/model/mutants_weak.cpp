@@ -18,8 +18,8 @@ void weak_mutant_cases(std::vector<ModelCase>& out) {
   using K = TwinKernel;
   const Configs c;
   mutant_points<RelacyMem<algo::Fault::none, Weak::counter_stale>, 1, 1, K::oneshot_pull, K::oneshot_push, K::twoshot,
-                K::ring, K::add_rmsnorm, K::fused_oneshot, K::fused_twoshot>(out, {c.ops3, c.ops3, c.ops3},
-                                                                             "stale epoch counter");
+                K::ring, K::add_rmsnorm, K::fused_oneshot, K::fused_twoshot, K::oneshot_fp8, K::twoshot_fp8>(
+      out, {c.ops3, c.ops3, c.ops3}, "stale epoch counter");
 
   using Split = RelacyMem<algo::Fault::none, Weak::ll_split>;
   out.push_back(mutant_case<SymmTest<Split, K::oneshot_push, 2, 1, 1>>(c.ops2, "LL flag split from its data"));

@@ -12,6 +12,8 @@
 //                                            ctest -j spreads over the cores)
 //   arbench_mutants --child F K S            (internal) run fault F on kernel K, scenario S
 //
+// Every mutant that targets oneshot-pull or twoshot must also target the FP8 kernel that runs
+// the same protocol (oneshot-fp8, twoshot-fp8), or every part fails with NO FP8 TARGET.
 // First every scenario runs unmutated (the baseline): it must pass, or a kill would prove
 // nothing. A child's exit says how it ended: 0 survived, 10 wrong result, 11 a bounded wait
 // expired, 12 the scenario did not fail, 13 another error the protocol recorded (the ring's
@@ -188,6 +190,12 @@ std::set<TwinKernel> kernels_of_part(unsigned part, unsigned parts) {
 }
 
 int drive(unsigned part, unsigned parts) {
+  if (const std::vector<std::string> missing = fp8_targets_missing(); !missing.empty()) {
+    for (const std::string& m : missing)
+      std::printf("NO FP8 TARGET: %s (it runs the protocol this mutant targets; add it to mutant_table.cpp)\n",
+                  m.c_str());
+    return 1;
+  }
   const std::set<TwinKernel> kernels = kernels_of_part(part, parts);
   std::vector<Job> jobs;
   std::set<std::pair<TwinKernel, Scenario>> baselines;

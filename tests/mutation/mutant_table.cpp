@@ -5,6 +5,9 @@ namespace arbench::testing {
 using algo::Fault;
 using K = TwinKernel;
 
+// oneshot-fp8 and twoshot-fp8 run the oneshot-pull and twoshot protocols with the FP8 payload:
+// every mutant that targets one of those targets its FP8 form too, with the same expectation
+// (the driver fails a mutant that forgets one: fp8_targets_missing).
 const std::vector<Mutant>& mutants() {
   static const std::vector<Mutant> all = {
       {"store_release relaxed", Fault::store_relaxed,
@@ -12,13 +15,13 @@ const std::vector<Mutant>& mutants() {
        Scenario::ops,
        {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::ring, Kill::tsan},
         {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}, {K::island_twoshot, Kill::tsan},
-        {K::fused_island_twoshot, Kill::tsan}}},
+        {K::fused_island_twoshot, Kill::tsan}, {K::oneshot_fp8, Kill::tsan}, {K::twoshot_fp8, Kill::tsan}}},
       {"load_acquire relaxed", Fault::load_relaxed,
        "a flag polled with a relaxed load: the peer's data read after it may be stale",
        Scenario::ops,
        {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::ring, Kill::tsan},
         {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan}, {K::island_twoshot, Kill::tsan},
-        {K::fused_island_twoshot, Kill::tsan}}},
+        {K::fused_island_twoshot, Kill::tsan}, {K::oneshot_fp8, Kill::tsan}, {K::twoshot_fp8, Kill::tsan}}},
       // fused-island-oneshot: since its earlier ops run on negated x, the wrong sums a missing
       // barrier leaves were seen before TSan reported the race in 1 of 3 full runs here.
       {"block_sync skipped", Fault::block_sync_skipped,
@@ -27,7 +30,8 @@ const std::vector<Mutant>& mutants() {
        {{K::oneshot_pull, Kill::tsan}, {K::oneshot_push, Kill::tsan}, {K::twoshot, Kill::tsan},
         {K::ring, Kill::tsan}, {K::add_rmsnorm, Kill::tsan}, {K::fused_oneshot, Kill::tsan},
         {K::fused_twoshot, Kill::tsan}, {K::island_oneshot, Kill::tsan}, {K::island_twoshot, Kill::tsan},
-        {K::fused_island, Kill::tsan, Kill::wrong}, {K::fused_island_twoshot, Kill::tsan}}},
+        {K::fused_island, Kill::tsan, Kill::wrong}, {K::fused_island_twoshot, Kill::tsan},
+        {K::oneshot_fp8, Kill::tsan}, {K::twoshot_fp8, Kill::tsan}}},
       // The threads that go on past the expired wait write output the correct protocol leaves
       // untouched (wrong result); on the two-shot kernels they also touch the reduce slots a peer
       // still writes, and which the checker meets first depends on timing (TSan or wrong).
@@ -40,7 +44,9 @@ const std::vector<Mutant>& mutants() {
         {K::fused_oneshot, Kill::wrong},
         {K::fused_twoshot, Kill::wrong, Kill::tsan},
         {K::island_twoshot, Kill::wrong, Kill::tsan},
-        {K::fused_island_twoshot, Kill::wrong, Kill::tsan}}},
+        {K::fused_island_twoshot, Kill::wrong, Kill::tsan},
+        {K::oneshot_fp8, Kill::wrong},
+        {K::twoshot_fp8, Kill::wrong, Kill::tsan}}},
       // Not fused-island-oneshot: its twin run checks only the last op, and a reader falls into
       // the torn window of that one op in only some runs (3 of 4 alone); its LL stores are
       // island-oneshot's (push_to_island, push_across), which this mutant kills every run.
@@ -64,7 +70,9 @@ const std::vector<Mutant>& mutants() {
         {K::island_oneshot, Kill::timeout},
         {K::island_twoshot, Kill::tsan, Kill::timeout},
         {K::fused_island, Kill::timeout},
-        {K::fused_island_twoshot, Kill::tsan, Kill::timeout}}},
+        {K::fused_island_twoshot, Kill::tsan, Kill::timeout},
+        {K::oneshot_fp8, Kill::tsan, Kill::timeout},
+        {K::twoshot_fp8, Kill::tsan, Kill::timeout}}},
       // Not fused-twoshot: its second barrier already orders every peer's reads of a slot before
       // the slot's next write (staging is read before the phase-1 barrier, the gather region is
       // written after the next op's phase-0 barrier), so single-buffering it is harmless there:
@@ -73,14 +81,15 @@ const std::vector<Mutant>& mutants() {
        "single-buffered staging: op e+1 overwrites a slot peers may still read for op e",
        Scenario::ops,
        {{K::oneshot_pull, Kill::tsan}, {K::twoshot, Kill::tsan}, {K::fused_oneshot, Kill::tsan},
-        {K::island_twoshot, Kill::tsan}, {K::fused_island_twoshot, Kill::tsan}}},
+        {K::island_twoshot, Kill::tsan}, {K::fused_island_twoshot, Kill::tsan}, {K::oneshot_fp8, Kill::tsan},
+        {K::twoshot_fp8, Kill::tsan}}},
       {"partition off by one", Fault::partition_edge,
        "a block range one pack (fused: one row) too long at a block boundary: two blocks write it",
        Scenario::ops,
        {{K::oneshot_pull, Kill::tsan}, {K::oneshot_push, Kill::tsan}, {K::twoshot, Kill::tsan},
         {K::add_rmsnorm, Kill::tsan}, {K::fused_oneshot, Kill::tsan}, {K::fused_twoshot, Kill::tsan},
         {K::island_oneshot, Kill::tsan}, {K::island_twoshot, Kill::tsan}, {K::fused_island, Kill::tsan},
-        {K::fused_island_twoshot, Kill::tsan}}},
+        {K::fused_island_twoshot, Kill::tsan}, {K::oneshot_fp8, Kill::tsan}, {K::twoshot_fp8, Kill::tsan}}},
       // The norm kernels normalise one or two rows per block here, and TSan flags their lanes
       // race in most runs but not all (fused-twoshot: 7 of 8; fused-oneshot: 2 of 3; add_rmsnorm
       // missed once in ~10 full runs on a loaded 2-core machine); when it does not, the wrong sum
@@ -113,6 +122,20 @@ const std::vector<Mutant>& mutants() {
         {K::fused_island_twoshot, Kill::timeout}}},
   };
   return all;
+}
+
+std::vector<std::string> fp8_targets_missing() {
+  std::vector<std::string> missing;
+  for (const Mutant& m : mutants())
+    for (TwinKernel fp8 : {K::oneshot_fp8, K::twoshot_fp8}) {
+      bool exact = false, wire = false;
+      for (const Target& t : m.targets) {
+        exact = exact || t.kernel == protocol_kernel(fp8);
+        wire = wire || t.kernel == fp8;
+      }
+      if (exact && !wire) missing.push_back(std::string(m.name) + ": " + twin_kernel_name(fp8));
+    }
+  return missing;
 }
 
 }  // namespace arbench::testing

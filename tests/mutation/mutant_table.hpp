@@ -6,6 +6,7 @@
 // for it).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "arbench/algo/faults.hpp"
@@ -51,5 +52,9 @@ struct Mutant {
 
 // Every mutant of the score, in the order they are reported.
 const std::vector<Mutant>& mutants();
+
+// "mutant: kernel" for every mutant that targets oneshot-pull or twoshot but not the FP8 kernel
+// that runs the same protocol (protocol_kernel): empty when the table is complete.
+std::vector<std::string> fp8_targets_missing();
 
 }  // namespace arbench::testing

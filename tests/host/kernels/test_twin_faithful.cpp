@@ -79,6 +79,15 @@ TEST_P(TwinFaithful, Matrix) {
 std::vector<MatrixCell> cells() {
   std::vector<MatrixCell> out;
   for (TwinKernel k : kTwinKernels) {
+    // Not oneshot-fp8 and twoshot-fp8. Half the rows run in place, which they do not offer; the
+    // bitwise oracle holds for them only up to 4 ranks (twoshot-fp8 quantizes the sums of 8
+    // ranks' [-4, 4] again, and a sum such as 17 needs 5 significant bits: fp8_run); and their
+    // 24 cells (the matrix has about 100, each a TSan ctest entry) would repeat steps the matrix
+    // already takes: the protocols are oneshot-pull's and twoshot's (Fp8Sync: the same
+    // synchronisation operations). Their payload runs block-faithfully under TSan in
+    // test_twin_fp8.cpp, their protocol under every planted fault in the mutation score, and
+    // a missing rank below.
+    if (is_fp8_kernel(k)) continue;
     // the world sizes of islands: 4, 6 and 8 ranks in two islands
     const std::vector<int> worlds = is_island_kernel(k) ? std::vector<int>{4, 6, 8} : std::vector<int>{2, 3, 4, 8};
     for (int world : worlds) {

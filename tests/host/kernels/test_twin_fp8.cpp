@@ -2,14 +2,17 @@
 // bitwise equal to a host model of the same arithmetic, every rank alike; within the derived
 // error bound of the exact sum on four input distributions at 2/4/8 ranks for every dtype; the
 // planted faults of the payload (a doubled scale, a dropped scale, an ignored amax) each break
-// the bound; non-finite inputs give NaN. Also built into the TSan binary.
+// the bound; non-finite inputs give NaN; the oracle's inputs survive the FP8 round trip exactly up
+// to 4 ranks (what the mutation score's bitwise check of these twins relies on). Also built into
+// the TSan binary.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "tests/host/kernels/fp8_twin_harness.hpp"
+#include "arbench/core/oracle.hpp"
 #include "kernels/mem_host.hpp"
+#include "tests/host/kernels/fp8_twin_harness.hpp"
 
 namespace arbench::testing {
 namespace {
@@ -63,6 +66,35 @@ TEST(Fp8TwinShapes, SmallAndOddSizesAndBlockFaithfulGrid) {
         const auto want = fp8_model(in, DType::bf16, fp8_quantizations(algo));
         for (const auto& o : out) EXPECT_EQ(o, want);
       }
+}
+
+// The mutation score checks the FP8 twins bitwise against the oracle (twin_points.hpp, fp8_run):
+// sound because the FP8 round trip of the oracle's inputs is exact up to 4 ranks. Every integer x
+// with |x| <= amax <= 16 has at most 4 significant bits, and at the scale of amax (amax / s in
+// (224, 448]) x / s is 0 or a normal e4m3 number (>= 14): so the inputs (in [-4, 4]) survive the
+// first quantization and their sums over up to 4 ranks (in [-16, 16]) the second. At 8 ranks a
+// sum such as 17 needs 5 bits, and twoshot-fp8 rounds it.
+TEST(Fp8OracleInputs, RoundTripExactlyUpToFourRanks) {
+  for (int amax = 1; amax <= 16; ++amax) {
+    const int k = algo::fp8_scale_exp(float(amax));
+    for (int x = -amax; x <= amax; ++x)
+      EXPECT_EQ(algo::e4m3_decode(algo::e4m3_encode(float(x) * algo::pow2f(-k))) * algo::pow2f(k), float(x))
+          << "x " << x << " at the scale of amax " << amax;
+  }
+  const std::size_t n = 128 * 9 + 37;
+  auto oracle_inputs = [&](std::uint64_t seed, int world) {
+    RankValues in(static_cast<std::size_t>(world), std::vector<float>(n));
+    for (int r = 0; r < world; ++r)
+      for (std::size_t i = 0; i < n; ++i) in[std::size_t(r)][i] = float(oracle_value(seed, r, i));
+    return in;
+  };
+  for (int world : {2, 3, 4})
+    for (std::uint64_t seed : {1000u, 1001u, 1002u})
+      for (int q : {1, 2})
+        EXPECT_EQ(fp8_model(oracle_inputs(seed, world), DType::bf16, q), oracle_sum(DType::bf16, n, seed, world))
+            << "world " << world << " seed " << seed << " quantizations " << q;
+  EXPECT_EQ(fp8_model(oracle_inputs(1000u, 8), DType::bf16, 1), oracle_sum(DType::bf16, n, 1000u, 8));
+  EXPECT_NE(fp8_model(oracle_inputs(1000u, 8), DType::bf16, 2), oracle_sum(DType::bf16, n, 1000u, 8));
 }
 
 TEST(Fp8TwinNonFinite, NanOrInfInputGivesNanThereAndLeavesTheBlockAlone) {

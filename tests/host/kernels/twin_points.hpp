@@ -13,6 +13,7 @@
 #include "arbench/algo/launch_policy.hpp"
 #include "arbench/algo/ring/ring_policy.hpp"
 #include "arbench/core/errors.hpp"
+#include "kernels/fp8/fp8_twins.hpp"
 #include "tests/host/kernels/fused_twin_harness.hpp"
 #include "tests/host/kernels/island_twin_harness.hpp"
 #include "tests/host/kernels/ring_twin_harness.hpp"
@@ -94,6 +95,21 @@ inline TwinRun symm_run(TwinKernel k, const TwinPoint& p) {
   return r;
 }
 
+// oneshot-fp8 and twoshot-fp8: the run of the exact kernel whose protocol they run, with one FP8
+// unit (kFp8UnitElems elements) for each of its packs, so the protocol deals the same number of
+// work items to ranks, blocks and threads (the last unit partial, as the last pack is); out of
+// place (the FP8 variants run out of place only). The oracle's inputs (integers in [-4, 4]) and
+// their sums over up to 4 ranks (integers in [-16, 16], at most 4 significant bits) are exact in
+// e4m3 at any block scale, so the bitwise check holds through both quantizations of twoshot-fp8;
+// at 8 ranks it would not (a sum such as 17 needs 5 bits): test_twin_fp8.cpp, OracleInputs.
+inline Fp8Algo fp8_algo(TwinKernel k) { return k == TwinKernel::oneshot_fp8 ? Fp8Algo::oneshot : Fp8Algo::twoshot; }
+inline TwinRun fp8_run(TwinKernel k, const TwinPoint& p) {
+  TwinRun r = symm_run(protocol_kernel(k), p);
+  r.elems = allreduce_elems(p) * (algo::kFp8UnitElems / (16 / dtype_size(p.dtype)));
+  r.in_place = false;
+  return r;
+}
+
 // The long size's ring chunk: 3 packs, or more where that would make more than about 3 rounds per
 // op. Each round is 2(world-1) transfers through 4 slots, so slots and credits wrap within it and
 // across its end, and near-wrap crosses 2^32 in the first; 3 rounds per op is what the mutation
@@ -161,6 +177,12 @@ std::size_t run_twin_point(TwinKernel k, HostFabric& fabric, const TwinPoint& p,
     case TwinKernel::twoshot: {
       const TwinRun r = symm_run(k, p);
       auto v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
+      return run_twin_variant(fabric, *v, r, report);
+    }
+    case TwinKernel::oneshot_fp8:
+    case TwinKernel::twoshot_fp8: {
+      const TwinRun r = fp8_run(k, p);
+      auto v = make_fp8_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
       return run_twin_variant(fabric, *v, r, report);
     }
     case TwinKernel::ring: {
@@ -236,15 +258,21 @@ MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPo
     }
     v = std::move(iv);
   } else if (!is_norm_kernel(k)) {
+    std::size_t elems = allreduce_elems(p);
     if (k == TwinKernel::ring) {
       v = make_ring_twin_with<Mem>(ring_run(p).opt, twin_options(p));
       tc = prepare_ring_run(fabric, *v, ring_run(p));
+    } else if (is_fp8_kernel(k)) {
+      const TwinRun r = fp8_run(k, p);
+      v = make_fp8_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
+      tc = prepare_twin_run(fabric, *v, r);
+      elems = r.elems;
     } else {
       const TwinRun r = symm_run(k, p);
       v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
       tc = prepare_twin_run(fabric, *v, r);
     }
-    inputs_and_poisoned_outputs(fabric, tc.buffers, p.dtype, allreduce_elems(p), p.world);
+    inputs_and_poisoned_outputs(fabric, tc.buffers, p.dtype, elems, p.world);
     outs = {tc.buffers.out};
   } else {
     const FusedRun r = fused_run(k, p);

@@ -1,7 +1,8 @@
 // oneshot-fp8 and twoshot-fp8 (kernels: kernels/fp8/*.cu; twins: kernels/fp8/fp8_twins.hpp):
 // the oneshot-pull and twoshot protocols, unchanged, with the FP8 payload (fp8_payload.hpp).
 // Only what a staging item holds differs; the flags, epochs, slots and barriers are the exact
-// variants', so their model check (tests/model) and mutation score cover these too.
+// variants' (the model check, tests/model, and the mutation score, tests/mutation, run these
+// kernels too).
 //   oneshot-fp8: each rank quantizes its input once; every rank pulls all peers' quantized units,
 //                dequantizes and sums them in rank order in fp32, rounds to the output dtype.
 //   twoshot-fp8: quantization 1: each rank's input, for the reduce-scatter; quantization 2: the
