@@ -39,14 +39,15 @@
 #   the test ends with exit 77 and a "skip:" line saying the plots went unchecked and why: never
 #   a silent pass.
 # PART (third argument): host (the host-backend nights, which time CPU work: ctest runs them
-#   alone), gpu (the synthetic GPU nights, the results refused and the build, which time nothing
-#   and run beside other tests), or all (the default): two ctest entries, nightly_end_to_end.host
-#   and nightly_end_to_end.gpu, that share no state.
+#   alone), gpu (the synthetic GPU nights, the results refused and the build), stack (driver, CUDA
+#   and NCCL changes, and the old fingerprints' migration; both time nothing and run beside other
+#   tests), or all (the default): three ctest entries, nightly_end_to_end.host, .gpu and .stack,
+#   that share no state.
 set -uo pipefail
 exe=${1:?usage: test_nightly.sh ARBENCH_EXE [REPO] [host|gpu|all]}
 repo=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 part=${3:-all}
-[[ $part =~ ^(host|gpu|all)$ ]] || { echo "test_nightly.sh: PART is host, gpu or all, not '$part'"; exit 2; }
+[[ $part =~ ^(host|gpu|stack|all)$ ]] || { echo "test_nightly.sh: PART is host, gpu, stack or all, not '$part'"; exit 2; }
 source "$(dirname "$0")/support/find_python.sh"
 tmp=$(mktemp -d)
 trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
@@ -181,9 +182,9 @@ fi
 fi  # host backend
 
 # ---- GPU timing: synthetic results as a GPU box writes them --------------------------------
-if [[ $part != host ]]; then
 gpu=$tmp/gpu
 mkdir -p "$gpu"
+if [[ $part == gpu || $part == all ]]; then
 slow='allreduce/twoshot/bf16/gpus:8/bytes:65536'
 link='allreduce/nccl/bf16/gpus:4/bytes:1048576'
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/a.json" --gpu --seed 1
@@ -261,7 +262,10 @@ assert [l["error_rose"] for l in mine] == [False, True], mine
 assert mine[-1]["rms_rel_err"] == 0.018 and mine[-1]["regression"], mine[-1]
 assert all("rms_rel_err" not in l for l in lines if "fp8" not in l["case"])
 PY
+fi  # GPU timing
+
 # ---- a new driver, CUDA or NCCL on one machine: judged, not restarted -----------------------
+if [[ $part == stack || $part == all ]]; then
 st=$gpu/stack
 mkdir -p "$st"
 gen() { "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$@" --gpu; }
@@ -341,7 +345,10 @@ grep -q "compared case(s)" "$(latest "$gpu/legacy")/compare.txt" || fail "legacy
 [[ $("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["base_machine"])' "$gpu/legacy/self.json") == \
    $("$py" "$repo/scripts/stack.py" machine "$old") ]] || fail "scripts/stack.py and arbench disagree on the old result's machine"
 
+fi  # stack changes, old fingerprints
+
 # ---- results that must not become a baseline, inputs that are not results ------------------
+if [[ $part == gpu || $part == all ]]; then
 "$py" - "$gpu/c.json" "$gpu/partial.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -387,7 +394,7 @@ env ARBENCH_EXE= ARBENCH_RESULTS_DIR="$tmp/tree-results" bash "$tree/scripts/nig
   --from-result "$gpu/a.json" >"$tmp/build_reuse.log" 2>&1 || { cat "$tmp/build_reuse.log"; fail "the nightly could not build"; }
 grep -qx "build.sh release --target arbench" "$tmp/build-calls.log" || fail "the nightly did not build with scripts/build.sh release"
 [[ -e $tree/build/nightly ]] && fail "the nightly made a build of its own (build/nightly)"
-fi  # GPU timing, results refused, build
+fi  # results refused, build
 if ((${#flags[@]})); then
   echo "skip: every nightly check passed but the plots', unchecked: $py_why"
   exit 77
