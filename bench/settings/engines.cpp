@@ -93,6 +93,14 @@ bool settle(EngineSetting& s) {
   return s.status == S::set;
 }
 
+void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flags) {
+  ar.status = S::set;
+  ar.paste = "--disable-custom-all-reduce";
+  ar.value = "off";
+  ar.why = "NCCL is as fast or faster from the smallest size measured";
+  if (settle(ar)) flags.push_back(ar.paste);
+}
+
 std::string symm_kernels_gate(const EngineContext& c, std::string* versions) {
   const KnobFor kf = knob_for("nccl.symm_kernels", c.stack, c.measured_nccl);
   if (versions) *versions = kf.versions;

@@ -107,6 +107,9 @@ struct EngineContext {
 EngineSetting knob_setting(const EngineContext& c, std::string_view id, SettingStatus status, bool* lacks = nullptr);
 // A `set` whose entry is not verified becomes `try` (never in a command line). Returns status == set.
 bool settle(EngineSetting& s);
+// vLLM's and SGLang's custom all-reduce where NCCL is as fast from the smallest size measured:
+// `ar` becomes `--disable-custom-all-reduce` (settled; its flag added to `flags` when `set`).
+void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flags);
 // Why NCCL's symmetric kernels do not run here for the NCCL the engine loads ("" when they do);
 // `versions` gets the NCCL the line was judged for.
 std::string symm_kernels_gate(const EngineContext& c, std::string* versions);

@@ -28,11 +28,7 @@ EngineSection sglang_section(const EngineContext& c) {
   } else if (!f.custom.measured) {
     sec.settings.push_back(missing("sglang.custom_ar", f.custom.missing, f.custom.run_line));
   } else if (f.custom.lead == 0) {
-    ar.status = S::set;
-    ar.paste = "--disable-custom-all-reduce";
-    ar.value = "off";
-    ar.why = "NCCL is as fast or faster from the smallest size measured";
-    if (settle(ar)) flags.push_back(ar.paste);
+    disable_custom_all_reduce(ar, flags);
     sec.settings.push_back(ar);
   } else {
     ar.value = "on (SGLang's default)";
