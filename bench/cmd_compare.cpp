@@ -1,6 +1,8 @@
 // `arbench compare BASE.json NEW.json`: per-case medians, ratio, Mann-Whitney p and a verdict;
 // exit 0 = no regression, 1 = regression or missing cases, 2 = unusable input (different
 // machines, or no case in common).
+// `arbench compare RUN.json --between A,B`: two NCCL libraries of one run as BASE and NEW
+// (analysis/compare_between.hpp).
 // The logic lives in core/compare.cpp (host-tested); this file is only the command line.
 #include <iostream>
 #include <memory>
@@ -10,6 +12,7 @@
 #include "cli/values.hpp"
 #include "commands.hpp"
 #include "analysis/compare.hpp"
+#include "analysis/compare_between.hpp"
 #include "analysis/compare_report.hpp"
 
 namespace arbench {
@@ -17,6 +20,7 @@ namespace {
 
 struct CompareArgs {
   std::string base, next, format = "text";
+  std::vector<std::string> between;  // --between A,B: two NCCL libraries of one run
   double alpha = 0.01;
   double threshold_percent = 5;
   double run_threshold_percent = -1;  // unset: half of --threshold
@@ -36,11 +40,28 @@ int run_compare(const CompareArgs& a) {
   opt.strict = a.strict;
   opt.correctness_only = a.correctness_only;
   opt.run_threshold = a.run_threshold_percent < 0 ? -1 : a.run_threshold_percent / 100;
-  const ResultFile base = load_result_file(a.base);
-  const ResultFile next = load_result_file(a.next);
+  if (!a.between.empty() && !a.next.empty())
+    throw UsageError("--between compares two NCCL libraries of one run: give one RESULT (" + a.base + "), not " +
+                     a.next + " too");
+  if (a.between.empty() && a.next.empty())
+    throw UsageError("NEW is required: arbench compare BASE.json NEW.json, or arbench compare RUN.json --between "
+                     "nccl,nccl@<label> for two NCCL libraries of one run");
+  if (!a.between.empty() && a.between.size() != 2)
+    throw UsageError("--between takes two NCCL libraries of the run, e.g. nccl,nccl@2.29.2; got " +
+                     std::to_string(a.between.size()));
+  ResultFile base = load_result_file(a.base);
+  ResultFile next = a.between.empty() ? load_result_file(a.next) : ResultFile{};
+  std::vector<std::string> left_out;
+  if (!a.between.empty()) {
+    BetweenSplit split = split_between(base, a.between[0], a.between[1]);
+    base = std::move(split.base);
+    next = std::move(split.next);
+    left_out = std::move(split.left_out);
+  }
   for (const ResultFile* r : {&base, &next})
     if (const std::string note = incomplete_note(*r); !note.empty()) std::cerr << "arbench compare: warning: " << note << "\n";
-  const CompareReport rep = compare_results(base, next, opt);
+  CompareReport rep = compare_results(base, next, opt);
+  for (const std::string& v : left_out) rep.notes.push_back("left out, measured by one library only: " + v);
   std::cout << format_compare(rep, *parse_report_format(a.format)) << std::flush;
   return compare_exit_code(rep) ? kExitFailure : kExitOk;
 }
@@ -53,7 +74,16 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   sub->add_option("BASE", args->base, "baseline result JSON (arbench or Google Benchmark)")
       ->required()
       ->option_text("FILE");
-  sub->add_option("NEW", args->next, "new result JSON")->required()->option_text("FILE");
+  sub->add_option("NEW", args->next, "new result JSON (none with --between)")->option_text("FILE");
+  cli::list<std::string>(
+      *sub, "--between", args->between, "LIB",
+      [](const std::string& item, std::string& out) {
+        out = item;
+        return library_selector_problem(item);
+      },
+      "compare two NCCL libraries measured side by side in one RESULT (`arbench run --nccl-lib`): A,B as nccl "
+      "(the run's default) or nccl@<label>, e.g. nccl,nccl@2.29.2; A's cases are BASE, B's are NEW (exit 1: B "
+      "slower)");
   cli::number(*sub, "--alpha", args->alpha, "P", cli::above(0, 0.5),
               "significance level of the Mann-Whitney U test (two-sided; default 0.01)");
   cli::percent(*sub, "--threshold", args->threshold_percent, cli::reals(0, 10000),
@@ -82,7 +112,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "Lossy (FP8) variants: an error figure (max_abs_err, rms_rel_err) above BASE's by more than\n"
       "the threshold is a regression too (exit 1), also with --correctness-only.\n"
       "Whole run (10 cases or more): slower when the (1 - alpha) bootstrap interval of the geometric\n"
-      "mean of the ratios lies above 1 + run threshold: a regression too (exit 1); faster when below.");
+      "mean of the ratios lies above 1 + run threshold: a regression too (exit 1); faster when below.\n"
+      "--between A,B: two NCCL libraries of one RESULT (run --nccl-lib), A's cases as BASE, B's as NEW.");
   cli::on_run(*sub, exit_code, args, run_compare);
 }
 

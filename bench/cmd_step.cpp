@@ -12,6 +12,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/models.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "arbench/variant.hpp"
 #include "analysis/compare_report.hpp"
 #include "step/step.hpp"
@@ -81,7 +82,10 @@ bool variant_is_lossy(const std::string& variant) {
 int run_step(StepArgs a) {
   const std::vector<StepModel> models = resolve_models(a);
   // On a GPU result only what runs on GPUs is a choice (the registry says which variants do).
-  a.opt.not_on_gpus = [](const std::string& variant) {
+  a.opt.not_on_gpus = [](const std::string& variant) -> std::string {
+    if (const std::string lib = split_library(variant).library; !lib.empty())  // --nccl-lib: an engine loads one NCCL
+      return "another NCCL library measured beside the run's default (nccl@" + lib +
+             "); `arbench compare RESULT --between nccl,nccl@" + lib + "` and `arbench settings` weigh it";
     return Registry::builtin().unavailable_reason(variant, Backend::cuda);
   };
   // Low-precision variants are choices only with their error shown (the registry says which are).

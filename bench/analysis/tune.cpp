@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "analysis/verdict/mann_whitney.hpp"
 #include "analysis/verdict/verdict.hpp"
 
@@ -62,7 +63,16 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
       rep.ignored.push_back(c.name + ": not an arbench case name, shape unknown");
       continue;
     }
-    if (const std::string why = not_dispatchable ? not_dispatchable(c.variant) : ""; !why.empty()) {
+    // Another NCCL library of the run (--nccl-lib): an engine loads one NCCL, so its cases are no
+    // dispatch candidates; `compare --between` and `settings` weigh the switch.
+    const std::string library = split_library(c.variant).library;
+    if (const std::string why = !library.empty()
+                                    ? "NCCL library nccl@" + library + " measured beside the run's default; an engine "
+                                      "loads one NCCL: `arbench compare RESULT --between nccl,nccl@" + library +
+                                      "` and `arbench settings` weigh the switch"
+                                : not_dispatchable ? not_dispatchable(c.variant)
+                                                   : "";
+        !why.empty()) {
       auto& [reason, count] = excluded[c.variant];
       reason = why;
       ++count;
@@ -89,8 +99,8 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
               .push_back(&c);
   }
   for (const auto& [variant, why] : excluded)
-    rep.ignored.push_back(variant + " (" + std::to_string(why.second) +
-                          " cases): not a dispatch candidate, not on the cuda backend: " + why.first);
+    rep.ignored.push_back(variant + " (" + std::to_string(why.second) + " cases): not a dispatch candidate" +
+                          (split_library(variant).library.empty() ? ", not on the cuda backend: " : ": ") + why.first);
   for (const auto& [variant, count] : lossy)
     rep.ignored.push_back(variant + " (" + std::to_string(count) +
                           " cases): low precision, never in a dispatch table; its speed with its error: "

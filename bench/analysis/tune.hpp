@@ -65,7 +65,9 @@ struct TuneReport : ResultSource {
 using DispatchFilter = std::function<std::string(const std::string& variant)>;
 
 // Throws UsageError when no case of `result` has a known shape and a dispatchable variant.
-// An empty `not_dispatchable` lets every variant compete.
+// An empty `not_dispatchable` lets every variant compete. The cases of an NCCL library measured
+// beside the run's default (`nccl@<label>`, --nccl-lib) never compete: an engine loads one NCCL;
+// they are listed in `ignored`, pointing at `compare --between` and `settings`.
 TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable = {});
 
 }  // namespace arbench

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "io/output_paths.hpp"
 
 namespace arbench::cli {
@@ -33,6 +34,35 @@ CLI::Option* output_file(CLI::App& app, const std::string& name, std::string& ta
           },
           "", ""))
       ->option_text("OUTFILE");
+}
+
+CLI::Option* library_files(CLI::App& app, const std::string& name, std::vector<std::string>& target,
+                           const std::string& description) {
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&target, name](const std::vector<std::string>& occurrences) {
+            std::vector<NcclLibrarySpec> seen;
+            for (const std::string& typed : occurrences) {
+              std::string why;
+              const std::optional<NcclLibrarySpec> s = parse_nccl_library_spec(typed, &why);
+              if (!s) throw CLI::ValidationError(name, "'" + typed + "': " + why);
+              if (const std::string bad = library_file_problem(s->path); !bad.empty())
+                throw CLI::ValidationError(name, s->path + ": " + bad);
+              for (const NcclLibrarySpec& o : seen) {
+                if (o.path == s->path) throw CLI::ValidationError(name, s->path + " is given twice; give each library once");
+                if (!s->name.empty() && o.name == s->name)
+                  throw CLI::ValidationError(name, "the NAME " + s->name + " is given twice; give each library its own");
+              }
+              seen.push_back(*s);
+            }
+            target = occurrences;
+          },
+          description)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->option_text("LIBRARY");
 }
 
 CLI::Option* input_dir(CLI::App& app, const std::string& name, std::string& target, const std::string& description) {

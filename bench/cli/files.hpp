@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace arbench::cli {
 
@@ -21,6 +22,14 @@ CLI::Option* input_file(CLI::App& app, const std::string& name, std::string& tar
 
 // A file the command writes (atomically).
 CLI::Option* output_file(CLI::App& app, const std::string& name, std::string& target, const std::string& description);
+
+// Shared libraries to load, one per occurrence ("--nccl-lib A --nccl-lib new=B"; a path may hold
+// commas), each "[NAME=]PATH" (arbench/core/nccl_library_name.hpp) checked when parsed: a NAME that
+// cannot be a label, a PATH that is missing, a folder or no ELF shared object, a NAME or PATH given
+// twice. What the library is (NCCL? which version?) the command checks by loading it. --help
+// shows LIBRARY.
+CLI::Option* library_files(CLI::App& app, const std::string& name, std::vector<std::string>& target,
+                           const std::string& description);
 
 // A folder the command reads.
 CLI::Option* input_dir(CLI::App& app, const std::string& name, std::string& target, const std::string& description);

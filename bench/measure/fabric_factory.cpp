@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
@@ -10,6 +11,8 @@
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "kernels/fabric/nccl/nccl_fabric.hpp"
+#include "kernels/fabric/nccl/nccl_libraries.hpp"
+#include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/fabric/nccl/nccl_process_fabric.hpp"
 #include "kernels/fabric/cuda/process/process_gpu.hpp"
 #include "kernels/fabric/host/shm_fabric.hpp"
@@ -24,13 +27,16 @@ std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, 
   const bool own_peer_memory = b == Backend::cuda && provider == "cuda";
   if (own_peer_memory && !env.empty())
     throw UsageError("NCCL settings asked of the cuda provider's fabric, which has no NCCL");
+  // "nccl@<label>": the communicators of a library measured beside the default (nccl_libraries.hpp).
+  const NcclApi* library = nullptr;
+  if (b == Backend::cuda && !split_library(provider).library.empty()) library = &nccl_api_of_provider(provider);
   if (processes.multi_process()) {
     if (world != processes.size())
       throw UsageError("a fabric of " + std::to_string(world) + " ranks asked of " + std::to_string(processes.size()) +
                        " processes; every rank is one process");
     if (b == Backend::host) return std::make_unique<ShmFabric>(processes, timeout_s);
     if (own_peer_memory) return std::make_unique<PeerProcessFabric>(processes, timeout_s, planted);
-    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env, planted);
+    if (b == Backend::cuda) return std::make_unique<NcclProcessFabric>(processes, timeout_s, env, planted, library);
     throw UsageError(std::string("the ") + std::string(backend_name(b)) + " backend does not run across processes");
   }
   switch (b) {
@@ -38,7 +44,7 @@ std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, 
     case Backend::single_gpu: return std::make_unique<SingleGpuFabric>(world, 0, timeout_s);
     case Backend::cuda:
       if (own_peer_memory) return std::make_unique<PeerFabric>(world, timeout_s, planted);
-      return std::make_unique<NcclFabric>(world, timeout_s, env, planted);
+      return std::make_unique<NcclFabric>(world, timeout_s, env, planted, library);
   }
   return nullptr;
 }
@@ -109,6 +115,20 @@ void add_gpu_provenance(Provenance& p, Backend b, int gpus, World& processes) {
   if (b == Backend::cuda) {
     p.nccl_version = NcclApi::version_or_reason();
     if (NcclApi::available()) p.nccl_library = NcclApi::get().path;
+    if (const std::vector<const NcclLibrary*> libs = nccl_libraries(); !libs.empty()) {
+      NcclLibraryInfo def{"nccl", "", p.nccl_version, p.nccl_library, "", "", 0, false};
+      if (NcclApi::available()) {
+        def.file = NcclApi::get().file;
+        def.build_id = NcclApi::get().build_id;
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(def.file.empty() ? def.path : def.file, ec);
+        def.size_bytes = ec ? 0 : size;
+      }
+      p.nccl_libraries.push_back(def);
+      for (const NcclLibrary* l : libs)
+        p.nccl_libraries.push_back({with_library("nccl", l->api.label), l->api.label, nccl_version_text(l->api.version),
+                                    l->api.path, l->api.file, l->api.build_id, l->size_bytes, l->named});
+    }
   }
   if (processes.multi_process()) {
     p.gpus = gpus_of_processes(processes);

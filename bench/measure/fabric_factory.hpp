@@ -13,9 +13,10 @@ namespace arbench {
 // Creates HostFabric, SingleGpuFabric (on GPU 0), or on the cuda backend PeerFabric (`provider`
 // "cuda": arbench's own peer mappings, no NCCL) or NcclFabric ("nccl" or ""); in a World of
 // several processes (one rank each), ShmFabric (host), PeerProcessFabric or NcclProcessFabric
-// (cuda). Collective then. `planted`: the test seam's broken peer-to-peer pair
-// (ARBENCH_TEST_BROKEN_P2P), for the fabrics that check their peers (host, and cuda on either
-// provider).
+// (cuda). Collective then. Provider "nccl@<label>": the NcclFabric (or NcclProcessFabric) of the
+// library with that label, measured beside the default (kernels/fabric/nccl/nccl_libraries.hpp).
+// `planted`: the test seam's broken peer-to-peer pair (ARBENCH_TEST_BROKEN_P2P), for the fabrics
+// that check their peers (host, and cuda on either provider).
 std::unique_ptr<Fabric> make_fabric(Backend b, int world, const FabricEnv& env, double timeout_s,
                                     World& processes = solo_world(), const std::string& provider = {},
                                     BrokenPair planted = {});

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "results/stats/stats.hpp"
 #include "measure/data_path.hpp"
 #include "measure/nccl/nccl_protocol_policy.hpp"
@@ -44,7 +45,9 @@ std::string Harness::provider_problem(int world, const std::string& provider) {
 
 std::string Harness::provider_for(const Case& c, const Variant& v, std::string* skip) {
   if (backend_ != Backend::cuda) return {};
-  if (v.needs_nccl()) return "nccl";
+  // The NCCL variants of a library measured beside the default (`nccl@<label>`, --nccl-lib) run on
+  // that library's communicators: the name says which (arbench/core/nccl_library_name.hpp).
+  if (v.needs_nccl()) return with_library("nccl", split_library(c.variant).library);
   const std::string asked =
       !c.symm.empty() ? c.symm : (cfg_.symm_mem == "cuda" || cfg_.symm_mem == "nccl" ? cfg_.symm_mem : std::string());
   const auto key = std::make_pair(c.world, asked);
@@ -307,7 +310,9 @@ CaseResult Harness::run(const Case& c) {
     if (!skip.empty()) throw CaseError(skip);  // plan() said so: such a case is not run
     Fabric& f = fabrics_.get(backend_, c.world, v->fabric_env(c, cfg_.tuning), provider);
     used = &f;
-    if (v->buffer_placement() == Placement::symmetric || !v->needs_nccl()) res.symm_mem = provider;
+    // NCCL's windows of any library are provider `nccl` ("nccl@<label>" names the fabric).
+    if (v->buffer_placement() == Placement::symmetric || !v->needs_nccl())
+      res.symm_mem = provider.substr(0, provider.find('@'));
     res.floor_us = floor_us(f, provider);
     std::unique_ptr<Workload> work;
     agree_on_errors(

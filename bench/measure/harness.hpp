@@ -103,7 +103,7 @@ class Harness {
   // of the test switch.
   RankOp op_for(const Case& c, Variant& v, Fabric& f, Workload& work) const;
   // The provider of the fabric `c` runs on ("" on backends with one kind of fabric, "nccl" for
-  // the NCCL variants); empty with `skip` set when no provider can give `c` symmetric memory.
+  // the NCCL variants, "nccl@<label>" for those of a library measured beside the default); empty with `skip` set when no provider can give `c` symmetric memory.
   // The default's decision is made once per world size (kernels/fabric/peer/symm_provider.hpp).
   std::string provider_for(const Case& c, const Variant& v, std::string* skip);
   // What a provider's fabric of `world` says of its symmetric memory (creating it if needed):

@@ -122,6 +122,13 @@ nlohmann::json to_json(const Provenance& p) {
           {"nccl_env", env},  {"cuda_env", cuda_env},
           {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
           {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
+  if (!p.nccl_libraries.empty()) {
+    nlohmann::json libs = nlohmann::json::array();
+    for (const NcclLibraryInfo& l : p.nccl_libraries)
+      libs.push_back({{"variant", l.variant}, {"label", l.label}, {"version", l.version}, {"path", l.path},
+                      {"file", l.file}, {"build_id", l.build_id}, {"size_bytes", l.size_bytes}, {"named", l.named}});
+    j["nccl_libraries"] = std::move(libs);
+  }
   add_machine_and_stack(j);  // the caller adds it again once the topology is in (run_command.cpp)
   return j;
 }

@@ -4,6 +4,7 @@
 // beside it: results/machine_stack.hpp.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,17 @@ struct LaunchInfo {
   std::vector<int> processes_per_node;    // parallel to hosts
 };
 
+// One NCCL-API library of a run with --nccl-lib (docs/output.md, `nccl_libraries`): the default
+// first (variant `nccl`, label ""), then each library measured beside it (`nccl@<label>`).
+struct NcclLibraryInfo {
+  std::string variant, label;      // "nccl@2.29.2", "2.29.2"; "nccl", "" for the default
+  std::string version;             // "2.29.2", from its ncclGetVersion
+  std::string path, file;          // as named; the file the loader mapped
+  std::string build_id;            // its ELF build id (hex), "" when it has none
+  std::uint64_t size_bytes = 0;
+  bool named = false;              // the label was given (NAME=PATH), not the version
+};
+
 struct Provenance {
   std::string arbench_version, arbench_revision, command_line;
   std::string backend, timing;  // timing: "gpu" (CUDA events) or "cpu" (steady_clock)
@@ -39,6 +51,9 @@ struct Provenance {
   std::vector<std::pair<std::string, std::string>> cuda_env;
   std::string host_name, cpu_model;
   LaunchInfo launch;
+  // With --nccl-lib (cuda backend): every NCCL library of the run, the default first; written as
+  // `nccl_libraries` only then. `nccl_version` / `nccl_library` (and the stack) stay the default's.
+  std::vector<NcclLibraryInfo> nccl_libraries;
 };
 
 // Host facts (version, revision, host, CPU, NCCL_* environment); GPU facts are added by the caller.

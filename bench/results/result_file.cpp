@@ -103,6 +103,15 @@ void parse_provenance(const json& prov, ResultFile& r, const std::string& label)
       r.nccl_env[key] = value.is_string() ? value.get<std::string>() : value.dump();
   if (prov.contains("launch") && prov.at("launch").is_object())
     r.nodes = std::max(1, opt_number(prov.at("launch"), "nodes", 1, label, where + ".launch"));
+  if (prov.contains("nccl_libraries") && !prov.at("nccl_libraries").is_null()) {
+    const json& libs = member(prov, "nccl_libraries", json::value_t::array, label, where);
+    for (std::size_t i = 0; i < libs.size(); ++i) {
+      const std::string at = where + ".nccl_libraries[" + std::to_string(i) + "]";
+      if (!libs[i].is_object()) fail(label, at + " is a " + libs[i].type_name() + ", expected an object");
+      r.nccl_libraries.push_back({opt_string(libs[i], "variant", label, at), opt_string(libs[i], "label", label, at),
+                                  opt_string(libs[i], "version", label, at), opt_string(libs[i], "path", label, at)});
+    }
+  }
   if (prov.contains("nvlink_all_pairs") && !prov.at("nvlink_all_pairs").is_null()) {
     const json& nv = member(prov, "nvlink_all_pairs", json::value_t::object, label, where);
     for (const auto& [world, all] : nv.items()) {

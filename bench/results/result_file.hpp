@@ -56,6 +56,12 @@ struct ResultGpu {
   std::string name, cc;  // "NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0"
 };
 
+// One NCCL library of a run with --nccl-lib (provenance.nccl_libraries): the default first
+// (variant `nccl`, label ""), then each measured beside it (`nccl@<label>`).
+struct ResultNcclLibrary {
+  std::string variant, label, version, path;
+};
+
 // `arbench.incomplete` of a result: the run stopped before its last case (run/run_outputs.hpp).
 struct IncompleteRun {
   std::string reason;
@@ -84,6 +90,8 @@ struct ResultFile {
   // Per world size: every GPU pair NVLink-connected (provenance.nvlink_all_pairs, cuda backend);
   // absent: not known to be.
   std::map<int, bool> all_nvlink;
+  // provenance.nccl_libraries: empty for a run without --nccl-lib (its one library is nccl_version's).
+  std::vector<ResultNcclLibrary> nccl_libraries;
   std::vector<ResultCase> cases;  // file order, names unique
 };
 

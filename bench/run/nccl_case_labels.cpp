@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "arbench/core/nccl_library_name.hpp"
 #include "measure/nccl/nccl_symm_kernels.hpp"
 
 namespace arbench {
@@ -27,9 +28,11 @@ NcclCaseLabels::NcclCaseLabels(int asked_channels, const std::string& log_file) 
   if (asked_ > 0) log_ = NcclInitLog::start(log_file);
 }
 
-void NcclCaseLabels::set_facts(std::string nccl_version, std::map<int, bool> all_nvlink) {
+void NcclCaseLabels::set_facts(std::string nccl_version, std::map<int, bool> all_nvlink,
+                               std::map<std::string, std::string> library_versions) {
   nccl_version_ = std::move(nccl_version);
   all_nvlink_ = std::move(all_nvlink);
+  library_versions_ = std::move(library_versions);
 }
 
 void NcclCaseLabels::label(CaseResult& r, std::ostream& warn) {
@@ -44,9 +47,13 @@ void NcclCaseLabels::label(CaseResult& r, std::ostream& warn) {
                               log_ ? "unknown (NCCL logged no channel count)"
                                    : "unknown (NCCL_DEBUG, NCCL_DEBUG_SUBSYS or NCCL_DEBUG_FILE set by the user)");
   }
-  if (r.c.variant == "nccl-symm" && !has_setting(r, "nccl_symm_kernels")) {
+  // `nccl-symm` of the default library, or `nccl-symm@<label>` of another: that library's version.
+  const LibraryVariant lv = split_library(r.c.variant);
+  if (lv.variant == "nccl-symm" && !has_setting(r, "nccl_symm_kernels")) {
     const auto nv = all_nvlink_.find(r.c.world);
-    const std::string off = nccl_symm_kernels_off(nccl_version_, nv != all_nvlink_.end() && nv->second);
+    const auto lib = library_versions_.find(lv.library);
+    const std::string& version = lv.library.empty() || lib == library_versions_.end() ? nccl_version_ : lib->second;
+    const std::string off = nccl_symm_kernels_off(version, nv != all_nvlink_.end() && nv->second);
     if (!off.empty()) r.settings.emplace_back("nccl_symm_kernels", "off: " + off);
   }
 }

@@ -21,8 +21,11 @@ class NcclCaseLabels {
   // (ARBENCH_NCCL_TUNER_CHANNELS of an environment child), 0 otherwise; `log_file`: where NCCL's
   // INIT log goes then. Call before the process's first NCCL call.
   NcclCaseLabels(int asked_channels, const std::string& log_file);
-  // The run's NCCL version and, per world size, whether every GPU pair is NVLink-connected.
-  void set_facts(std::string nccl_version, std::map<int, bool> all_nvlink);
+  // The run's NCCL version and, per world size, whether every GPU pair is NVLink-connected;
+  // `library_versions`: the version of each library measured beside it, by label (--nccl-lib), for
+  // its `nccl-symm@<label>` cases.
+  void set_facts(std::string nccl_version, std::map<int, bool> all_nvlink,
+                 std::map<std::string, std::string> library_versions = {});
   // Adds the labels to a finished case; NCCL's warnings in its log go to `warn`.
   void label(CaseResult& r, std::ostream& warn);
 
@@ -32,6 +35,7 @@ class NcclCaseLabels {
   std::map<int, std::vector<int>> counts_by_world_;  // the communicators of each world size, as logged
   std::string nccl_version_;
   std::map<int, bool> all_nvlink_;
+  std::map<std::string, std::string> library_versions_;
 };
 
 // The asked count of an environment child (ARBENCH_NCCL_TUNER_CHANNELS), 0 when not one.

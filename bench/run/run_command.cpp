@@ -22,6 +22,9 @@
 #include "arbench/last_words.hpp"
 #include "kernels/fabric/cuda/cuda_fabric.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_libraries.hpp"
+#include "kernels/fabric/nccl/nccl_version.hpp"
+#include "kernels/nccl/nccl_allreduce.hpp"
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/single_gpu_env.hpp"
 #include "measure/nccl/tuner_plugin.hpp"
@@ -190,9 +193,41 @@ void prepare_gpu_process(RunConfig& cfg, Backend b, int gpus_present) {
   cfg.timeout_s = cap.timeout_s;
 }
 
+// --nccl-lib: the libraries measured beside the default one, loaded and checked before any work
+// (exit 2 or 3: kernels/fabric/nccl/nccl_libraries.hpp), their variants added to `reg`.
+std::vector<const NcclLibrary*> add_nccl_libraries(const RunConfig& cfg, Registry& reg) {
+  std::vector<NcclLibrarySpec> specs;
+  for (const std::string& typed : cfg.nccl_libs) {
+    std::string why;
+    const std::optional<NcclLibrarySpec> s = parse_nccl_library_spec(typed, &why);
+    if (!s) throw UsageError("--nccl-lib " + typed + ": " + why);
+    specs.push_back(*s);
+  }
+  std::vector<const NcclLibrary*> libs = load_nccl_libraries(specs);
+  for (const NcclLibrary* lib : libs)
+    for (VariantEntry& e : nccl_library_entries(lib->api)) reg.add(std::move(e));
+  return libs;
+}
+
+// One line per NCCL library of the run, the default first (banner, `list`).
+std::vector<std::string> nccl_library_lines(const std::vector<const NcclLibrary*>& libs) {
+  if (libs.empty()) return {};
+  std::vector<std::string> lines;
+  lines.push_back("nccl: " + (NcclApi::available() ? "NCCL " + NcclApi::version_or_reason() + " " +
+                                                         (NcclApi::get().file.empty() ? NcclApi::get().path
+                                                                                      : NcclApi::get().file)
+                                                   : "unavailable (" + NcclApi::version_or_reason() + ")") +
+                  " (the default: ARBENCH_NCCL_LIBRARY, else libnccl.so.2)");
+  for (const NcclLibrary* lib : libs)
+    lines.push_back(with_library("nccl", lib->api.label) + ": NCCL " + nccl_version_text(lib->api.version) + " " +
+                    lib->api.path + (lib->named ? "" : " (labelled by its version)"));
+  return lines;
+}
+
 }  // namespace
 
-int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) {
+int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& registry) {
+  Registry reg = registry;  // and the variants of the libraries of --nccl-lib
   // World rank 0 alone prints and writes. Every process sets the run up the same way, and they
   // agree on any error before the first case (so none waits for a peer that gave up).
   const bool lead = world.rank() == 0;
@@ -205,6 +240,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   // and writes them where its parent reads them.
   std::optional<ChildRole> role;
   std::optional<NcclCaseLabels> nccl_labels;
+  std::vector<const NcclLibrary*> nccl_libs;
   agree_on_errors(world, [&] {
     role = child_role();
     // Before the first NCCL call: a child of a forced configuration on N channels has NCCL log
@@ -219,6 +255,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     // (module_loading.hpp), and, for single-gpu asked by name, a hardware queue per rank stream.
     if (const std::string note = prepare_module_loading(); !note.empty() && lead && cfg.backend != "host")
       std::cerr << "arbench: " << note << "\n";
+    nccl_libs = add_nccl_libraries(cfg, reg);  // a path that is not an NCCL library: exit 2, before any work
     // A GPU backend asked by name: --host-threads cannot apply, said before the device is probed
     // (was: "no usable CUDA device", exit 3, on a machine without one).
     if (cfg.backend == "cuda" || cfg.backend == "single-gpu")
@@ -327,6 +364,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
     for (const auto& c : runnable) std::cout << c.name() << "\n";
     print_skipped_cases(std::cout, skipped);
     print_catalogue(std::cout, reg, b);
+    print_nccl_libraries(std::cout, nccl_library_lines(nccl_libs));
     return kExitOk;
   }
   if (runnable.empty()) {
@@ -341,7 +379,8 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
 
   if (!cfg.quiet)
     print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world,
-                 symm_mem_lines(cfg.symm_mem, harness.provider_decisions(), harness.provider_notes()));
+                 symm_mem_lines(cfg.symm_mem, harness.provider_decisions(), harness.provider_notes()),
+                 nccl_library_lines(nccl_libs));
 
   // Every way out of the run leaves the finished cases (run_outputs.hpp ResultCheckpoint): the
   // files are rewritten as cases finish, and written at once by the last words of a process that
@@ -351,7 +390,9 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& reg) 
   agree_on_errors(world, [&] { header = result_header(cfg, b, scope, *links, devices, world); },
                   "recording the provenance");
   header.skipped = skipped;
-  nccl_labels->set_facts(header.provenance.value("nccl_version", std::string()), cfg.all_nvlink);
+  std::map<std::string, std::string> library_versions;  // nccl-symm@<label>: its library's version
+  for (const NcclLibrary* lib : nccl_libs) library_versions[lib->api.label] = nccl_version_text(lib->api.version);
+  nccl_labels->set_facts(header.provenance.value("nccl_version", std::string()), cfg.all_nvlink, library_versions);
   std::vector<std::string> planned;
   for (const auto& c : runnable) planned.push_back(c.name());
   ResultCheckpoint checkpoint(header, cfg.out_json, cfg.out_csv, planned, lead);

@@ -14,13 +14,15 @@ namespace arbench {
 
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
-                  const World& world, const std::vector<std::string>& symm_mem) {
+                  const World& world, const std::vector<std::string>& symm_mem,
+                  const std::vector<std::string>& nccl_libraries) {
   o << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
     << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
   if (world.multi_process())
     o << "  launch: " << launch_text(launch_info(world)) << " by " << world.layout().launcher
       << ", one rank per process\n";
   for (const std::string& f : fabrics.created()) o << "  fabric: " << f << "\n";
+  for (const std::string& line : nccl_libraries) o << fit_line("  NCCL library " + line, 4);
   for (const std::string& line : symm_mem) o << fit_line("  " + line, 4);
   if (b == Backend::cuda) o << "  links: " << links_source << "\n";
   std::string dts;
@@ -87,6 +89,12 @@ void print_catalogue(std::ostream& o, const Registry& reg, Backend b) {
     if (!v.unavailable.empty()) line << "  [not on " << backend_name(b) << ": " << v.unavailable << "]";
     o << comment_line(line.str(), 4 + 18 + name_width);  // continuation lines under the summary
   }
+}
+
+void print_nccl_libraries(std::ostream& o, const std::vector<std::string>& lines) {
+  if (lines.empty()) return;
+  o << "# NCCL libraries (--nccl-lib), each with its own communicators and variants:\n";
+  for (const std::string& line : lines) o << comment_line("#   " + line, 6);
 }
 
 void print_skipped_cases(std::ostream& o, const std::vector<Skipped>& skipped) {

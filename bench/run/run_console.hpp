@@ -22,10 +22,11 @@ struct SweepCounts {
 // `world`: the launch line of a run of several processes (one rank per process);
 // `device_state`: the line that says how the GPUs' state is recorded, or why not; `symm_mem`: the
 // lines on the custom kernels' symmetric-memory providers (symm_mem_text.hpp; none off the cuda
-// backend).
+// backend); `nccl_libraries`: with --nccl-lib, one line per NCCL library (the default first).
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
-                  const World& world, const std::vector<std::string>& symm_mem = {});
+                  const World& world, const std::vector<std::string>& symm_mem = {},
+                  const std::vector<std::string>& nccl_libraries = {});
 
 // `stopped`: why the run ended early (empty when it ran every case); `planned`: its case count.
 void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,
@@ -35,6 +36,10 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
 // in no default sweep, so this is where a user finds them. '#' lines, like the header, so that
 // `grep -v '^#'` keeps the case names only.
 void print_catalogue(std::ostream& o, const Registry& reg, Backend b);
+
+// `list` with --nccl-lib: the NCCL libraries of the run, one '#' line each (the default first, then
+// each `nccl@<label>` with its version and path). Nothing without lines.
+void print_nccl_libraries(std::ostream& o, const std::vector<std::string>& lines);
 
 // `list`'s skipped cases, one a line ("NAME  # skipped [1]"), then each reason once
 // ("# skipped [1]: NCCL needs GPUs; ...").

@@ -1,6 +1,12 @@
 // Best-of-A against best-of-B per size; see findings.hpp.
 #include "settings/findings.hpp"
 
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "arbench/core/nccl_library_name.hpp"
+
 namespace arbench {
 namespace {
 
@@ -37,6 +43,46 @@ Advantage compare_groups(const Measured::Grid& grid, int world, const std::strin
   adv.measured = !adv.evidence.empty();
   adv.everywhere = adv.measured && leading;
   return adv;
+}
+
+// -1, 0, 1 as version a is older, the same or newer than b; 0 when either does not parse.
+int version_order(const std::string& a, const std::string& b) {
+  int x[3] = {}, y[3] = {};
+  if (std::sscanf(a.c_str(), "%d.%d.%d", &x[0], &x[1], &x[2]) != 3 ||
+      std::sscanf(b.c_str(), "%d.%d.%d", &y[0], &y[1], &y[2]) != 3)
+    return 0;
+  const auto ta = std::tie(x[0], x[1], x[2]), tb = std::tie(y[0], y[1], y[2]);
+  return ta < tb ? -1 : tb < ta ? 1 : 0;
+}
+
+// "nccl@2.29.2 (NCCL 2.29.2)"; the variant alone when the version is not recorded.
+std::string nccl_text(const std::string& version, const std::string& variant) {
+  return variant + (version.empty() ? std::string() : " (NCCL " + version + ")");
+}
+
+void judge(NcclBuildFinding& f, const std::string& result) {
+  const Advantage& a = f.plain;
+  const std::string them = nccl_text(f.version, f.variant), ours = nccl_text(f.default_version, "nccl");
+  // What the engine would move to: the release when it is another, else the build by its name.
+  const std::string target = f.version.empty() || f.version == f.default_version ? f.variant : "NCCL " + f.version;
+  const int order = version_order(f.version, f.default_version);
+  const std::string move = (order > 0 ? "upgrading to " : order < 0 ? "going back to " : "switching to ") + target;
+  const std::string sizes = std::to_string(a.evidence.size()) + (a.evidence.size() == 1 ? " size" : " sizes");
+  const std::string measured = them + " against " + ours + ", each NCCL's own choice: faster at " +
+                               std::to_string(a.wins) + " and slower at " + std::to_string(a.losses) + " of " + sizes;
+  f.verify = "arbench compare " + result + " --between nccl," + f.variant;
+  if (a.wins > 0 && a.losses == 0) {
+    f.verdict = "switch";
+    f.summary = measured + "; " + move + " is worth it on this machine";
+  } else if (a.wins == 0) {
+    f.verdict = "keep";
+    f.summary = measured + "; " + move + " gains nothing measurable here: keep the NCCL you have";
+  } else {
+    f.verdict = "mixed";
+    f.summary = measured +
+                (a.lead > 0 ? " (faster from the smallest size up to " + size_text(a.lead, a.axis) + ")" : "") +
+                "; whether " + move + " pays depends on the sizes your engine all-reduces (the evidence says which)";
+  }
 }
 
 }  // namespace
@@ -88,6 +134,52 @@ Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt
     f.fused_shots.run_line = fused_run_line(m, world, "fused-" + w + ".json");
   }
   return f;
+}
+
+// ---- NCCL builds side by side (--nccl-lib)
+
+std::vector<NcclBuildFinding> find_nccl_builds(const Measured& m, int world, const VerdictOptions& opt) {
+  // Every library beside the default: recorded by the run, or named by a case.
+  std::set<std::string> labels;
+  for (const ResultNcclLibrary& l : m.facts.nccl_libraries)
+    if (!l.label.empty()) labels.insert(l.label);
+  for (const auto& [w, sizes] : m.allreduce)
+    for (const auto& [size, at] : sizes)
+      for (const auto& [variant, c] : at)
+        if (const std::string lib = split_library(variant).library; !lib.empty()) labels.insert(lib);
+  const std::string result = m.paths.empty() ? std::string("RESULT.json") : m.paths.front();
+  std::vector<NcclBuildFinding> out;
+  for (const std::string& label : labels) {
+    NcclBuildFinding f;
+    f.label = label;
+    f.variant = with_library("nccl", label);
+    f.default_version = m.facts.nccl_version;
+    for (const ResultNcclLibrary& l : m.facts.nccl_libraries)
+      if (l.label == label) {
+        f.version = l.version;
+        f.path = l.path;
+      }
+    const std::string them = nccl_text(f.version, f.variant), ours = nccl_text(f.default_version, "nccl");
+    f.plain = compare_groups(m.allreduce, world, "bytes", them + ", its own choice", {f.variant},
+                                 ours + ", its own choice", {"nccl"}, false, opt);
+    const std::string symm = with_library("nccl-symm", label);
+    f.symm = compare_groups(m.allreduce, world, "bytes", symm, {symm}, "nccl-symm", {"nccl-symm"}, false, opt);
+    if (f.plain.measured) {
+      judge(f, result);
+    } else {
+      f.verdict = "missing";
+      f.summary = "`" + f.variant + "` and `nccl` were not both measured at " + std::to_string(world) + " GPUs";
+      const std::string spec = f.path.empty() ? std::string("PATH")
+                               : f.version == label ? f.path
+                                                    : label + "=" + f.path;
+      f.verify = allreduce_run_line(m, world, "nccl," + f.variant + ",nccl-symm," + symm, "--nccl-lib " + spec,
+                                    "nccl-builds-" + std::to_string(world) + ".json");
+      f.plain.missing = f.summary;
+      f.plain.run_line = f.verify;
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 }  // namespace arbench

@@ -49,4 +49,29 @@ Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt
 // The names of arbench's custom all-reduce kernels (the engines' custom all-reduce stand-ins).
 inline const char* const kCustomVariants[] = {"oneshot-pull", "oneshot-push", "twoshot"};
 
+// What NCCL builds measured side by side say (`arbench run --nccl-lib`, docs/engine-settings.md
+// "Another NCCL, measured beside yours"): per world size and per library measured beside the
+// run's default one, that library's own choice (`nccl@<label>`) against the default's (`nccl`) at
+// every size both measured, and `nccl-symm@<label>` against `nccl-symm` where both ran, weighed
+// with evidence.hpp's rule (significant and beyond the margin). The verdict on switching the
+// engine's NCCL to that build:
+//   switch   faster at some size, slower at none (NCCL's own choice)
+//   keep     faster at no size
+//   mixed    faster at some sizes, slower at others: where it wins says which matters to you
+//   missing  the results hold no case of both at this world size (`verify` is the run line)
+struct NcclBuildFinding {
+  std::string label, variant;       // "2.29.2", "nccl@2.29.2"
+  std::string version, path;        // of that library ("" when the results do not record them)
+  std::string default_version;      // the run's default library (`nccl`)
+  Advantage plain;                  // nccl@<label> vs nccl
+  Advantage symm;                   // nccl-symm@<label> vs nccl-symm (measured = false when not both)
+  std::string verdict;              // switch | keep | mixed | missing
+  std::string summary;              // one sentence: what switching does here
+  std::string verify;               // `arbench compare RESULT --between nccl,nccl@<label>`, or the run line
+};
+
+// One finding per library measured beside the default (provenance.nccl_libraries, and any
+// `nccl@<label>` case the results hold), in label order; empty when there is none.
+std::vector<NcclBuildFinding> find_nccl_builds(const Measured& m, int world, const VerdictOptions& opt);
+
 }  // namespace arbench

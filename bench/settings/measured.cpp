@@ -1,10 +1,12 @@
 // Merging and indexing the results settings are derived from; see measured.hpp.
 #include "settings/measured.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "arbench/core/dtype.hpp"
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "measure/nccl/nccl_symm_kernels.hpp"
 
 namespace arbench {
@@ -66,6 +68,17 @@ std::unique_ptr<Measured> load_measured(const std::vector<std::string>& paths, c
       throw UsageError(path + ": measured on another machine (fingerprint " + r.fingerprint + ", " +
                        m->facts.path + " has " + m->facts.fingerprint + "); give results of one machine");
     }
+    // The NCCL libraries measured beside the default (--nccl-lib), of every file: one label, one library.
+    for (const ResultNcclLibrary& lib : r.nccl_libraries) {
+      auto& have = m->facts.nccl_libraries;
+      const auto same = std::find_if(have.begin(), have.end(), [&](const auto& h) { return h.label == lib.label; });
+      if (same == have.end())
+        have.push_back(lib);
+      else if (same->version != lib.version)
+        throw UsageError(path + ": its NCCL library " + lib.variant + " is NCCL " + lib.version + " (" + lib.path +
+                         "), another file's is NCCL " + same->version + " (" + same->path +
+                         "): one name, two libraries; give results that name each library once");
+    }
     for (ResultCase& c : r.cases) {
       const auto [it, fresh] = by_name.emplace(c.name, m->cases_.size());
       if (fresh) {
@@ -101,11 +114,16 @@ std::unique_ptr<Measured> load_measured(const std::vector<std::string>& paths, c
 
   // `nccl-symm` without NCCL's symmetric kernels: labelled by the run, or (results written before
   // the label) known from the result's NCCL version and links.
+  // `nccl-symm@<label>` (another NCCL library of the run): by that library's version.
   auto symm_kernels_off = [&](const ResultCase& c) {
-    if (c.variant != "nccl-symm") return false;
+    const LibraryVariant lv = split_library(c.variant);
+    if (lv.variant != "nccl-symm") return false;
     if (!c.nccl_symm_kernels_off.empty()) return true;
+    std::string version = m->facts.nccl_version;
+    for (const ResultNcclLibrary& lib : m->facts.nccl_libraries)
+      if (!lv.library.empty() && lib.label == lv.library) version = lib.version;
     const auto nv = m->facts.all_nvlink.find(c.world);
-    return !nccl_symm_kernels_off(m->facts.nccl_version, nv != m->facts.all_nvlink.end() && nv->second).empty();
+    return !nccl_symm_kernels_off(version, nv != m->facts.all_nvlink.end() && nv->second).empty();
   };
   std::map<std::string, int> left_out;  // why -> count
   for (const ResultCase& c : m->cases_) {

@@ -88,6 +88,7 @@ SettingsReport make_settings(const Measured& m, const SettingsOptions& opt) {
     ws.nccl = plan_nccl(m, w, opt.verdict);
     ws.nccl.version_gate = nccl_version_gate(m.facts.nccl_version, opt.stack);
     ws.findings = find_advantages(m, w, opt.verdict);
+    ws.nccl_builds = find_nccl_builds(m, w, opt.verdict);
     ws.engines = engine_sections(m, ws.nccl, ws.findings, opt.paths, opt.stack, opt.verdict);
     rep.worlds.push_back(std::move(ws));
   }

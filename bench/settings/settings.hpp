@@ -28,6 +28,7 @@ struct WorldSettings {
   int world = 0;
   NcclPlan nccl;
   Findings findings;
+  std::vector<NcclBuildFinding> nccl_builds;  // NCCL builds measured side by side (--nccl-lib)
   std::vector<EngineSection> engines;
 };
 

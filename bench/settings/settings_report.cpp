@@ -129,6 +129,43 @@ json advantage_json(const Advantage& a) {
   return j;
 }
 
+// NCCL builds measured side by side (findings.hpp, NcclBuildFinding): the verdict, why, the evidence that counts
+// (at most 4 lines), the symmetric-memory pair when both ran, and how to see it all.
+std::string format_nccl_builds(const std::vector<NcclBuildFinding>& builds) {
+  if (builds.empty()) return {};
+  const std::string pad(10, ' ');
+  constexpr std::size_t kText = 20;
+  std::string out = "\nNCCL builds measured side by side (arbench run --nccl-lib)\n";
+  for (const NcclBuildFinding& b : builds) {
+    out += wrapped("  " + b.verdict, b.variant + (b.path.empty() ? "" : " (" + b.path + ")") + " instead of nccl, the run's "
+                                     "default" + (b.default_version.empty() ? "" : " (NCCL " + b.default_version + ")"),
+                   pad.size());
+    out += wrapped(pad + "why", b.summary, kText);
+    std::vector<Evidence> shown;
+    for (const Evidence& e : b.plain.evidence)
+      if (e.beats || e.loses) shown.push_back(e);
+    for (std::size_t i = 0; i < shown.size() && i < 4; ++i)
+      out += wrapped(pad + (i == 0 ? "evidence" : ""), evidence_text(shown[i]), kText);
+    if (shown.size() > 4) out += pad + std::string(10, ' ') + "(" + std::to_string(shown.size() - 4) + " more in settings.json)\n";
+    if (b.symm.measured)
+      out += wrapped(pad + "symmetric", b.symm.a + " against " + b.symm.b + ": faster at " + std::to_string(b.symm.wins) +
+                                            " and slower at " + std::to_string(b.symm.losses) + " of " +
+                                            std::to_string(b.symm.evidence.size()) + " sizes",
+                     kText);
+    out += pasteable(pad + (b.verdict == "missing" ? "measure   " : "verify    "), b.verify, kText + 2);
+  }
+  return out;
+}
+
+json nccl_builds_json(const std::vector<NcclBuildFinding>& builds) {
+  json out = json::array();
+  for (const NcclBuildFinding& b : builds)
+    out.push_back({{"variant", b.variant}, {"label", b.label}, {"version", b.version}, {"path", b.path},
+                   {"default_version", b.default_version}, {"verdict", b.verdict}, {"summary", b.summary},
+                   {"verify", b.verify}, {"plain", advantage_json(b.plain)}, {"symm", advantage_json(b.symm)}});
+  return out;
+}
+
 json ranges_json(const std::vector<NcclRange>& ranges) {
   json out = json::array();
   for (const NcclRange& r : ranges) {
@@ -183,6 +220,7 @@ std::string format_settings(const SettingsReport& rep) {
     const std::size_t bar = title.size() < kWidth ? (kWidth - title.size()) / 2 : 0;
     out += "\n" + std::string(bar, '=') + title + std::string(bar, '=') + "\n";
     for (const std::string& n : w.nccl.notes) out += wrapped("note:", n, 6);
+    out += format_nccl_builds(w.nccl_builds);
     for (const EngineSection& e : w.engines) {
       out += "\n" + e.engine + "\n";
       for (const EngineSetting& s : e.settings) out += format_setting(s);
@@ -229,6 +267,7 @@ json settings_json(const SettingsReport& rep) {
     jw["findings"] = {{"custom", advantage_json(w.findings.custom)},       {"shots", advantage_json(w.findings.shots)},
                       {"nccl_symm", advantage_json(w.findings.nccl_symm)}, {"fusion", advantage_json(w.findings.fusion)},
                       {"fused_shots", advantage_json(w.findings.fused_shots)}};
+    if (!w.nccl_builds.empty()) jw["nccl_builds"] = nccl_builds_json(w.nccl_builds);
     jw["engines"] = json::array();
     for (const EngineSection& e : w.engines) {
       json je = {{"engine", e.engine}, {"command", e.command}, {"settings", json::array()}};

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 
 namespace arbench {
 namespace {
@@ -26,6 +27,7 @@ void note(SweepScope& s, const Case& c) {
   s.ll128 = s.ll128 || c.variant.find("/ll128]") != std::string::npos;
   s.symm = s.symm || takes_symm_provider(c.variant);
   s.islands = s.islands || c.variant.find("island-") != std::string::npos;
+  s.nccl_libs = s.nccl_libs || !split_library(c.variant).library.empty();
 }
 
 }  // namespace
@@ -57,6 +59,10 @@ void check_options_apply(const RunConfig& cfg, Backend b, const SweepScope& scop
   if (given("--islands") && !scope.islands)
     refuse("--islands", "sets the islands of the island variants (island-*, fused-island-*), which this sweep does "
                         "not run; drop it, or add e.g. island-oneshot to --variants");
+  if (given("--nccl-lib") && !scope.nccl_libs)
+    refuse("--nccl-lib", "adds the variants of each library it names (nccl@<label>, nccl-symm@<label>, of the "
+                         "allreduce family), and --family and --variants select none of them; drop it, or add e.g. "
+                         "'nccl@*' to --variants (`arbench list --nccl-lib ...` names them)");
   if (given("--blocks") && !scope.blocks)
     refuse("--blocks", "sets the blocks of arbench's own kernels (oneshot-*, twoshot, fused-*, unfused-oneshot), and "
                        "this sweep runs none of them (the ring takes --ring-channels, NCCL chooses its own); drop it");

@@ -22,6 +22,7 @@ struct SweepScope {
   bool ll128 = false;      // an nccl[*/ll128] configuration
   bool symm = false;       // a custom kernel whose symmetric memory a provider maps (not NCCL's variants)
   bool islands = false;    // an island variant (island-*, fused-island-*)
+  bool nccl_libs = false;  // a variant of a library given with --nccl-lib (`nccl@<label>`, `nccl-symm@<label>`)
 };
 SweepScope sweep_scope(const Sweep& sweep);
 

@@ -242,7 +242,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
   nlohmann::json dtypes = nlohmann::json::array(), fams = nlohmann::json::array();
   for (DType t : cfg.dtypes) dtypes.push_back(std::string(dtype_name(t)));
   for (Family f : cfg.families) fams.push_back(std::string(family_name(f)));
-  return {{"gpus", cfg.gpus},
+  nlohmann::json j = {{"gpus", cfg.gpus},
           {"min_bytes", cfg.min_bytes.value_or(0)},
           {"max_bytes", cfg.max_bytes.value_or(0)},
           {"step_factor", cfg.step_factor},
@@ -276,6 +276,8 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"cache", cfg.cold_cache ? "cold" : "hot"},
           {"symm_mem", cfg.symm_mem},
           {"sampling", sampling_json(cfg)}};
+  if (!cfg.nccl_libs.empty()) j["nccl_libs"] = cfg.nccl_libs;  // --nccl-lib as typed; absent without it
+  return j;
 }
 
 std::string sweep_key(const RunConfig& cfg) {

@@ -75,6 +75,9 @@ struct RunConfig {
   std::vector<int> nccl_channels;
   // --tuner-table: the table `nccl[tuned]` applies (checked, and copied into tuning, by resolve_defaults).
   std::string tuner_table;
+  // --nccl-lib [NAME=]PATH, as typed, in order: NCCL-API libraries measured beside the default one,
+  // each with its own variants `nccl@<label>` (kernels/fabric/nccl/nccl_libraries.hpp).
+  std::vector<std::string> nccl_libs;
   // Per world size: every pair of GPUs 0..w-1 is NVLink-connected (filled by `arbench run` on the
   // cuda backend from NVML; absent means not known to be).
   std::map<int, bool> all_nvlink;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "io/input_file.hpp"
 #include "topo/links.hpp"
 #include "topo/topology.hpp"
@@ -179,8 +180,10 @@ std::optional<double> slowest_link_for_bus_ids(const Links& links, const std::ve
 }
 
 LinkPattern link_pattern_for_variant(std::string_view variant) {
-  // A configured name such as `nccl[ring/ll]` keeps its base name before '['.
-  std::string_view base = variant.substr(0, variant.find('['));
+  // A configured name such as `nccl[ring/ll]` keeps its base name before '['; `nccl@2.29.2` (another
+  // NCCL library) is `nccl`.
+  const std::string name = split_library(variant).variant;
+  const std::string_view base = std::string_view(name).substr(0, name.find('['));
   if (base == "ring" || base == "nccl" || base == "nccl-symm" || base == "unfused-nccl") return LinkPattern::kRing;
   return LinkPattern::kAllPairs;
 }

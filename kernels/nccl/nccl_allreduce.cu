@@ -33,7 +33,9 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/core/peer_access.hpp"
 #include "kernels/fabric/cuda/clock_kernels.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -93,8 +95,9 @@ bool p2p_disabled() {
 
 class NcclAllReduce final : public Variant {
  public:
-  NcclAllReduce(std::string config, Placement placement)
-      : env_(config_env(config)), tuned_(config == "tuned"), placement_(placement) {}
+  // `library`: a library measured beside the default one (nccl_libraries.hpp); nullptr: the default.
+  NcclAllReduce(std::string config, Placement placement, const NcclApi* library = nullptr)
+      : env_(config_env(config)), tuned_(config == "tuned"), placement_(placement), library_(library) {}
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
@@ -114,7 +117,7 @@ class NcclAllReduce final : public Variant {
     case_env_ = fabric_env(c, t);
     if (placement_ == Placement::symmetric && !(b.in->symmetric() && b.out->symmetric()))
       throw CaseError("nccl-symm: the harness gave it non-symmetric buffers; it needs NCCL windows");
-    api_ = &NcclApi::get();
+    api_ = library_ != nullptr ? library_ : &NcclApi::get();  // the fabric's library (Harness::provider_for)
     count_ = c.elements();
     type_ = nccl_type(c.dtype);
     world_ = f.world();
@@ -147,6 +150,9 @@ class NcclAllReduce final : public Variant {
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
     std::vector<std::pair<std::string, std::string>> s;
+    if (library_ != nullptr)  // which build ran it: the evidence `compare --between` and `settings` cite
+      s.push_back({"nccl_library", library_->label + ": NCCL " + nccl_version_text(library_->version) +
+                                       " " + library_->path});
     s.push_back({"buffers", placement_ == Placement::symmetric
                                 ? "ncclMemAlloc + ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC)"
                                 : "cudaMalloc"});
@@ -184,6 +190,7 @@ class NcclAllReduce final : public Variant {
   std::map<std::string, std::string> case_env_;  // the prepared case's, for settings()
   bool tuned_ = false;
   Placement placement_;
+  const NcclApi* library_ = nullptr;
   const NcclApi* api_ = nullptr;
   std::size_t count_ = 0;
   ncclDataType_t type_ = ncclBfloat16;
@@ -197,23 +204,24 @@ class NcclAllReduce final : public Variant {
   std::uint64_t* record(int rank) const { return static_cast<std::uint64_t*>(phases_->local(rank)); }
 };
 
-// ncclAllReduce, unconfigured, with both buffers where `placement` puts them.
-VariantEntry nccl_entry_of(const VariantText& t, Placement placement) {
-  VariantEntry e = gpu_entry(t, [placement] { return std::make_unique<NcclAllReduce>("", placement); });
+// ncclAllReduce of `library` (nullptr: the default), unconfigured, with both buffers where
+// `placement` puts them.
+VariantEntry nccl_entry_of(const VariantText& t, Placement placement, const NcclApi* library) {
+  VariantEntry e = gpu_entry(t, [placement, library] { return std::make_unique<NcclAllReduce>("", placement, library); });
   e.no_host_reason = "NCCL needs GPUs; the host backend runs CPU twins only";
   return e;
 }
 
-}  // namespace
-
-VariantEntry nccl_entry() {
-  VariantEntry e = nccl_entry_of({"nccl", Family::allreduce,
-                                  "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, "
-                                  "nccl[tuned] applies a table"},
-                                 Placement::local);
+// `nccl` and its configurations, of `library` (nullptr: the default).
+VariantEntry nccl_entry_for(const VariantText& t, const NcclApi* library) {
+  VariantEntry e = nccl_entry_of(t, Placement::local, library);
   e.configs.assign(std::begin(kForcedConfigs), std::end(kForcedConfigs));
-  e.configs.push_back("tuned");
-  e.make_configured = [](const std::string& cfg) { return std::make_unique<NcclAllReduce>(cfg, Placement::local); };
+  // nccl[tuned] verifies arbench's tuner table with the default library; a library beside it has
+  // the forced configurations only.
+  if (library == nullptr) e.configs.push_back("tuned");
+  e.make_configured = [library](const std::string& cfg) {
+    return std::make_unique<NcclAllReduce>(cfg, Placement::local, library);
+  };
   // `nccl[ring/ll/ch:4]`: a listed forced configuration on exactly N channels (--nccl-channels).
   e.accepts_config = [](const std::string& cfg) {
     int channels = 0;
@@ -227,11 +235,30 @@ VariantEntry nccl_entry() {
   return e;
 }
 
+const char* const kNcclSummary =
+    "ncclAllReduce with NCCL's own tuner; nccl[<algo>/<proto>[/ch:N]] forces them, nccl[tuned] applies a table";
+const char* const kNcclSymmSummary =
+    "NCCL's own load/store symmetric kernels: ncclAllReduce with both buffers in NCCL symmetric windows";
+
+}  // namespace
+
+VariantEntry nccl_entry() { return nccl_entry_for({"nccl", Family::allreduce, kNcclSummary}, nullptr); }
+
 VariantEntry nccl_symm_entry() {
-  return nccl_entry_of({"nccl-symm", Family::allreduce,
-                        "NCCL's own load/store symmetric kernels: ncclAllReduce with both buffers in NCCL "
-                        "symmetric windows"},
-                       Placement::symmetric);
+  return nccl_entry_of({"nccl-symm", Family::allreduce, kNcclSymmSummary}, Placement::symmetric, nullptr);
+}
+
+std::vector<VariantEntry> nccl_library_entries(const NcclApi& library) {
+  const std::string which = "NCCL " + nccl_version_text(library.version) + " (" + library.path + ")";
+  const std::string plain = with_library("nccl", library.label), symm = with_library("nccl-symm", library.label);
+  // VariantText holds pointers: the entries copy them into their own strings at once.
+  const std::string plain_summary = "`nccl` of " + which + ": ncclAllReduce with that NCCL's own tuner; " + plain +
+                                    "[<algo>/<proto>[/ch:N]] forces them";
+  const std::string symm_summary = "`nccl-symm` of " + which + ": its own symmetric kernels on its windows";
+  std::vector<VariantEntry> out;
+  out.push_back(nccl_entry_for({plain.c_str(), Family::allreduce, plain_summary.c_str()}, &library));
+  out.push_back(nccl_entry_of({symm.c_str(), Family::allreduce, symm_summary.c_str()}, Placement::symmetric, &library));
+  return out;
 }
 
 }  // namespace arbench

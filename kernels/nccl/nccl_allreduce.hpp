@@ -1,11 +1,22 @@
 // `nccl` (and its configurations) and `nccl-symm`: ncclAllReduce (see nccl_allreduce.cu).
 #pragma once
 
+#include <vector>
+
 #include "arbench/variant.hpp"
 
 namespace arbench {
 
+struct NcclApi;  // kernels/fabric/nccl/nccl_api.hpp
+
 VariantEntry nccl_entry();
 VariantEntry nccl_symm_entry();
+
+// The variants of an NCCL-API library measured beside the default one
+// (kernels/fabric/nccl/nccl_libraries.hpp): `nccl@<label>` with the forced configurations
+// (`nccl@<label>[ring/ll]`, `.../ch:N`; not `[tuned]`) and `nccl-symm@<label>`, each running on
+// that library's communicators. `library` must outlive the entries (loaded libraries are kept for
+// the process).
+std::vector<VariantEntry> nccl_library_entries(const NcclApi& library);
 
 }  // namespace arbench

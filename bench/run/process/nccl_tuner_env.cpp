@@ -5,13 +5,15 @@
 #include <filesystem>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/nccl_library_name.hpp"
 
 namespace arbench {
 
 bool sweep_needs_tuner(const Sweep& sweep) {
-  for (const Case& c : sweep.cases)
-    if (c.variant == "nccl[tuned]" || (c.variant.rfind("nccl[", 0) == 0 && c.variant.find("/ch:") != std::string::npos))
-      return true;
+  for (const Case& c : sweep.cases) {
+    const std::string v = split_library(c.variant).variant;  // nccl@2.29.2[ring/ll/ch:4] too (--nccl-lib)
+    if (v == "nccl[tuned]" || (v.rfind("nccl[", 0) == 0 && v.find("/ch:") != std::string::npos)) return true;
+  }
   return false;
 }
 

@@ -1,8 +1,10 @@
 #include "kernels/fabric/nccl/nccl_api.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -18,6 +20,47 @@ namespace {
 
 constexpr int kMinVersion = 22800;  // 2.28.0: symmetric windows and ncclDevCommCreate
 
+// The object's ELF build id (NT_GNU_BUILD_ID) as hex, read from its program headers in memory;
+// empty when it has none.
+std::string build_id_of(const link_map* lm) {
+  struct Find {
+    const link_map* lm;
+    std::string hex;
+  } find{lm, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        auto* f = static_cast<Find*>(data);
+        if (info->dlpi_addr != f->lm->l_addr || info->dlpi_name == nullptr ||
+            std::string(info->dlpi_name) != f->lm->l_name)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const char* p = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+          const char* end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const auto* n = reinterpret_cast<const ElfW(Nhdr)*>(p);
+            const char* name = p + sizeof(ElfW(Nhdr));
+            const char* desc = name + ((n->n_namesz + 3) & ~3u);
+            if (desc + n->n_descsz > end) break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              static const char digits[] = "0123456789abcdef";
+              for (unsigned k = 0; k < n->n_descsz; ++k) {
+                const auto b = static_cast<unsigned char>(desc[k]);
+                f->hex += digits[b >> 4];
+                f->hex += digits[b & 15];
+              }
+              return 1;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &find);
+  return find.hex;
+}
+
 struct Loaded {
   NcclApi api;
   std::string error;  // empty when loaded
@@ -26,7 +69,6 @@ struct Loaded {
 Loaded load() {
   Loaded l;
   std::string tried;
-  void* h = nullptr;
   // ARBENCH_NCCL_LIBRARY names the one library to load (no other is tried: a path that does not
   // load is reported, not silently replaced by another NCCL); else the loader's libnccl.so.2, then
   // the library found at configure time.
@@ -37,27 +79,61 @@ Loaded load() {
     candidates[1] = "libnccl.so.2";
     candidates[2] = ARBENCH_NCCL_LIBRARY;
   }
+  const std::string install = "Install NCCL 2.28 or set ARBENCH_NCCL_LIBRARY.";
   for (const auto& c : candidates) {
     if (c.empty()) continue;
-    h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (h) {
-      l.api.path = c;
-      break;
+    NcclLoad one = load_nccl_library(c);
+    if (one.problem == NcclLoad::Problem::not_loaded) {
+      tried += "\n  " + c + ": " + one.detail;
+      continue;
     }
-    const char* why = dlerror();
-    tried += "\n  " + c + ": " + (why ? why : "not found");
-  }
-  if (!h) {
-    l.error = "NCCL (libnccl.so.2, version >= 2.28) could not be loaded:" + tried +
-              "\nInstall NCCL 2.28 (e.g. the libnccl2 package or the nvidia-nccl-cu13 wheel) and put it on "
-              "LD_LIBRARY_PATH, or set ARBENCH_NCCL_LIBRARY=/path/to/libnccl.so.2.";
+    l.api = std::move(one.api);
+    switch (one.problem) {
+      case NcclLoad::Problem::none: break;
+      case NcclLoad::Problem::not_nccl:
+      case NcclLoad::Problem::lacks_entry:
+        l.error = "NCCL at " + c + " lacks " + one.detail + "; NCCL >= 2.28 is required. " + install;
+        break;
+      default:
+        l.error = "NCCL " + nccl_version_text(l.api.version) + " at " + c +
+                  " is too old: arbench needs NCCL >= 2.28. " + install;
+    }
     return l;
+  }
+  l.error = "NCCL (libnccl.so.2, version >= 2.28) could not be loaded:" + tried +
+            "\nInstall NCCL 2.28 (e.g. the libnccl2 package or the nvidia-nccl-cu13 wheel) and put it on "
+            "LD_LIBRARY_PATH, or set ARBENCH_NCCL_LIBRARY=/path/to/libnccl.so.2.";
+  return l;
+}
+
+}  // namespace
+
+NcclLoad load_nccl_library(const std::string& path) {
+  NcclLoad l;
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* why = dlerror();
+    l.problem = NcclLoad::Problem::not_loaded;
+    l.detail = why ? why : "not found";
+    return l;
+  }
+  l.api.path = path;
+  if (link_map* lm = nullptr; dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != nullptr) {
+    l.api.file = lm->l_name;
+    l.api.build_id = build_id_of(lm);
   }
   auto sym = [&](auto& fn, const char* name) {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name));
-    if (!fn && l.error.empty()) l.error = std::string("NCCL at ") + l.api.path + " lacks " + name;
+    if (!fn && l.problem == NcclLoad::Problem::none) {
+      l.problem = NcclLoad::Problem::lacks_entry;
+      l.detail = name;
+    }
   };
   sym(l.api.GetVersion, "ncclGetVersion");
+  if (l.problem != NcclLoad::Problem::none) {
+    l.problem = NcclLoad::Problem::not_nccl;
+    return l;
+  }
   sym(l.api.GetErrorString, "ncclGetErrorString");
   sym(l.api.GetLastError, "ncclGetLastError");
   sym(l.api.CommInitAll, "ncclCommInitAll");
@@ -75,16 +151,17 @@ Loaded load() {
   sym(l.api.CommWindowDeregister, "ncclCommWindowDeregister");
   sym(l.api.DevCommCreate, "ncclDevCommCreate");
   sym(l.api.DevCommDestroy, "ncclDevCommDestroy");
-  if (!l.error.empty()) {
-    l.error += "; NCCL >= 2.28 is required. Install NCCL 2.28 or set ARBENCH_NCCL_LIBRARY.";
+  if (l.problem != NcclLoad::Problem::none) return l;
+  if (l.api.GetVersion(&l.api.version) != ncclSuccess) {
+    l.problem = NcclLoad::Problem::not_nccl;
+    l.detail = "a working ncclGetVersion";
     return l;
   }
-  l.api.GetVersion(&l.api.version);
-  if (l.api.version < kMinVersion)
-    l.error = "NCCL " + nccl_version_text(l.api.version) + " at " + l.api.path +
-              " is too old: arbench needs NCCL >= 2.28. Install NCCL 2.28 or set ARBENCH_NCCL_LIBRARY.";
+  if (l.api.version < kMinVersion) l.problem = NcclLoad::Problem::too_old;
   return l;
 }
+
+namespace {
 
 const Loaded& loaded() {
   static const Loaded l = load();
@@ -105,6 +182,11 @@ std::string NcclApi::version_or_reason() {
 }
 
 bool NcclApi::available() { return loaded().error.empty(); }
+
+std::string nccl_api_text(const NcclApi& api) {
+  const std::string v = "NCCL " + nccl_version_text(api.version);
+  return api.label.empty() ? v : v + " (nccl@" + api.label + ": " + api.path + ")";
+}
 
 void throw_nccl(const NcclApi& api, ncclResult_t r, const char* call, const char* file, int line) {
   std::string msg = std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +

@@ -39,7 +39,12 @@ struct NcclApi {
   decltype(&::ncclDevCommDestroy) DevCommDestroy = nullptr;
 
   int version = 0;      // e.g. 22809
-  std::string path;     // the library that was loaded
+  std::string path;     // the library that was loaded, as named (a path, or libnccl.so.2)
+  std::string file;     // the file the loader mapped for it (dlinfo), e.g. /usr/lib/.../libnccl.so.2
+  std::string build_id; // its ELF build id (hex; empty when it has none): which build this is
+  // Empty for the default library; else the label of a library measured beside it
+  // (`nccl@<label>`: nccl_libraries.hpp).
+  std::string label;
 
   // The loaded API; throws EnvironmentError (exit 3) saying what to install when NCCL is
   // missing or older than 2.28.
@@ -49,6 +54,32 @@ struct NcclApi {
   // NCCL >= 2.28 could be loaded; never throws.
   static bool available();
 };
+
+// What loading one NCCL-API library found (load_nccl_library).
+struct NcclLoad {
+  enum class Problem {
+    none,
+    not_loaded,   // dlopen failed (detail: dlerror)
+    not_nccl,     // no ncclGetVersion, or it failed
+    lacks_entry,  // an entry point arbench calls is missing (detail: its name)
+    too_old,      // older than 2.28
+  };
+  NcclApi api;  // path, version, file, build_id and the entry points found
+  Problem problem = Problem::none;
+  std::string detail;
+};
+
+// dlopen(path, RTLD_NOW | RTLD_LOCAL), then every entry point arbench calls, then ncclGetVersion.
+// The loader matches a name with a '/' by file identity (device and inode), not by SONAME: two
+// copies of one library at two paths are two objects, each with its own state; the same file
+// twice (or a link to it) is one. A bare name (libnccl.so.2) is answered by any object already
+// loaded with that SONAME, so the default library is loaded before any other (nccl_libraries.hpp).
+// Never throws; never unloads (NCCL keeps threads of its own).
+NcclLoad load_nccl_library(const std::string& path);
+
+// "NCCL 2.28.9" for the default library; "NCCL 2.29.2 (nccl@2.29.2: /opt/nccl/lib/libnccl.so.2)" for
+// one beside it (fabric descriptions, banners).
+std::string nccl_api_text(const NcclApi& api);
 
 }  // namespace arbench
 

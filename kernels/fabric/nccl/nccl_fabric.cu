@@ -25,8 +25,10 @@ std::string nccl_error_text(const NcclApi& api, ncclResult_t r) {
 
 }  // namespace
 
-NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env, BrokenPair planted)
-    : CudaFabric(first_devices(world), timeout_s), api_(NcclApi::get()), env_(std::move(env)), planted_(planted) {
+NcclFabric::NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env, BrokenPair planted,
+                       const NcclApi* api)
+    : CudaFabric(first_devices(world), timeout_s), api_(api ? *api : NcclApi::get()), env_(std::move(env)),
+      planted_(planted) {
   // The watchdog aborts whatever communicators exist when a blocking NCCL call overruns.
   dog_ = std::make_unique<Watchdog>([this] {
     for (auto c : comms_)
@@ -99,7 +101,7 @@ void NcclFabric::abort() {
 }
 
 std::string NcclFabric::describe() const {
-  std::string s = std::to_string(world()) + " GPUs, NCCL " + NcclApi::version_or_reason();
+  std::string s = std::to_string(world()) + " GPUs, " + nccl_api_text(api_);
   for (const auto& [k, v] : env_) s += " " + k + "=" + v;
   return s + "; start gate: " + gate_description();
 }

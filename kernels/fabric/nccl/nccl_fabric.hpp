@@ -35,8 +35,11 @@ namespace arbench {
 class NcclFabric final : public CudaFabric {
  public:
   // `env`: NCCL_* variables set while the communicators are created (then restored).
-  // `planted`: the test seam's broken pair (the peer check sees its data go elsewhere).
-  NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env = {}, BrokenPair planted = {});
+  // `planted`: the test seam's broken pair (the peer check sees its data go elsewhere). `api`: the
+  // NCCL-API library whose communicators these are (nullptr: the default, NcclApi::get; another:
+  // a library measured beside it, nccl_libraries.hpp).
+  NcclFabric(int world, double timeout_s, std::map<std::string, std::string> env = {}, BrokenPair planted = {},
+             const NcclApi* api = nullptr);
   ~NcclFabric() override;
   Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;

@@ -33,9 +33,9 @@ void agree_or_throw(World& w, const std::string& failure, const char* what) {
 }  // namespace
 
 NcclProcessFabric::NcclProcessFabric(World& processes, double timeout_s, std::map<std::string, std::string> env,
-                                     BrokenPair planted)
+                                     BrokenPair planted, const NcclApi* api)
     : CudaFabric(agree_process_device(processes), processes.rank(), processes.size(), processes, timeout_s),
-      api_(NcclApi::get()), env_(std::move(env)), planted_(planted) {
+      api_(api ? *api : NcclApi::get()), env_(std::move(env)), planted_(planted) {
   // NCCL waits inside its setup calls for every process; the watchdog bounds them.
   dog_ = std::make_unique<Watchdog>([this] {
     if (comm_) api_.CommAbort(comm_);
@@ -186,7 +186,7 @@ void NcclProcessFabric::abort() {
 std::string NcclProcessFabric::describe() const {
   const WorldLayout& l = processes().layout();
   std::string s = std::to_string(world()) + " processes on " + std::to_string(l.nodes) +
-                  (l.nodes == 1 ? " node" : " nodes") + ", one GPU each, NCCL " + NcclApi::version_or_reason();
+                  (l.nodes == 1 ? " node" : " nodes") + ", one GPU each, " + nccl_api_text(api_);
   for (const auto& [k, v] : env_) s += " " + k + "=" + v;
   return s + "; start gate: MPI barrier, then " + gate_description();
 }

@@ -27,8 +27,9 @@ class NcclProcessFabric final : public CudaFabric {
  public:
   // Collective. `env`: NCCL_* variables set while the communicator is created; `planted`: the
   // test seam's broken pair (the peer check sees its data go elsewhere).
+  // `api`: the NCCL-API library (nullptr: the default; nccl_fabric.hpp).
   NcclProcessFabric(World& processes, double timeout_s, std::map<std::string, std::string> env = {},
-                    BrokenPair planted = {});
+                    BrokenPair planted = {}, const NcclApi* api = nullptr);
   ~NcclProcessFabric() override;
   Backend backend() const override { return Backend::cuda; }
   std::string describe() const override;

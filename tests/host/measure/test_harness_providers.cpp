@@ -14,6 +14,7 @@
 #include "arbench/core/errors.hpp"
 #include "harness_test_util.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
+#include "kernels/reference/reference_twin.hpp"
 #include "kernels/symm/symm_twins.hpp"
 
 using namespace arbench;
@@ -169,4 +170,47 @@ TEST(HarnessProviders, EachFabricReservesOneArenaForItsLargestCase) {
   EXPECT_GE(box.reserved["cuda"][0], 3u << 20);
   EXPECT_LT(box.reserved["nccl"][0], box.reserved["cuda"][0]);
   EXPECT_GE(box.reserved["nccl"][0], 3u << 19);
+}
+
+// Another NCCL build (`run --nccl-lib`): its variants, named `<name>@<label>`, run on that
+// library's fabric, provider "nccl@<label>", never on the default library's; its windows are
+// still NCCL's memory (the case's symm_mem is `nccl`, as the result schema allows); and the
+// default library missing does not stop it. (The reference twin stands in for NCCL's all-reduce.)
+// Its buffers are symmetric (as nccl-symm's are): the reference reads its peers'.
+class NcclLike final : public Variant {
+ public:
+  NcclLike() : inner_(reference_entry().host()) {}
+  // The fabric says cuda (the reference itself runs on the host backend only); its memory is the host's.
+  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override { inner_->prepare(c, f, b, t); }
+  void launch(int rank, Stream s) override { inner_->launch(rank, s); }
+  bool needs_nccl() const override { return true; }
+
+ private:
+  std::unique_ptr<Variant> inner_;
+};
+
+TEST(HarnessProviders, AnotherNcclBuildRunsOnItsOwnFabric) {
+  Box box;
+  box.nccl_missing = true;  // the default library cannot be loaded here
+  VariantEntry plain;
+  plain.name = "nccl@2.29.2";
+  plain.gpu = [] { return std::make_unique<NcclLike>(); };
+  plain.configs = {"ring/ll"};
+  plain.make_configured = [](const std::string&) { return std::make_unique<NcclLike>(); };
+  box.reg.add(plain);
+  VariantEntry symm;
+  symm.name = "nccl-symm@2.29.2";
+  symm.gpu = [] { return std::make_unique<NcclLike>(); };
+  box.reg.add(symm);
+  for (const char* v : {"nccl@2.29.2", "nccl@2.29.2[ring/ll]", "nccl-symm@2.29.2"}) {
+    const Case c{v, Family::allreduce, DType::bf16, 2, 4096, 0, 0, false};
+    ASSERT_TRUE(box.harness.plan(c).ok) << v << ": " << box.harness.plan(c).reason;
+    const CaseResult r = box.harness.run(c);
+    EXPECT_TRUE(r.ok) << v << ": " << r.reason;
+    EXPECT_EQ(r.symm_mem, "nccl") << v;  // NCCL's windows, never "nccl@2.29.2"
+  }
+  EXPECT_EQ(box.made, (std::vector<std::string>{"nccl@2.29.2"})) << "one fabric for the library, none of the default's";
+  // The default's own variant still finds the default missing.
+  EXPECT_FALSE(box.harness.plan(nccl_case()).ok);
 }
