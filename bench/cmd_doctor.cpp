@@ -23,6 +23,7 @@
 #include "kernels/fabric/nccl/nccl_api.hpp"
 #include "results/report.hpp"
 #include "settings/catalogue/python_probe.hpp"
+#include "text/wrap.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/gpu/pattern_probe.hpp"
 #include "topo/nvml_loader.hpp"
@@ -80,7 +81,10 @@ void ask_gpus(doctor::Inputs& in, const DoctorArgs& a) {
   try {
     gpus = topo::list_cuda_gpus();
   } catch (const Error& e) {
-    in.functional.why = in.probe_skipped = std::string("no CUDA device: ") + e.what();
+    // Its first clause ("no CUDA device is usable (cudaGetDeviceCount: ...)"); the rest is topo's advice.
+    std::string why = e.what();
+    if (const std::size_t end = why.find("): "); end != std::string::npos) why.resize(end + 1);
+    in.functional.why = in.probe_skipped = why;
     return;
   }
   std::vector<int> ordinals;
@@ -136,7 +140,7 @@ int run_doctor(const DoctorArgs& a) {
     if (NcclApi::available()) in.arbench_nccl = NcclApi::version_or_reason();
     ask_gpus(in, a);
   } else {
-    const std::string why = "--sysfs-root reads a saved tree: NVML, CUDA and the probe would describe this machine";
+    const std::string why = "--sysfs-root reads a saved tree (NVML, CUDA and the probe would describe this machine)";
     in.nvml.why = in.functional.why = in.probe_skipped = why;
   }
   const std::vector<doctor::Check> checks = doctor::run_checks(in);
@@ -148,9 +152,13 @@ int run_doctor(const DoctorArgs& a) {
     std::ostringstream head;
     head << "arbench doctor: " << in.topo.gpus.size() << " NVIDIA GPU(s) under " << (in.root / "sys").string();
     if (!in.topo.unplaced.empty()) head << " (" << in.topo.unplaced.size() << " not placed in the PCIe tree)";
-    head << "\n  NVML: " << (in.nvml.loaded ? "loaded" : in.nvml.why) << "\n  functional P2P check: "
-         << (in.functional.ran ? "ran" : in.functional.why) << "\n  collapse probe: "
-         << (in.probe ? "ran" : in.probe_skipped) << "\n";
+    head << "\n";
+    if (machine)
+      head << fit_line("  NVML: " + (in.nvml.loaded ? std::string("loaded") : in.nvml.why), 4)
+           << fit_line("  functional P2P check: " + (in.functional.ran ? std::string("ran") : in.functional.why), 4)
+           << fit_line("  collapse probe: " + (in.probe ? std::string("ran") : in.probe_skipped), 4);
+    else
+      head << "  NVML, CUDA, the functional P2P check and the probe: not asked (--sysfs-root reads a saved tree)\n";
     std::cout << doctor::render_report(checks, head.str());
     if (!a.out.empty()) std::cout << "\nWrote " << a.out << " (give it to `arbench run --doctor FILE`)\n";
   }
@@ -161,7 +169,7 @@ int run_doctor(const DoctorArgs& a) {
 
 void add_doctor_command(CLI::App& app, int& exit_code) {
   const auto [sub, args] = cli::subcommand<DoctorArgs>(
-      app, "doctor", "What makes PCIe all-reduce hang or crawl on this box: each value read, its verdict and the fix");
+      app, "doctor", "What makes PCIe all-reduce hang or crawl on this box: what was read, the verdict, the fix");
   cli::input_dir(*sub, "--sysfs-root", args->sysfs_root,
                  "read sysfs and /proc from DIR/sys and DIR/proc instead of this machine's (no NVML, CUDA or probe)");
   sub->add_flag("--json", args->json, "print the report as JSON (one object per check) instead of the table");

@@ -61,8 +61,11 @@ Check check_bar1(const Inputs& in) {
               (memory ? ", memory " + bytes_text(*memory) : std::string(", memory unknown: judged against 1 GiB")),
           too_small ? "turn on Above 4G Decoding and Resizable BAR in the BIOS (BAR1 then covers the memory)" : "");
   }
-  if (in.topo.gpus.empty()) c.add("GPUs", Verdict::unknown, "no NVIDIA GPU found");
   c.summary = std::to_string(small) + " of " + std::to_string(in.topo.gpus.size()) + " GPUs with a BAR1 smaller than needed";
+  if (in.topo.gpus.empty()) {
+    c.add("GPUs", Verdict::unknown, "no NVIDIA GPU found");
+    c.summary = c.items.back().read;
+  }
   return c;
 }
 

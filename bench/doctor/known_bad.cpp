@@ -24,8 +24,9 @@ const std::vector<KnownBad>& known_bad() {
        .verified = true,
        .caveat = "only 2.26.2 (failing) and 2.31.2 (working) were tested: the releases between are not known either way"},
       {.id = "nccl.p2p_hang_rtx_pro_6000", .package = "nccl", .first = "2.26.5", .last = "2.29.2",
+       .only = "2.26.5,2.27.7,2.29.2",
        .hardware = "2x RTX PRO 6000 Blackwell, PCIe, Fedora 43",
-       .what = "all-reduce hangs with P2P on (2.26.5, 2.27.7 and 2.29.2 tested); NCCL_P2P_DISABLE=1 avoids it",
+       .what = "all-reduce hangs with P2P on (the releases tested); NCCL_P2P_DISABLE=1 avoids it",
        .fix = "check acs and iommu first (the same symptom as ACS redirection); NCCL_P2P_DISABLE=1 until then",
        .verdict = Verdict::may_hang,
        .source = {"NVIDIA/nccl", "issue #1999 (closed)", "description only: the resolution was not read"},
@@ -36,11 +37,22 @@ const std::vector<KnownBad>& known_bad() {
 }
 
 bool affects(const KnownBad& k, const Version& v) {
+  if (!k.only.empty()) {
+    std::istringstream list{std::string(k.only)};
+    for (std::string r; std::getline(list, r, ',');)
+      if (parse_version(r) == v) return true;
+    return false;
+  }
   const auto first = parse_version(std::string(k.first)), last = parse_version(std::string(k.last));
   return (!first || *first <= v) && (!last || v <= *last);
 }
 
 std::string releases(const KnownBad& k) {
+  if (!k.only.empty()) {
+    std::string out(k.only);
+    for (std::size_t at = out.find(','); at != std::string::npos; at = out.find(',', at + 2)) out.replace(at, 1, ", ");
+    return out;
+  }
   if (k.first == k.last) return std::string(k.first);
   return std::string(k.first) + " to " + std::string(k.last);
 }

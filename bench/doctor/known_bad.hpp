@@ -25,6 +25,7 @@ struct KnownBad {
   std::string_view id = {};       // "nccl.ima_512k"
   std::string_view package = {};  // "nccl", "driver", or a StackVersions engine key ("vllm", ...)
   std::string_view first = {}, last = {};  // the releases affected, both inclusive
+  std::string_view only = {};  // when set: exactly these releases ("2.26.5,2.27.7"), not the range between
   std::string_view hardware = {};  // where it was seen
   std::string_view what = {};      // what happens
   std::string_view fix = {};

@@ -107,8 +107,10 @@ Check check_links(const Inputs& in) {
                                 : "pcie_port_pm=" + port_pm->second + " on the kernel command line");
   c.data = {{"aspm_policy", policy ? nlohmann::json(current) : nlohmann::json()},
             {"pcie_port_pm", cmd && port_pm != cmd->end() ? nlohmann::json(port_pm->second) : nlohmann::json()}};
-  c.summary = std::to_string(slow) + " of " + std::to_string(t.gpus.size() + t.bridges.size()) +
-              " links slow (trained down, or ASPM on); ASPM policy " + (policy ? current : std::string("unknown"));
+  c.summary = (t.gpus.empty() ? std::string("no NVIDIA GPU found")
+                              : std::to_string(slow) + " of " + std::to_string(t.gpus.size() + t.bridges.size()) +
+                                    " links slow (trained down, or ASPM on)") +
+              "; ASPM policy " + (policy ? current : std::string("unknown"));
   return c;
 }
 

@@ -22,9 +22,17 @@ std::string render_report(const std::vector<Check>& checks, const std::string& h
   std::ostringstream os;
   os << head;
   os << "\n" << pad("check", kIdWidth) << pad("verdict", kVerdictWidth) << "what was read\n";
-  for (const Check& c : checks)
-    os << fit_line(pad(c.id, kIdWidth) + pad(verdict_name(c.verdict()), kVerdictWidth) + c.summary,
+  for (const Check& c : checks) {
+    // A check that read most of what it looks at says how much it could not read.
+    std::size_t unread = 0;
+    for (const Item& i : c.items) unread += i.verdict == Verdict::unknown ? 1 : 0;
+    const std::string partly = unread > 0 && unread < c.items.size() && c.items.size() > 1
+                                   ? "; " + std::to_string(unread) + " of " + std::to_string(c.items.size()) +
+                                         " items could not be read"
+                                   : "";
+    os << fit_line(pad(c.id, kIdWidth) + pad(verdict_name(c.verdict()), kVerdictWidth) + c.summary + partly,
                    kIdWidth + kVerdictWidth);
+  }
   const Verdict w = worst(checks);
   os << "\nOverall: " << verdict_name(w) << " (exit " << exit_code(w) << ")\n";
   for (const Check& c : checks) {

@@ -136,7 +136,10 @@ TEST(DoctorPaths, KnownBadReleasesMatchWhatIsInstalled) {
   EXPECT_TRUE(has(nccl->read, "NVIDIA/nccl issue #2418")) << nccl->read;
   EXPECT_TRUE(has(nccl->fix, "2.31.2"));
   EXPECT_EQ(item(c, "the NVIDIA driver 580.95.05")->verdict, Verdict::ok) << dump(c);
-  // An unverified entry never raises the verdict: it says it cannot tell.
+  // An unverified entry never raises the verdict: it says it cannot tell. It lists the releases
+  // tested, not the range between them.
+  in.stack.nccl = parse_version("2.28.9");
+  EXPECT_EQ(item(check_known_bad(in), "the engine's NCCL 2.28.9")->read, "no known-bad entry for this release");
   in.stack.nccl = parse_version("2.27.7");
   c = check_known_bad(in);
   EXPECT_EQ(item(c, "the engine's NCCL 2.27.7")->verdict, Verdict::unknown) << dump(c);
@@ -160,6 +163,7 @@ TEST(DoctorPaths, KnownBadEntriesNameTheirSource) {
   EXPECT_FALSE(affects(ima, *parse_version("2.26.3")));
   EXPECT_FALSE(affects(ima, *parse_version("2.31.2")));
   EXPECT_TRUE(has(known_bad_markdown(), "| nccl | 2.26.2 |"));
+  EXPECT_TRUE(has(known_bad_markdown(), "| nccl | 2.26.5, 2.27.7, 2.29.2 |"));
 }
 
 TEST(DoctorPaths, ExitCodesAndTheWorstVerdict) {

@@ -55,7 +55,7 @@ TEST(DoctorPci, NonRootReadSaysSoAndUsesLspciWhenItCan) {
   EXPECT_EQ(without.verdict(), Verdict::unknown) << dump(without);
   EXPECT_TRUE(has(item(without, "0000:00:01.1")->read, "64 bytes")) << dump(without);
   EXPECT_TRUE(has(item(without, "0000:00:01.1")->fix, "sudo arbench doctor"));
-  EXPECT_TRUE(has(without.summary, "4 not readable without root")) << without.summary;
+  EXPECT_TRUE(has(without.summary, "4 not readable, 4 of them without root")) << without.summary;
   in.lspci = [](const std::string& bdf) -> std::optional<std::string> {
     if (bdf != "0000:02:00.0") return std::string("\tCapabilities: <access denied>\n");
     return std::string("\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n");
@@ -75,6 +75,8 @@ TEST(DoctorPci, MissingConfigFileAndMissingFolders) {
   const Check acs = check_acs(host_inputs(t.root()));
   EXPECT_EQ(item(acs, "0000:00:01.1")->verdict, Verdict::unknown);
   EXPECT_TRUE(has(item(acs, "0000:00:01.1")->read, "is missing")) << dump(acs);
+  EXPECT_EQ(item(acs, "0000:00:01.1")->fix, "");  // root would not help
+  EXPECT_EQ(acs.summary, "0 of 4 bridges redirect peer traffic (1 not readable)");
   // A root with nothing below it: every check runs and says what it could not read.
   const Inputs empty = host_inputs(t.root() / "no-such-folder");
   for (const Check& c : run_checks(empty)) {
