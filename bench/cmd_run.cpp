@@ -25,6 +25,7 @@
 #include "arbench/tuner/tuner_table_text.hpp"
 #include "io/input_file.hpp"
 #include "run/run_command.hpp"
+#include "doctor/report.hpp"
 #include "topo/links.hpp"
 
 namespace arbench {
@@ -232,6 +233,10 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
   add_sweep_options(*run, cfg, dtypes, families, parsed->cache);
   cli::output_file(*run, "--out", cfg.out_json, "write the results JSON here (atomically)");
   cli::output_file(*run, "--csv", cfg.out_csv, "write one CSV line per case here (atomically)");
+  cli::input_file(*run, "--doctor", cfg.doctor_file,
+                  "a report of `arbench doctor --out FILE.json` on this machine: its findings (pull beats push) go into "
+                  "the results, where tune and settings read them (default: none)",
+                  [](const std::string& path) { doctor::read_doctor_report(path); });
   auto* quiet = run->add_flag("-q,--quiet", cfg.quiet,
                               "no console table; errors, the footer and (on a terminal) progress only (not with --wide)");
   run->add_flag("--wide", cfg.wide,

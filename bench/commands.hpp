@@ -20,5 +20,6 @@ void add_tune_command(CLI::App& app, int& exit_code);
 void add_topo_command(CLI::App& app, int& exit_code, World& world);
 void add_step_command(CLI::App& app, int& exit_code);
 void add_settings_command(CLI::App& app, int& exit_code);
+void add_doctor_command(CLI::App& app, int& exit_code);
 
 }  // namespace arbench

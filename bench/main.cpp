@@ -1,6 +1,6 @@
 // arbench: all-reduce microbenchmarks for PCIe multi-GPU boxes. Subcommands: run (default),
-// list, compare, tune, topo, step. `--benchmark_*` flags go to Google Benchmark (those arbench
-// honours: cli/gbench_flags.hpp). Under mpirun / srun every process is one rank of one run
+// list, compare, tune, topo, step, settings, doctor. `--benchmark_*` flags go to Google Benchmark
+// (those arbench honours: cli/gbench_flags.hpp). Under mpirun / srun every process is one rank of one run
 // (docs/multi-process.md); process 0 prints.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   }
   // `run` is the default subcommand: `arbench --gpus 2` means `arbench run --gpus 2`.
   static char run_word[] = "run";
-  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step", "settings"};
+  const std::vector<std::string> subcommands = {"run", "list", "compare", "tune", "topo", "step", "settings", "doctor"};
   const bool wants_help = args.size() > 1 && (std::strcmp(args[1], "-h") == 0 || std::strcmp(args[1], "--help") == 0 ||
                                                std::strcmp(args[1], "--version") == 0);
   std::string sub;
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   if (!wants_help && sub.empty()) {
     if (args.size() > 1 && args[1][0] != '-') {
       err << "arbench: unknown subcommand '" << args[1] << "'; subcommands: run (default), list, compare, "
-                   "tune, topo, step, settings. See arbench --help\n";
+                   "tune, topo, step, settings, doctor. See arbench --help\n";
       return kExitUsage;
     }
     args.insert(args.begin() + 1, run_word);
@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
   add_topo_command(app, exit_code, *world);
   add_step_command(app, exit_code);
   add_settings_command(app, exit_code);
+  add_doctor_command(app, exit_code);
   cli::use_help_formatter(app);
   try {
     app.parse(int(args.size()), args.data());

@@ -16,12 +16,30 @@ namespace {
 // family, dtype, world, hidden, in_place, cold_cache
 using TableKey = std::tuple<std::string, std::string, int, int, bool, bool>;
 
-TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha) {
+// On a box where pull beats push (`arbench doctor`): the pull twin of a push winner that is not
+// significantly slower takes its place.
+void prefer_pull_twin(std::vector<const ResultCase*>& cands, double alpha) {
+  const std::string& best = cands[0]->variant;
+  const std::size_t at = best.find("push");
+  if (at == std::string::npos) return;
+  const std::string twin = std::string(best).replace(at, 4, "pull");
+  for (std::size_t i = 1; i < cands.size(); ++i)
+    if (cands[i]->variant == twin && mann_whitney_u(cands[0]->samples_us, cands[i]->samples_us).p_value >= alpha) {
+      std::swap(cands[0], cands[i]);
+      if (i != 1) std::swap(cands[1], cands[i]);  // the push variant runs up
+      return;
+    }
+}
+
+TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha, bool prefer_pull) {
   // Lowest median first; the name breaks exact ties so the output is deterministic.
   std::sort(cands.begin(), cands.end(), [](const ResultCase* a, const ResultCase* b) {
     return std::tie(a->median_us, a->variant) < std::tie(b->median_us, b->variant);
   });
+  const std::string fastest = cands[0]->variant;
+  if (prefer_pull) prefer_pull_twin(cands, alpha);
   TunePoint p;
+  p.preferred_pull = cands[0]->variant != fastest;
   p.size = size;
   p.candidates = int(cands.size());
   p.best = cands[0]->variant;
@@ -52,6 +70,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
   TuneReport rep;
   rep.take_source(result);
   rep.alpha = alpha;
+  rep.prefer_pull = result.pull_beats_push.value_or(false);
 
   // table -> size -> cases
   std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
@@ -118,7 +137,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
     std::tie(t.family, t.dtype, t.world, t.hidden, t.in_place, t.cold_cache) = key;
     t.axis = t.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
     for (const auto& [size, cands] : sizes) {
-      t.points.push_back(rank_point(size, cands, alpha));
+      t.points.push_back(rank_point(size, cands, alpha, rep.prefer_pull));
       for (const ResultCase* c : cands)
         if (!c->islands.empty()) t.islands = c->islands;
     }

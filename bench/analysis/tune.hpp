@@ -23,6 +23,10 @@ struct TunePoint {
   double p_value = 1;           // Mann-Whitney, best vs runner-up samples
   bool significant = false;     // p_value < alpha
   int candidates = 0;           // variants measured at this size
+  // The result says pull beats push on this box (ResultFile::pull_beats_push), and the pull twin
+  // of the fastest push variant was not significantly slower: the twin is `best` instead, and the
+  // push variant the runner-up (so margin is negative).
+  bool preferred_pull = false;
 };
 
 // The winner changes between two adjacent measured sizes.
@@ -57,6 +61,7 @@ struct TuneReport : ResultSource {
   double alpha = 0.01;
   std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place, cache
   std::vector<std::string> ignored;  // failed cases, names without a shape
+  bool prefer_pull = false;          // the result's pull_beats_push (`arbench run --doctor`)
 };
 
 // Why a variant cannot be named in a dispatch table (empty when it can): `arbench tune` asks the

@@ -47,6 +47,7 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
         jp["runner_up"] = p.runner_up;
         jp["runner_up_us"] = p.runner_up_us;
         jp["margin"] = p.margin;
+        if (p.preferred_pull) jp["preferred"] = "pull";
         jp["p_value"] = p.p_value;
         jp["significant"] = p.significant;
       } else {
@@ -72,6 +73,9 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
   if (!rep.backend.empty()) source += " (backend " + rep.backend + ", " + rep.timing + " timing)";
   out += md ? source + "\n" : fit_line(source, 2);
   out += "margin = runner-up median / best median - 1; significant = Mann-Whitney p < " + format_fixed(rep.alpha, 3) + "\n";
+  if (rep.prefer_pull)
+    out += fit_line("pull beats push on this box (arbench doctor, recorded by run --doctor): a pull variant not "
+                    "significantly slower than the fastest push one is chosen instead (marked *)", 2);
   for (const TuneTable& t : rep.tables) {
     std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
     if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
@@ -83,7 +87,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
                     {true, false, true, false, true, true, false});
     for (const TunePoint& p : t.points) {
       const bool has_runner = !p.runner_up.empty();
-      tab.add_row({format_size(p.size, t.axis), md ? "`" + p.best + "`" : p.best,
+      tab.add_row({format_size(p.size, t.axis), (md ? "`" + p.best + "`" : p.best) + (p.preferred_pull ? " *" : ""),
                    format_fixed(p.best_us, 2),
                    has_runner ? (md ? "`" + p.runner_up + "`" : p.runner_up) : "-",
                    has_runner ? format_fixed(p.runner_up_us, 2) : "",

@@ -74,6 +74,7 @@ std::string describe_document(const nlohmann::json& doc) {
   if (schema == "arbench-dispatch-table") return "a dispatch table written by `arbench tune --out`";
   if (schema == "arbench-step") return "a step projection written by `arbench step --out`";
   if (schema == "arbench-compare") return "a comparison written by `arbench compare --format json`";
+  if (schema.rfind("arbench-doctor", 0) == 0) return "a doctor report written by `arbench doctor --out`";
   if (doc.contains("sets") && doc.contains("about")) return "published reference figures (results/reference/)";
   return {};
 }

@@ -112,6 +112,9 @@ void parse_provenance(const json& prov, ResultFile& r, const std::string& label)
                                   opt_string(libs[i], "version", label, at), opt_string(libs[i], "path", label, at)});
     }
   }
+  if (prov.contains("box_findings") && prov.at("box_findings").is_object() &&
+      prov.at("box_findings").contains("pull_beats_push") && prov.at("box_findings").at("pull_beats_push").is_boolean())
+    r.pull_beats_push = prov.at("box_findings").at("pull_beats_push").get<bool>();
   if (prov.contains("nvlink_all_pairs") && !prov.at("nvlink_all_pairs").is_null()) {
     const json& nv = member(prov, "nvlink_all_pairs", json::value_t::object, label, where);
     for (const auto& [world, all] : nv.items()) {

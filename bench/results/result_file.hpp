@@ -87,6 +87,10 @@ struct ResultFile {
   std::vector<ResultGpu> gpus;
   std::map<std::string, std::string> nccl_env;  // provenance.nccl_env: the run's NCCL_* variables
   int nodes = 1;  // provenance.launch.nodes
+  // provenance.box_findings.pull_beats_push (`arbench run --doctor`): the doctor's probe found that
+  // posted writes collapse on this box while reads hold; tune and settings then prefer pull
+  // variants where push does not beat them. nullopt: not recorded.
+  std::optional<bool> pull_beats_push;
   // Per world size: every GPU pair NVLink-connected (provenance.nvlink_all_pairs, cuda backend);
   // absent: not known to be.
   std::map<int, bool> all_nvlink;

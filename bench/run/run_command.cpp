@@ -47,6 +47,8 @@
 #include "run/run_device_state.hpp"
 #include "run/nccl_case_labels.hpp"
 #include "text/wrap.hpp"
+#include "doctor/checks.hpp"
+#include "doctor/report.hpp"
 #include "run/run_links.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
@@ -175,6 +177,8 @@ FinishedRun result_header(const RunConfig& cfg, Backend b, const SweepScope& sco
     run.provenance["nvlink_all_pairs"] = nvlink;
   }
   run.provenance["islands"] = islands_provenance(cfg, links);
+  if (!cfg.doctor_file.empty())
+    run.provenance["box_findings"] = doctor::box_findings(doctor::read_doctor_report(cfg.doctor_file), cfg.doctor_file);
   add_machine_and_stack(run.provenance);  // after the topology: the machine includes the PCIe relations
   run.config = config_to_json(cfg);
   drop_unused_config(run.config, b, scope);  // what shaped the sweep, never a value it did not use
@@ -283,7 +287,13 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
                 << "find it)\n";
     if (lead && !list_only)
       check_output_paths({{"--out", cfg.out_json}, {"--csv", cfg.out_csv}, {"--benchmark_out", cfg.gbench_out}},
-                         {{"--links", cfg.links_file}});
+                         {{"--links", cfg.links_file}, {"--doctor", cfg.doctor_file}});
+    // Before the sweep: what the doctor's sysfs checks say may hang this box (ACS, IOMMU), a line
+    // each, so a user learns why before a case times out. No GPU work, nothing printed when clean.
+    if (lead && !list_only && !role) {
+      const char* root = std::getenv("ARBENCH_TEST_SYSFS_ROOT");  // the tests' fixture trees
+      for (const std::string& line : doctor::hang_risks(root ? root : "/")) std::cerr << fit_line("arbench: " + line, 4);
+    }
     sweep = expand_sweep(cfg, reg, b);
     scope = sweep_scope(*sweep);
     check_options_apply(cfg, b, scope);

@@ -1,6 +1,7 @@
 // Best-of-A against best-of-B per size; see findings.hpp.
 #include "settings/findings.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <tuple>
@@ -10,17 +11,26 @@
 namespace arbench {
 namespace {
 
-const ResultCase* fastest(const std::map<std::string, const ResultCase*>& at, const std::vector<std::string>& names) {
+// The group's fastest case; on a box where pull beats push (`arbench doctor`, recorded by `run
+// --doctor`), the pull twin of a push winner when the push one does not beat it.
+const ResultCase* fastest(const std::map<std::string, const ResultCase*>& at, const std::vector<std::string>& names,
+                          bool prefer_pull, const std::string& axis, std::uint64_t size, const VerdictOptions& opt) {
   const ResultCase* best = nullptr;
   for (const std::string& n : names)
     if (const auto it = at.find(n); it != at.end() && (!best || it->second->median_us < best->median_us)) best = it->second;
+  if (prefer_pull && best)
+    if (const std::size_t push = best->variant.find("push"); push != std::string::npos)
+      if (const auto twin = at.find(std::string(best->variant).replace(push, 4, "pull"));
+          twin != at.end() && std::find(names.begin(), names.end(), twin->first) != names.end() &&
+          !weigh(*twin->second, *best, axis, size, opt).loses)
+        return twin->second;
   return best;
 }
 
 // crossover: A holds while B does not beat it; otherwise A holds while it beats B.
 Advantage compare_groups(const Measured::Grid& grid, int world, const std::string& axis, std::string a_label,
                          const std::vector<std::string>& a, std::string b_label, const std::vector<std::string>& b,
-                         bool crossover, const VerdictOptions& opt) {
+                         bool crossover, const VerdictOptions& opt, bool prefer_pull = false) {
   Advantage adv;
   adv.a = std::move(a_label);
   adv.b = std::move(b_label);
@@ -29,8 +39,8 @@ Advantage compare_groups(const Measured::Grid& grid, int world, const std::strin
   if (w == grid.end()) return adv;
   bool leading = true;
   for (const auto& [size, at] : w->second) {
-    const ResultCase* ca = fastest(at, a);
-    const ResultCase* cb = fastest(at, b);
+    const ResultCase* ca = fastest(at, a, prefer_pull, axis, size, opt);
+    const ResultCase* cb = fastest(at, b, prefer_pull, axis, size, opt);
     if (!ca || !cb) continue;
     Evidence e = weigh(*ca, *cb, axis, size, opt);
     adv.wins += e.beats;
@@ -102,14 +112,15 @@ Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt
   f.world = world;
   const std::vector<std::string> custom(std::begin(kCustomVariants), std::end(kCustomVariants));
   const std::string w = std::to_string(world);
+  const bool pull = m.facts.pull_beats_push.value_or(false);
   f.custom = compare_groups(m.allreduce, world, "bytes", "a custom P2P all-reduce (arbench's one-shot or two-shot)",
-                            custom, "NCCL's own choice", {"nccl"}, false, opt);
+                            custom, "NCCL's own choice", {"nccl"}, false, opt, pull);
   if (!f.custom.measured) {
     f.custom.missing = "arbench's custom kernels and `nccl` were not both measured at " + w + " GPUs";
     f.custom.run_line = allreduce_run_line(m, world, "nccl,oneshot-pull,oneshot-push,twoshot", "", "custom-" + w + ".json");
   }
   f.shots = compare_groups(m.allreduce, world, "bytes", "one-shot", {"oneshot-pull", "oneshot-push"}, "two-shot",
-                           {"twoshot"}, true, opt);
+                           {"twoshot"}, true, opt, pull);
   if (!f.shots.measured) {
     f.shots.missing = "one-shot and two-shot were not both measured at " + w + " GPUs";
     f.shots.run_line = allreduce_run_line(m, world, "oneshot-pull,oneshot-push,twoshot", "", "shots-" + w + ".json");

@@ -57,6 +57,7 @@ void build_table(const Measured& m, SettingsReport& rep) {
 SettingsReport make_settings(const Measured& m, const SettingsOptions& opt) {
   SettingsReport rep;
   rep.sources = m.paths;
+  rep.prefer_pull = m.facts.pull_beats_push.value_or(false);
   rep.fingerprint = m.facts.fingerprint;
   rep.nccl_version = m.facts.nccl_version;
   rep.cpu = m.facts.cpu_model;

@@ -36,6 +36,7 @@ struct SettingsReport {
   std::vector<std::string> sources;
   std::string fingerprint, nccl_version, cpu, cuda_driver, gpu, cc, dtype;
   int hidden = 0, nodes = 1;
+  bool prefer_pull = false;  // the results say pull beats push on this box (`arbench run --doctor`)
   VerdictOptions verdict;
   SettingsPaths paths;
   StackVersions stack;

@@ -204,7 +204,10 @@ std::string format_settings(const SettingsReport& rep) {
   out += wrapped("rule", "a choice counts where it is at least " + format_fixed(rep.verdict.threshold * 100, 1) +
                              "% faster with Mann-Whitney p < " + format_p_value(rep.verdict.alpha) +
                              " (--margin, --alpha); " + rep.dtype +
-                             (rep.hidden > 0 ? ", fused family at hidden " + std::to_string(rep.hidden) : ""),
+                             (rep.hidden > 0 ? ", fused family at hidden " + std::to_string(rep.hidden) : "") +
+                             (rep.prefer_pull ? "; pull beats push on this box (arbench doctor): oneshot-pull stands for "
+                                                "one-shot where oneshot-push does not beat it"
+                                              : ""),
                  9);
   out += wrapped("versions", stack_text(rep.stack), 9);
   out += wrapped("files", (rep.table_text.empty() ? std::string("(no tuner table: ") + rep.table_missing + ")" : rep.paths.table) +
@@ -244,7 +247,7 @@ json settings_json(const SettingsReport& rep) {
   j["sources"] = rep.sources;
   j["machine"] = {{"gpu", rep.gpu}, {"cc", rep.cc}, {"cpu", rep.cpu}, {"cuda_driver", rep.cuda_driver},
                   {"nccl_version", rep.nccl_version}, {"fingerprint", rep.fingerprint}, {"nodes", rep.nodes}};
-  j["rule"] = {{"alpha", rep.verdict.alpha}, {"margin", rep.verdict.threshold}};
+  j["rule"] = {{"alpha", rep.verdict.alpha}, {"margin", rep.verdict.threshold}, {"prefer_pull", rep.prefer_pull}};
   j["versions"] = stack_text(rep.stack);
   j["dtype"] = rep.dtype;
   j["hidden"] = rep.hidden;

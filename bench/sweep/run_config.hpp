@@ -53,6 +53,7 @@ struct RunConfig {
   std::string gbench_out;  // --benchmark_out=FILE: Google Benchmark's own report (checked like --out)
   double timeout_s = 10.0;
   std::string links_file;  // --links: link bandwidths from `arbench topo --out`
+  std::string doctor_file;  // --doctor: `arbench doctor --out`'s report; its findings go into the provenance
   // --islands (bench/islands/island_spec.hpp), as typed; empty: the islands of the PCIe tree
   // (cuda backend) or two halves (host, single-gpu). Resolved per world size into
   // tuning.islands, with where they came from in islands_source.

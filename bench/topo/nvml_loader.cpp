@@ -20,6 +20,9 @@ constexpr int kNvmlPolicyPower = 0, kNvmlPolicyThermal = 1;  // nvmlPerfPolicyTy
 struct NvmlViolationTime {  // nvmlViolationTime_t
   unsigned long long reference_time, violation_time;
 };
+struct NvmlThreeSizes {  // nvmlBAR1Memory_t (bar1Total, bar1Free, bar1Used) and nvmlMemory_t (total, free, used)
+  unsigned long long total, free, used;
+};
 struct NvmlProcessInfo {  // nvmlProcessInfo_t as the _v2/_v3 process queries fill it
   unsigned pid;
   unsigned long long used_gpu_memory;
@@ -36,6 +39,16 @@ std::optional<double> speed_of_generation(unsigned gen) {
   constexpr double kSpeeds[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
   if (gen < 1 || gen > 6) return std::nullopt;
   return kSpeeds[gen - 1];
+}
+
+// The `total` of a three-size query (BAR1, memory) of the GPU at `bus`; nullopt when NVML cannot say.
+std::optional<unsigned long long> total_of(int (*by_bus)(const char*, NvmlDevice*),
+                                           int (*query)(NvmlDevice, NvmlThreeSizes*), const std::string& bus) {
+  NvmlDevice dev = nullptr;
+  NvmlThreeSizes m{};
+  if (!by_bus || !query || by_bus(bus.c_str(), &dev) != kNvmlSuccess || query(dev, &m) != kNvmlSuccess)
+    return std::nullopt;
+  return m.total;
 }
 
 }  // namespace
@@ -57,6 +70,9 @@ struct Nvml::Api {
   int (*pstate)(NvmlDevice, int*) = nullptr;
   int (*violation)(NvmlDevice, int, NvmlViolationTime*) = nullptr;
   int (*processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
+  int (*persistence)(NvmlDevice, int*) = nullptr;
+  int (*bar1)(NvmlDevice, NvmlThreeSizes*) = nullptr;
+  int (*memory)(NvmlDevice, NvmlThreeSizes*) = nullptr;
 };
 
 std::unique_ptr<Nvml> Nvml::load(std::string* why) {
@@ -89,6 +105,9 @@ std::unique_ptr<Nvml> Nvml::load(std::string* why) {
   if (!api->processes)
     api->processes =
         symbol<int (*)(NvmlDevice, unsigned*, NvmlProcessInfo*)>(lib, "nvmlDeviceGetComputeRunningProcesses_v2");
+  api->persistence = symbol<int (*)(NvmlDevice, int*)>(lib, "nvmlDeviceGetPersistenceMode");
+  api->bar1 = symbol<int (*)(NvmlDevice, NvmlThreeSizes*)>(lib, "nvmlDeviceGetBAR1MemoryInfo");
+  api->memory = symbol<int (*)(NvmlDevice, NvmlThreeSizes*)>(lib, "nvmlDeviceGetMemoryInfo");
   if (!api->init || !api->shutdown || api->init() != kNvmlSuccess) {
     if (why) *why = "nvmlInit_v2 failed or is missing in libnvidia-ml.so.1";
     dlclose(lib);
@@ -126,12 +145,35 @@ std::optional<PcieLink> Nvml::pcie_link(const std::string& bus_id) const {
 std::optional<bool> Nvml::nvlink_p2p(const std::string& bus_a, const std::string& bus_b) const {
   constexpr int kCapsIndexNvlink = 2;  // NVML_P2P_CAPS_INDEX_NVLINK
   constexpr int kP2pStatusOk = 0;      // NVML_P2P_STATUS_OK
+  const auto status = p2p_status(bus_a, bus_b, kCapsIndexNvlink);
+  if (!status) return std::nullopt;
+  return *status == kP2pStatusOk;
+}
+
+std::optional<int> Nvml::p2p_status(const std::string& bus_a, const std::string& bus_b, int caps_index) const {
   NvmlDevice a = nullptr, b = nullptr;
   int status = -1;
   if (!api_->by_bus_id || !api_->p2p_status || api_->by_bus_id(bus_a.c_str(), &a) != kNvmlSuccess ||
-      api_->by_bus_id(bus_b.c_str(), &b) != kNvmlSuccess || api_->p2p_status(a, b, kCapsIndexNvlink, &status) != kNvmlSuccess)
+      api_->by_bus_id(bus_b.c_str(), &b) != kNvmlSuccess || api_->p2p_status(a, b, caps_index, &status) != kNvmlSuccess)
     return std::nullopt;
-  return status == kP2pStatusOk;
+  return status;
+}
+
+std::optional<bool> Nvml::persistence_mode(const std::string& bus_id) const {
+  NvmlDevice dev = nullptr;
+  int state = 0;  // nvmlEnableState_t: 0 disabled, 1 enabled
+  if (!api_->by_bus_id || !api_->persistence || api_->by_bus_id(bus_id.c_str(), &dev) != kNvmlSuccess ||
+      api_->persistence(dev, &state) != kNvmlSuccess)
+    return std::nullopt;
+  return state == 1;
+}
+
+std::optional<unsigned long long> Nvml::bar1_bytes(const std::string& bus_id) const {
+  return total_of(api_->by_bus_id, api_->bar1, bus_id);
+}
+
+std::optional<unsigned long long> Nvml::memory_bytes(const std::string& bus_id) const {
+  return total_of(api_->by_bus_id, api_->memory, bus_id);
 }
 
 std::optional<GpuSnapshot> Nvml::snapshot(const std::string& bus_id) const {

@@ -35,6 +35,13 @@ class Nvml final : public GpuStateSource {
   std::optional<PcieLink> pcie_link(const std::string& bus_id) const;
   // Whether the two GPUs reach each other over NVLink (nvmlDeviceGetP2PStatus); nullopt: unknown.
   std::optional<bool> nvlink_p2p(const std::string& bus_a, const std::string& bus_b) const;
+  // nvmlDeviceGetP2PStatus of a towards b at `caps_index` (0 read, 1 write, 2 NVLink): the
+  // nvmlGpuP2PStatus_t code (0 OK, 1..6 why not); nullopt when NVML cannot say.
+  std::optional<int> p2p_status(const std::string& bus_a, const std::string& bus_b, int caps_index) const;
+  // `arbench doctor`: persistence mode, BAR1 size and memory size; nullopt when NVML cannot say.
+  std::optional<bool> persistence_mode(const std::string& bus_id) const;
+  std::optional<unsigned long long> bar1_bytes(const std::string& bus_id) const;
+  std::optional<unsigned long long> memory_bytes(const std::string& bus_id) const;
   std::optional<GpuSnapshot> snapshot(const std::string& bus_id) const override;
 
  private:

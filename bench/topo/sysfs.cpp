@@ -21,18 +21,7 @@ namespace {
 
 constexpr const char* kNvidiaVendor = "0x10de";
 
-std::optional<std::string> read_trimmed(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  if (s.empty()) return std::nullopt;
-  return s;
-}
+std::optional<std::string> read_trimmed(const fs::path& file) { return read_sysfs_text(file); }
 
 std::optional<int> read_int(const fs::path& file) {
   auto s = read_trimmed(file);
@@ -118,6 +107,19 @@ std::optional<std::string> place_gpu(const fs::path& entry, const fs::path& root
 }
 
 }  // namespace
+
+std::optional<std::string> read_sysfs_text(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
+  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
+  if (s.empty()) return std::nullopt;
+  return s;
+}
 
 std::optional<int> LinkState::generation() const {
   return speed_gts ? pcie_generation(*speed_gts) : std::nullopt;

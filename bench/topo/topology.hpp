@@ -71,6 +71,10 @@ Topology read_sysfs_topology(const std::filesystem::path& root = "/");
 // a PCI address.
 std::optional<std::string> normalize_bus_id(const std::string& text);
 
+// A sysfs (or /proc) file's text without surrounding blanks; nullopt when it cannot be read or is
+// empty. Never throws.
+std::optional<std::string> read_sysfs_text(const std::filesystem::path& file);
+
 // "32.0 GT/s PCIe" -> 32.0; "Unknown" or garbage -> nullopt.
 std::optional<double> parse_link_speed(const std::string& text);
 

@@ -97,6 +97,22 @@ struct PeerAccess {
   PeerAccess& operator=(const PeerAccess&) = delete;
 };
 
+// The pinned host word every gate kernel polls (the loaded-links and pattern probes' start gate);
+// the device sees it through UVA.
+struct HostGate {
+  unsigned* word = nullptr;
+  unsigned* device_word = nullptr;
+  HostGate() {
+    ARB_CUDA_CHECK(cudaHostAlloc(&word, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable));
+    ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_word), word, 0));
+    set(0);
+  }
+  ~HostGate() { cudaFreeHost(word); }
+  void set(unsigned v) { __atomic_store_n(word, v, __ATOMIC_RELEASE); }
+  HostGate(const HostGate&) = delete;
+  HostGate& operator=(const HostGate&) = delete;
+};
+
 // Where the two sides of a ping-pong run: x initiates on xs with flag xf, y answers on ys.
 struct PingPongSides {
   ProbeDevice *x, *y;

@@ -23,21 +23,6 @@ namespace {
 
 using namespace probe;
 
-// The pinned host word every gate kernel polls; the device sees it through UVA.
-struct HostGate {
-  unsigned* word = nullptr;
-  unsigned* device_word = nullptr;
-  HostGate() {
-    ARB_CUDA_CHECK(cudaHostAlloc(&word, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable));
-    ARB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_word), word, 0));
-    set(0);
-  }
-  ~HostGate() { cudaFreeHost(word); }
-  void set(unsigned v) { __atomic_store_n(word, v, __ATOMIC_RELEASE); }
-  HostGate(const HostGate&) = delete;
-  HostGate& operator=(const HostGate&) = delete;
-};
-
 // One GPU's resources for the loaded probes: the probe device with a landing slot per peer,
 // a stream and an end event per peer (copy engines), SM timestamps and the gate's verdict.
 struct LoadedDevice {

@@ -55,6 +55,7 @@ inline const std::map<std::string, ProbeBase>& probe_bases() {
                          testing::TempDir() + "arbench-probe-settings",
                      {}};
     m["topo"] = {"topo", {{"--bytes", "64K"}, {"--reps", "1"}, {"--latency-rounds", "1"}, {"--wait-timeout", "1"}}};
+    m["doctor"] = {"doctor", {{"--no-probe", ""}}};
     return m;
   }();
   return bases;

@@ -106,7 +106,8 @@ TEST(CliEveryOption, SubcommandsHaveProbeBases) {
 }
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliEveryOption", probe_every_option, {"run", "list", "compare", "tune", "step", "topo", "settings"});
+    per_subcommand("CliEveryOption", probe_every_option,
+                   {"run", "list", "compare", "tune", "step", "topo", "settings", "doctor"});
 
 // Every subcommand --help lists is probed (was: `settings` was not, so its --alpha, --margin,
 // --hidden and --gpus never met nan, inf, -1, 0 or 1e300).

@@ -24,10 +24,11 @@ const std::map<std::string, std::string> kTemplates = {
     {"tune", "tune {RESULT}"},
     {"step", "step {RESULT} --model llama3-70b --gpus 8 --batch 1 --draft 0"},
     {"run", "run --backend host --gpus 2 -b 1K -e 1K --variants reference --warmup 0 --pipelined-ops 0 -q {--links} "
-            "{--tuner-table}"},
+            "{--tuner-table} {--doctor}"},
     {"list", "list --backend host --gpus 2 -b 1K -e 1K --variants reference {--links} {--tuner-table}"},
     {"settings", "settings {RESULT} --out-dir /tmp/arbench-kinds-settings"},
     {"topo", "topo --sysfs-root " ARBENCH_SOURCE_DIR "/tests/fixtures/sysfs/one_switch_four_gpus"},
+    {"doctor", "doctor --no-probe"},
 };
 
 struct Kind {
@@ -82,7 +83,7 @@ void probe_inputs(const std::string& sub) {
       EXPECT_EQ(r.output.find("cases run"), std::string::npos) << "a case ran:\n" << r.output;
     }
   }
-  const std::map<std::string, int> expected = {{"compare", 2}, {"tune", 1}, {"step", 1}, {"run", 2}, {"list", 2}, {"settings", 1}};
+  const std::map<std::string, int> expected = {{"compare", 2}, {"tune", 1}, {"step", 1}, {"run", 3}, {"list", 2}, {"settings", 1}};
   EXPECT_EQ(inputs, expected.count(sub) ? expected.at(sub) : inputs) << sub;
   std::filesystem::remove_all(dir);
 }
@@ -93,4 +94,4 @@ TEST(CliFileKinds, EverySubcommandIsCovered) {
   for (const std::string& sub : help_subcommands()) EXPECT_TRUE(kTemplates.count(sub)) << "add `" << sub << "` to kTemplates";
 }
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliFileKinds", probe_inputs, {"compare", "tune", "step", "run", "list", "topo", "settings"});
+    per_subcommand("CliFileKinds", probe_inputs, {"compare", "tune", "step", "run", "list", "topo", "settings", "doctor"});

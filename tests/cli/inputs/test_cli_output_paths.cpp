@@ -61,7 +61,7 @@ void probe_outputs(const std::string& sub) {
 }  // namespace
 
 [[maybe_unused]] const bool kPerSubcommand =
-    per_subcommand("CliOutputPaths", probe_outputs, {"run", "tune", "step", "topo", "compare"});
+    per_subcommand("CliOutputPaths", probe_outputs, {"run", "tune", "step", "topo", "compare", "doctor"});
 
 // Google Benchmark's report is an output too.
 TEST(CliOutputPaths, BenchmarkOutIsCheckedWithTheOthers) {

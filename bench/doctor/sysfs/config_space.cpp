@@ -1,0 +1,200 @@
+// Reading the configuration space; offsets in config_space.hpp.
+#include "doctor/sysfs/config_space.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace arbench::doctor {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kStatus = 0x06, kCapPointer = 0x34, kExtendedStart = 0x100, kFullSize = 4096;
+constexpr std::uint8_t kPcieCapId = 0x10;
+constexpr std::uint16_t kAcsCapId = 0x000D;
+
+// What the size of a short read means.
+std::string short_read(std::size_t size, std::size_t wanted) {
+  char at[16];
+  std::snprintf(at, sizeof at, "0x%zx", wanted);
+  std::string why = "config space read as " + std::to_string(size) + " bytes, the register at " + at + " lies beyond";
+  if (size == 64) why += " (the kernel gives the 64-byte header only to a process without root)";
+  else if (size == 256) why += " (no extended config space: 256 bytes, as for a non-root read or a conventional PCI device)";
+  else if (size < kFullSize) why += " (a truncated file)";
+  return why;
+}
+
+std::optional<double> speed_of(unsigned code) {
+  constexpr double kSpeeds[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
+  if (code < 1 || code > 6) return std::nullopt;
+  return kSpeeds[code - 1];
+}
+
+topo::LinkState link_of(std::uint16_t reg) {
+  topo::LinkState s;
+  s.speed_gts = speed_of(reg & 0xF);
+  if (const int w = (reg >> 4) & 0x3F; w > 0) s.width = w;
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::uint16_t> ConfigSpace::u16(std::size_t at) const {
+  if (at + 2 > bytes.size()) return std::nullopt;
+  return static_cast<std::uint16_t>(bytes[at] | (bytes[at + 1] << 8));
+}
+
+std::optional<std::uint32_t> ConfigSpace::u32(std::size_t at) const {
+  if (at + 4 > bytes.size()) return std::nullopt;
+  return static_cast<std::uint32_t>(bytes[at]) | static_cast<std::uint32_t>(bytes[at + 1]) << 8 |
+         static_cast<std::uint32_t>(bytes[at + 2]) << 16 | static_cast<std::uint32_t>(bytes[at + 3]) << 24;
+}
+
+ConfigSpace read_config_space(const fs::path& device_dir) {
+  ConfigSpace cs;
+  const fs::path file = device_dir / "config";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    cs.error = fs::exists(file, ec) ? "cannot open " + file.string() + " (permission?)" : file.string() + " is missing";
+    return cs;
+  }
+  cs.bytes.resize(kFullSize);
+  in.read(reinterpret_cast<char*>(cs.bytes.data()), static_cast<std::streamsize>(cs.bytes.size()));
+  cs.bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if (cs.bytes.empty()) cs.error = file.string() + " reads as empty";
+  return cs;
+}
+
+std::string acs_flags(std::uint16_t c) {
+  static const char* names[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
+  std::string out;
+  for (int b = 0; b < 7; ++b) (out += out.empty() ? "" : " ") += std::string(names[b]) + ((c >> b) & 1 ? "+" : "-");
+  return out;
+}
+
+AcsReading read_acs(const ConfigSpace& cs) {
+  AcsReading r;
+  if (!cs.error.empty()) {
+    r.why = cs.error;
+    return r;
+  }
+  std::size_t at = kExtendedStart;
+  for (int hops = 0; hops < 1024; ++hops) {
+    const auto header = cs.u32(at);
+    if (!header) {
+      r.why = short_read(cs.bytes.size(), at);
+      return r;
+    }
+    if (*header == 0 || *header == 0xFFFFFFFFu) {
+      r.found = Found::absent;
+      r.why = hops == 0 ? "no extended capability" : "no ACS capability in the extended list";
+      return r;
+    }
+    if ((*header & 0xFFFF) == kAcsCapId) {
+      const auto control = cs.u16(at + 6);
+      if (!control) {
+        r.why = short_read(cs.bytes.size(), at + 6);
+        return r;
+      }
+      r.found = Found::yes;
+      r.offset = static_cast<std::uint16_t>(at);
+      r.control = *control;
+      return r;
+    }
+    const std::size_t next = (*header >> 20) & 0xFFC;
+    if (next == 0) break;
+    if (next < kExtendedStart || next <= at) {
+      char text[64];
+      std::snprintf(text, sizeof text, "the extended capability at 0x%zx points back to 0x%zx", at, next);
+      r.why = text;
+      return r;
+    }
+    at = next;
+  }
+  r.found = Found::absent;
+  r.why = "no ACS capability in the extended list";
+  return r;
+}
+
+PcieCapReading read_pcie_capability(const ConfigSpace& cs) {
+  PcieCapReading r;
+  if (!cs.error.empty()) {
+    r.why = cs.error;
+    return r;
+  }
+  const auto status = cs.u16(kStatus);
+  const auto first = cs.u16(kCapPointer);
+  if (!status || !first) {
+    r.why = short_read(cs.bytes.size(), kCapPointer);
+    return r;
+  }
+  if (!(*status & 0x10)) {
+    r.found = Found::absent;
+    r.why = "no capability list";
+    return r;
+  }
+  std::size_t at = *first & 0xFC;
+  for (int hops = 0; at >= 0x40 && hops < 48; ++hops) {
+    const auto head = cs.u16(at);
+    if (!head) {
+      r.why = short_read(cs.bytes.size(), at);
+      return r;
+    }
+    if ((*head & 0xFF) == kPcieCapId) {
+      const auto caps = cs.u16(at + 0x02), link_cap = cs.u16(at + 0x0C), control = cs.u16(at + 0x10),
+                 status_reg = cs.u16(at + 0x12);
+      if (!caps || !link_cap || !control || !status_reg) {
+        r.why = short_read(cs.bytes.size(), at + 0x12);
+        return r;
+      }
+      r.found = Found::yes;
+      r.offset = static_cast<std::uint8_t>(at);
+      r.port_type = (*caps >> 4) & 0xF;
+      r.max = link_of(*link_cap);
+      r.current = link_of(*status_reg);
+      r.aspm = *control & 0x3;
+      return r;
+    }
+    at = (*head >> 8) & 0xFC;
+  }
+  r.found = Found::absent;
+  r.why = "no PCI Express capability";
+  return r;
+}
+
+const char* aspm_name(int aspm) {
+  switch (aspm) {
+    case 0: return "disabled";
+    case 1: return "L0s";
+    case 2: return "L1";
+    case 3: return "L0s L1";
+  }
+  return "unknown";
+}
+
+std::optional<std::uint16_t> parse_lspci_acsctl(const std::string& text) {
+  static const char* names[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find("ACSCtl:");
+    if (at == std::string::npos) continue;
+    std::uint16_t bits = 0;
+    int seen = 0;
+    std::istringstream words(line.substr(at + 7));
+    for (std::string w; words >> w;) {
+      if (w.size() < 2 || (w.back() != '+' && w.back() != '-')) continue;
+      for (int b = 0; b < 7; ++b)
+        if (w.compare(0, w.size() - 1, names[b]) == 0) {
+          ++seen;
+          if (w.back() == '+') bits = static_cast<std::uint16_t>(bits | (1u << b));
+        }
+    }
+    if (seen > 0) return bits;
+  }
+  return std::nullopt;
+}
+
+}  // namespace arbench::doctor
