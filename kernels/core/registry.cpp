@@ -85,10 +85,12 @@ std::vector<VariantInfo> Registry::catalogue(Backend backend) const {
     for (const auto& cfg : e.configs) {
       const std::string name = e.name + "[" + cfg + "]";
       const std::string summary = e.config_summary ? e.config_summary(cfg) : std::string();
+      // A peer not built: its configurations point at its own line, which gives the reason once.
+      const bool unbuilt_peer = !e.peer.empty() && !e.gpu;
       out.push_back({name, e.family,
                      summary.empty() ? "`" + e.name + "` with algorithm/protocol " + cfg + " forced, on a communicator of its own"
                                      : summary,
-                     true, unavailable_reason(name, backend)});
+                     true, unbuilt_peer ? "not built (as `" + e.name + "`)" : unavailable_reason(name, backend)});
     }
   }
   return out;

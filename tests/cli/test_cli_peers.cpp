@@ -48,8 +48,13 @@ TEST(CliPeers, ListNamesEveryPeerAndConfigurationWithWhyNot) {
     const std::string line = catalogue_line(r.raw, name);
     ASSERT_FALSE(line.empty()) << name << " is not in the catalogue:\n" << r.output;
     EXPECT_NE(line.find("[not on host: "), std::string::npos) << line;
-    if (!built && std::string(name).rfind("flashinfer", 0) == 0)
+    const std::string n = name;
+    if (!built && n.find('[') == std::string::npos && n.rfind("flashinfer", 0) == 0) {
       EXPECT_NE(line.find("-DARBENCH_FLASHINFER_DIR="), std::string::npos) << "the reason says how to turn peers on: " << line;
+    }
+    if (!built && n.find('[') != std::string::npos) {
+      EXPECT_NE(line.find("not built (as `" + n.substr(0, n.find('[')) + "`)"), std::string::npos) << line;
+    }
   }
   EXPECT_NE(catalogue_line(r.raw, "flashinfer-pcie-ipc[staged-ring]").find("FlashInfer's staged-ring schedule forced"),
             std::string::npos);

@@ -104,8 +104,9 @@ TEST(Registry, APeerNotBuiltIsListedWithTheConfigureStepsReason) {
       EXPECT_EQ(r.unavailable_reason(name, b), e.no_gpu_reason) << name << " on " << backend_name(b);
   const auto c = r.catalogue(Backend::host);
   ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].unavailable, e.no_gpu_reason);
   EXPECT_EQ(c[1].name, "flashinfer-pcie-ipc[staged]");
-  EXPECT_EQ(c[1].unavailable, e.no_gpu_reason);
+  EXPECT_EQ(c[1].unavailable, "not built (as `flashinfer-pcie-ipc`)");  // the reason once, on the peer's line
 
   Registry built;
   e.gpu = [] { return std::unique_ptr<Variant>(); };
