@@ -27,10 +27,8 @@ struct TuneArgs {
 };
 
 int run_tune(const TuneArgs& a) {
-  // A dispatch table names GPU variants only: the registry says which exist on the cuda backend.
-  const auto not_on_gpus = [](const std::string& variant) {
-    return Registry::builtin().unavailable_reason(variant, Backend::cuda);
-  };
+  // A dispatch table names GPU variants an engine can choose by size (analysis/tune.hpp).
+  const DispatchFilter not_on_gpus = registry_dispatch_filter(Registry::builtin());
   check_output_paths({{"--out", a.out}}, {{"RESULT", a.result}});
   const ResultFile result = load_result_file(a.result);
   if (const std::string note = incomplete_note(result); !note.empty()) std::cerr << "arbench tune: warning: " << note << "\n";

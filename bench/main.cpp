@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/core/peers.hpp"
 #include "cli/gbench_flags.hpp"
 #include "cli/help_format.hpp"
 #include "cli/parse_errors.hpp"
@@ -22,6 +23,19 @@
 
 namespace {
 
+// The peers built in (docs/variants.md, "Peers"): each copy with its version, commit and origin,
+// and each peer variant with where it came from or why it was not built.
+std::string peers_text() {
+  using namespace arbench;
+  const PeerBuild& b = peer_build();
+  if (b.sources.empty()) return "peers: none built" + (b.off_reason.empty() ? std::string() : " (" + b.off_reason + ")");
+  std::string s = "peers built from:";
+  for (const PeerSource& src : b.sources) s += "\n  " + peer_source_text(src, true);
+  for (const auto& [name, why] : b.variants)
+    s += "\n  " + name + ": " + (why.empty() ? (name == "vllm-custom" ? b.vllm_from : std::string("built")) : "not built: " + why);
+  return s + "\n  (licences: share/arbench/peers/ of the install)";
+}
+
 // `arbench --version`: what was built, from which revision, against which CUDA and NCCL.
 std::string version_text() {
   using namespace arbench;
@@ -31,7 +45,7 @@ std::string version_text() {
          std::to_string(cuda % 1000 / 10) + " and NCCL " + std::to_string(NCCL_MAJOR) + "." +
          std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH) +
          " headers (NCCL is loaded at run time: the cuda backend needs libnccl >= 2.28)\n" +
-         (built_with_mpi() ? "multi-process mode: MPI" : "single-process build: no MPI");
+         (built_with_mpi() ? "multi-process mode: MPI" : "single-process build: no MPI") + "\n" + peers_text();
 }
 
 }  // namespace

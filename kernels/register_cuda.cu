@@ -4,6 +4,7 @@
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/island/island_kernels.hpp"
 #include "kernels/nccl/nccl_allreduce.hpp"
+#include "kernels/peers/peer_entries.hpp"
 #include "kernels/ring/ring_gpu.hpp"
 #include "kernels/symm/symm_kernels.hpp"
 
@@ -26,6 +27,9 @@ void register_gpu_variants(Registry& r) {
   r.add(fused_gpu_entry(FusedAlgo::fused_twoshot));
   r.add(island_gpu_entry(IslandAlgo::fused_oneshot));
   r.add(island_gpu_entry(IslandAlgo::fused_twoshot));
+  r.add(peer_entry(PeerKind::pcie_ipc));  // peers: other projects' kernels (kernels/peers/)
+  r.add(peer_entry(PeerKind::vllm_custom));
+  r.add(peer_entry(PeerKind::fusion));
 }
 
 }  // namespace arbench

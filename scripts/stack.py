@@ -15,7 +15,7 @@ import json
 import sys
 
 STACK_KEYS = ["driver", "cuda_runtime", "nccl_version", "nccl_library", "arbench_version",
-              "arbench_revision"]
+              "arbench_revision", "peers"]
 PLATFORM = STACK_KEYS[:4]
 LABELS = {"cuda_runtime": "CUDA runtime", "nccl_version": "NCCL", "nccl_library": "NCCL library",
           "arbench_version": "arbench", "arbench_revision": "arbench revision"}

@@ -66,6 +66,19 @@ void derive_crossovers_and_rules(TuneTable& t) {
 
 }  // namespace
 
+DispatchFilter registry_dispatch_filter(const Registry& reg) {
+  return [&reg](const std::string& variant) -> std::string {
+    if (const VariantEntry* e = reg.find(variant); e != nullptr && !e->peer.empty()) {
+      const auto open = variant.find('[');
+      const std::string config = open == std::string::npos ? "" : variant.substr(open + 1, variant.size() - open - 2);
+      const std::string why = e->not_dispatchable ? e->not_dispatchable(config) : "";
+      return why.empty() ? why : "no engine selects it: " + why;
+    }
+    const std::string why = reg.unavailable_reason(variant, Backend::cuda);
+    return why.empty() ? why : "not on the cuda backend: " + why;
+  };
+}
+
 TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable) {
   TuneReport rep;
   rep.take_source(result);
@@ -118,8 +131,8 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
               .push_back(&c);
   }
   for (const auto& [variant, why] : excluded)
-    rep.ignored.push_back(variant + " (" + std::to_string(why.second) + " cases): not a dispatch candidate" +
-                          (split_library(variant).library.empty() ? ", not on the cuda backend: " : ": ") + why.first);
+    rep.ignored.push_back(variant + " (" + std::to_string(why.second) + " cases): not a dispatch candidate, " +
+                          why.first);
   for (const auto& [variant, count] : lossy)
     rep.ignored.push_back(variant + " (" + std::to_string(count) +
                           " cases): low precision, never in a dispatch table; its speed with its error: "

@@ -319,7 +319,8 @@ CaseResult Harness::run(const Case& c) {
         f.processes(),
         [&] {  // lossy variants: random inputs checked within the FP8 error bound (workload_lossy.cpp)
           work = v->lossy() ? make_lossy_workload(c, f, v->buffer_placement(), cfg_.seed, v->wire_quantizations())
-                            : make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps);
+                            : make_workload(c, f, v->buffer_placement(), cfg_.seed, cfg_.tuning.eps,
+                                            v->signed_zeros());
         },
         "allocating the case's buffers");
     try {

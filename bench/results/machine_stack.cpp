@@ -47,6 +47,7 @@ std::string stack_key_label(const std::string& key) {
   if (key == "nccl_library") return "NCCL library";
   if (key == "arbench_version") return "arbench";
   if (key == "arbench_revision") return "arbench revision";
+  if (key == "peers") return "peers";
   return key;
 }
 

@@ -3,7 +3,7 @@
 //    multi-process run, and the PCIe topology (the relation matrix of the run's GPUs) when the
 //    run read it. `machine.id` hashes these fields; two results of one id are comparable.
 //  - stack: what runs on it — driver, CUDA runtime, NCCL version and library, arbench's version
-//    and revision. Recorded beside the machine and diffed by `compare` and the nightly; a stack
+//    and revision, the peers built in (their versions and commits). Recorded beside the machine and diffed by `compare` and the nightly; a stack
 //    change is a verdict (`compare` judges it), never a different machine.
 // Written into a result's provenance as "machine" {"id","fields"} and "stack" {...}. A result
 // written before the split (no "machine"; its "fingerprint" hashes hardware and stack together)
@@ -22,10 +22,11 @@ namespace arbench {
 using FieldMap = std::map<std::string, std::string>;
 
 // The stack fields, in report order; the first four are the platform (what an upgrade changes:
-// the nightly's STACK CHANGED), the rest arbench's own.
+// the nightly's STACK CHANGED), the rest arbench's own and the peers built into it.
 inline const std::vector<std::string>& stack_keys() {
   static const std::vector<std::string> k = {"driver",          "cuda_runtime",    "nccl_version",
-                                             "nccl_library",    "arbench_version", "arbench_revision"};
+                                             "nccl_library",    "arbench_version", "arbench_revision",
+                                             "peers"};
   return k;
 }
 bool is_platform_stack_key(const std::string& key);

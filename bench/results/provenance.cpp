@@ -56,7 +56,14 @@ Provenance host_provenance(const std::string& command_line, const std::string& b
   }
   for (const char* k : {"CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS", "CUDA_VISIBLE_DEVICES"})
     if (const char* v = std::getenv(k)) p.cuda_env.push_back({k, v});
+  p.peers = peer_build().sources;
   return p;
+}
+
+std::string peers_stack_text(const std::vector<PeerSource>& peers) {
+  std::string s;
+  for (const PeerSource& src : peers) s += (s.empty() ? "" : "; ") + peer_source_text(src, false);
+  return s;
 }
 
 std::string launch_text(const LaunchInfo& l) {
@@ -114,6 +121,13 @@ nlohmann::json to_json(const Provenance& p) {
                                  {"processes_per_node", p.launch.processes_per_node}};
   nlohmann::json fields = nlohmann::json::object();
   for (const auto& [k, v] : fingerprint_fields(p)) fields[k] = v;
+  nlohmann::json peers = nlohmann::json::array();
+  for (const PeerSource& src : p.peers) {
+    nlohmann::json headers = nlohmann::json::array();
+    for (const PeerHeader& h : src.headers) headers.push_back({{"path", h.path}, {"sha256", h.sha256}});
+    peers.push_back({{"project", src.project}, {"origin", src.origin}, {"version", src.version},
+                     {"commit", src.commit}, {"headers", headers}});
+  }
   nlohmann::json j = {{"arbench_version", p.arbench_version}, {"arbench_revision", p.arbench_revision},
           {"command_line", p.command_line},       {"backend", p.backend},
           {"timing", p.timing},                   {"gpus", gpus},
@@ -121,7 +135,8 @@ nlohmann::json to_json(const Provenance& p) {
           {"nccl_version", p.nccl_version},       {"nccl_library", p.nccl_library},
           {"nccl_env", env},  {"cuda_env", cuda_env},
           {"host_name", p.host_name},             {"cpu_model", p.cpu_model},
-          {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields}};
+          {"launch", launch},                     {"fingerprint", fingerprint(p)},        {"fingerprint_fields", fields},
+          {"peers", peers_stack_text(p.peers)},   {"peer_sources", peers}};
   if (!p.nccl_libraries.empty()) {
     nlohmann::json libs = nlohmann::json::array();
     for (const NcclLibraryInfo& l : p.nccl_libraries)

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/core/peers.hpp"
+
 namespace arbench {
 
 struct GpuInfo {
@@ -54,7 +56,14 @@ struct Provenance {
   // With --nccl-lib (cuda backend): every NCCL library of the run, the default first; written as
   // `nccl_libraries` only then. `nccl_version` / `nccl_library` (and the stack) stay the default's.
   std::vector<NcclLibraryInfo> nccl_libraries;
+  // The peers built into this arbench (docs/variants.md, "Peers"): each copy of another project's
+  // code, its version or commit and the SHA256 of every header compiled in (arbench/core/peers.hpp).
+  std::vector<PeerSource> peers;
 };
+
+// "FlashInfer 0.6.18 fb28d7242b35; vLLM ..." (the stack's `peers`: versions and commits, not where
+// the copy lay); "" when no peer is built.
+std::string peers_stack_text(const std::vector<PeerSource>& peers);
 
 // Host facts (version, revision, host, CPU, NCCL_* environment); GPU facts are added by the caller.
 Provenance host_provenance(const std::string& command_line, const std::string& backend);

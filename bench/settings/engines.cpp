@@ -93,6 +93,16 @@ bool settle(EngineSetting& s) {
   return s.status == S::set;
 }
 
+const Advantage& peer_or_nearest(const Advantage& peer, const Advantage& nearest) {
+  return peer.measured ? peer : nearest;
+}
+
+std::string peer_note(const Advantage& peer, const std::string& peer_variant, const std::string& nearest) {
+  if (peer.measured) return "measured `" + peer_variant + "`, the kernel itself";
+  return "measured arbench's nearest variant (" + nearest + "), not the kernel itself: add `" + peer_variant +
+         "` to the run";
+}
+
 void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flags) {
   ar.status = S::set;
   ar.paste = "--disable-custom-all-reduce";

@@ -114,6 +114,14 @@ void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flag
 // `versions` gets the NCCL the line was judged for.
 std::string symm_kernels_gate(const EngineContext& c, std::string* versions);
 
+// A line whose knob turns a peer's kernel on or off (docs/variants.md, "Peers") is judged on the
+// peer's own cases where the results have them: `peer` when measured, else `nearest` (arbench's
+// nearest variant). peer_note says which, for the line's `why`: "measured `flashinfer-pcie-ipc`, the
+// kernel itself" or "measured arbench's nearest variant (NEAREST), not the kernel itself: add
+// `PEER` to the run".
+const Advantage& peer_or_nearest(const Advantage& peer, const Advantage& nearest);
+std::string peer_note(const Advantage& peer, const std::string& peer_variant, const std::string& nearest);
+
 EngineSection vllm_section(const EngineContext& c);
 EngineSection sglang_section(const EngineContext& c);
 EngineSection trtllm_section(const EngineContext& c);

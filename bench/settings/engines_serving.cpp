@@ -36,24 +36,28 @@ EngineSection sglang_section(const EngineContext& c) {
     sec.settings.push_back(ar);
   }
 
+  // FlashInfer's fusion: judged on FlashInfer's own kernel where the run has it (`flashinfer-fused`).
   EngineSetting fu = knob_setting(c, "sglang.fusion", S::keep);
-  fu.evidence = f.fusion.boundary();
+  const Advantage& fa = peer_or_nearest(f.peer_fusion, f.fusion);
+  const std::string fa_note = peer_note(f.peer_fusion, "flashinfer-fused", "fused-oneshot / fused-twoshot");
+  fu.evidence = fa.boundary();
   if (!sm90_100) {
     fu.status = S::gated;
     fu.why = "SGLang applies it on SM90 and SM100 only (this is " + (c.gpu.cc.empty() ? std::string("unknown") : c.gpu.cc) + ")";
     sec.settings.push_back(fu);
-  } else if (!f.fusion.measured) {
+  } else if (!fa.measured) {
     sec.settings.push_back(missing("sglang.fusion", f.fusion.missing, f.fusion.run_line));
-  } else if (f.fusion.lead > 0) {
+  } else if (fa.lead > 0) {
     fu.status = S::set;
     fu.paste = "--enable-flashinfer-allreduce-fusion";
-    fu.value = "on (SGLang fuses up to 2048 tokens; measured faster up to " + lead_text(f.fusion) + ")";
-    fu.why = "arbench's fused kernel beats the best unfused pair from the smallest token count";
+    fu.value = "on (SGLang fuses up to 2048 tokens; measured faster up to " + lead_text(fa) + ")";
+    fu.why = (f.peer_fusion.measured ? "FlashInfer's" : "arbench's") +
+             std::string(" fused kernel beats the best unfused pair from the smallest token count; ") + fa_note;
     if (settle(fu)) flags.push_back(fu.paste);
     sec.settings.push_back(fu);
   } else {
     fu.value = "off";
-    fu.why = "the fused kernel does not beat the unfused pair";
+    fu.why = "the fused kernel does not beat the unfused pair; " + fa_note;
     sec.settings.push_back(fu);
   }
 
@@ -89,12 +93,16 @@ EngineSection sglang_section(const EngineContext& c) {
     sec.settings.push_back(ns);
   }
 
-  if ((w == 2 || w == 4 || w == 8) && f.custom.measured && f.custom.lead > 0 && !p.nvlink) {
+  // FlashInfer's PCIe IPC all-reduce, judged on FlashInfer's own kernel where the run has it.
+  const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
+  if ((w == 2 || w == 4 || w == 8) && fi.measured && fi.lead > 0 && !p.nvlink) {
     EngineSetting s = knob_setting(c, "sglang.pcie_ipc", S::try_it);
     s.paste = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE=1";
-    s.value = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
-    s.why = "a kernel of the same kind as arbench's one-shot / two-shot";
-    s.evidence = f.custom.boundary();
+    s.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
+              std::string(" beats NCCL up to ") + lead_text(fi);
+    const std::string note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
+    s.why = note;
+    s.evidence = fi.boundary();
     sec.settings.push_back(s);
   }
 
@@ -228,7 +236,12 @@ EngineSection flashinfer_section(const EngineContext& c) {
   EngineSection sec;
   sec.engine = "FlashInfer";
   const int w = f.world;
-  if (!f.fused_shots.measured) {
+  // Judged on FlashInfer's own kernels where the run has both forced (flashinfer-fused[oneshot] and
+  // [twoshot]), else on arbench's fused-oneshot and fused-twoshot.
+  const Advantage& shots = peer_or_nearest(f.peer_fused_shots, f.fused_shots);
+  const std::string note = peer_note(f.peer_fused_shots, "flashinfer-fused[oneshot]` and `flashinfer-fused[twoshot]",
+                                     "fused-oneshot / fused-twoshot");
+  if (!shots.measured) {
     sec.settings.push_back(missing("flashinfer.use_oneshot", f.fused_shots.missing, f.fused_shots.run_line));
     return sec;
   }
@@ -239,19 +252,19 @@ EngineSection flashinfer_section(const EngineContext& c) {
     sec.settings.push_back(s);
     return sec;
   }
-  s.evidence = f.fused_shots.boundary();
+  s.evidence = shots.boundary();
   // Two-shot asserts token_num > world_size: one-shot up to at least the GPU count, whatever was measured.
   const std::string floor = " (two-shot needs token_num > " + std::to_string(w) + ": one-shot up to " +
                             std::to_string(w) + " tokens at least)";
-  if (f.fused_shots.everywhere) {
+  if (shots.everywhere) {
     s.paste = "use_oneshot=True";
-    s.value = "one-shot at every token count measured (up to " + size_text(f.fused_shots.last_size(), "tokens") + ")";
+    s.value = "one-shot at every token count measured (up to " + size_text(shots.last_size(), "tokens") + ")";
   } else {
-    const std::uint64_t t = std::max<std::uint64_t>(f.fused_shots.lead, std::uint64_t(w));
+    const std::uint64_t t = std::max<std::uint64_t>(shots.lead, std::uint64_t(w));
     s.paste = "use_oneshot=(token_num <= " + std::to_string(t) + ")";
-    s.value = (f.fused_shots.lead == 0 ? std::string("two-shot from the smallest token count measured")
-                                       : "one-shot up to " + std::to_string(f.fused_shots.lead) + " tokens, two-shot above") +
-              (f.fused_shots.lead < std::uint64_t(w) ? floor : "");
+    s.value = (shots.lead == 0 ? std::string("two-shot from the smallest token count measured")
+                               : "one-shot up to " + std::to_string(shots.lead) + " tokens, two-shot above") +
+              (shots.lead < std::uint64_t(w) ? floor : "");
   }
   // FlashInfer's own rule (use_oneshot=None): one-shot while token_num * hidden * 2 * world * itemsize
   // is at most {2: 512, 4: 64, 8: 42} MiB (tuned on B200).
@@ -261,6 +274,7 @@ EngineSection flashinfer_section(const EngineContext& c) {
     s.why = "at hidden " + std::to_string(c.m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
             "switches after " + std::to_string(tokens) + " tokens";
   }
+  s.why += (s.why.empty() ? "" : "; ") + note;
   settle(s);
   sec.settings.push_back(s);
   return sec;

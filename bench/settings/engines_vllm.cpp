@@ -97,9 +97,16 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
   bool leading = true;
   const auto world = c.m.fused.find(w);
   std::vector<Evidence> all;
+  // FlashInfer's own kernel forced as vLLM picks it (flashinfer-fused[oneshot] / [twoshot]) where the
+  // run has it, else arbench's fused kernel of the same kind.
+  bool peer = false;
+  for (const auto& [tokens, at] : world->second)
+    peer = peer || at.count("flashinfer-fused[oneshot]") || at.count("flashinfer-fused[twoshot]");
   for (const auto& [tokens, at] : world->second) {
     const std::uint64_t bytes = tokens * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
-    const std::string kernel = !one_shot || bytes <= one_shot->small_max ? "fused-oneshot" : "fused-twoshot";
+    const bool oneshot = !one_shot || bytes <= one_shot->small_max;
+    const std::string kernel = peer ? (oneshot ? "flashinfer-fused[oneshot]" : "flashinfer-fused[twoshot]")
+                                    : (oneshot ? "fused-oneshot" : "fused-twoshot");
     const ResultCase* picked = at.count(kernel) ? at.at(kernel) : nullptr;
     const ResultCase* best = nullptr;
     for (const char* u : {"unfused-nccl", "unfused-oneshot"})
@@ -115,9 +122,14 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
                                              (c.gpu.cc.empty() ? std::string("unknown") : c.gpu.cc) + ")";
   for (std::size_t i = 0; i < all.size(); ++i)
     if (all[i].size == lead || (i > 0 && all[i - 1].size == lead) || (lead == 0 && i == 0)) s.evidence.push_back(all[i]);
+  Advantage measured;  // what peer_note reads: whether FlashInfer's own kernel was measured
+  measured.measured = peer;
+  const std::string note = peer_note(measured, "flashinfer-fused[oneshot]` and `flashinfer-fused[twoshot]",
+                                     "fused-oneshot / fused-twoshot");
   if (lead == 0) {
     s.value = "off";
-    s.why = "the kernel vLLM runs here (" + kernels + ") does not beat the best unfused pair at the smallest token count";
+    s.why = "the kernel vLLM runs here (" + kernels + ") does not beat the best unfused pair at the smallest token "
+            "count; " + note;
     return s;
   }
   const std::uint64_t bytes = lead * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
@@ -127,7 +139,7 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
   s.value = "on up to " + std::to_string(lead) + " tokens x hidden " + std::to_string(c.m.hidden) + " x " + c.m.dtype +
             " = " + size_text(bytes, "bytes");
   s.why = "judged on the kernel vLLM runs here (" + kernels + "): it beats the best unfused pair at every token count "
-          "up to there; the engine's kernel is FlashInfer's, so check your own step time";
+          "up to there; " + (peer ? note : "the engine's kernel is FlashInfer's: " + note);
   if (settle(s)) flags.push_back(s.paste);
   return s;
 }
@@ -142,25 +154,32 @@ EngineSection vllm_section(const EngineContext& c) {
   const int w = c.world();
   std::vector<std::string> env, flags;
 
-  // Custom all-reduce, and which of its kernels runs.
+  // Custom all-reduce, and which of its kernels runs: judged on vLLM's own kernel where the run has
+  // it (`vllm-custom`), else on arbench's one-shot / two-shot.
   EngineSetting ar = knob_setting(c, "vllm.custom_ar", S::keep);
-  ar.evidence = f.custom.boundary();
+  const Advantage& car = peer_or_nearest(f.peer_vllm_custom, f.custom);
+  const std::string car_note = peer_note(f.peer_vllm_custom, "vllm-custom", "one-shot / two-shot");
+  ar.evidence = car.boundary();
   if (!p.nvlink && w > 2) {
     ar.status = S::gated;
     ar.why = "vLLM turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected; nothing to set";
-    if (f.custom.measured)
-      ar.value = f.custom.lead > 0 ? "a custom P2P kernel would beat NCCL up to " + lead_text(f.custom) + " here"
-                                   : "a custom P2P kernel would not beat NCCL here";
+    if (car.measured) {
+      ar.value = car.lead > 0 ? "a custom P2P kernel would beat NCCL up to " + lead_text(car) + " here"
+                              : "a custom P2P kernel would not beat NCCL here";
+      ar.why += "; " + car_note;
+    }
     sec.settings.push_back(ar);
-  } else if (!f.custom.measured) {
+  } else if (!car.measured) {
     sec.settings.push_back(missing("vllm.custom_ar", f.custom.missing, f.custom.run_line));
-  } else if (f.custom.lead == 0) {
+  } else if (car.lead == 0) {
     disable_custom_all_reduce(ar, flags);
+    ar.why += "; " + car_note;
     sec.settings.push_back(ar);
   } else {
-    ar.value = "on (vLLM's default) up to " + lead_text(f.custom);
-    ar.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom) +
-             (f.custom.everywhere ? "" : "; vLLM uses its custom all-reduce below 8 MiB, which is not settable");
+    ar.value = "on (vLLM's default) up to " + lead_text(car);
+    ar.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(car) +
+             (car.everywhere ? "" : "; vLLM uses its custom all-reduce below 8 MiB, which is not settable") + "; " +
+             car_note;
     sec.settings.push_back(ar);
     if (f.shots.measured) {
       EngineSetting k = knob_setting(c, "vllm.custom_ar_shots", S::keep);
@@ -192,24 +211,30 @@ EngineSection vllm_section(const EngineContext& c) {
 
   sec.settings.push_back(fusion(c, flags));
 
-  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes.
+  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes; judged on FlashInfer's own
+  // kernel where the run has it (`flashinfer-pcie-ipc`).
   EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep);
+  const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
+  const std::string fi_note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
   if (w != 2 && w != 4 && w != 8) {
     ipc.status = S::gated;
     ipc.why = "supports 2, 4 or 8 GPUs";
     sec.settings.push_back(ipc);
-  } else if (!f.custom.measured) {
+  } else if (!fi.measured) {
     sec.settings.push_back(missing("vllm.fi_pcie_ipc", f.custom.missing, f.custom.run_line));
   } else if (!p.nvlink) {
-    ipc.evidence = f.custom.boundary();
-    if (f.custom.lead > 0) {
+    ipc.evidence = fi.boundary();
+    if (fi.lead > 0) {
       ipc.status = S::try_it;
       ipc.paste = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1";
-      ipc.value = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
-      ipc.why = "a kernel of the same kind as arbench's one-shot / two-shot";
+      ipc.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
+                  std::string(" beats NCCL up to ") + lead_text(fi);
+      ipc.why = fi_note;
     } else {
       ipc.value = "off (vLLM's default)";
-      ipc.why = "no custom P2P kernel beats NCCL at the smallest size measured";
+      ipc.why = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce does not beat NCCL at the smallest size "
+                                            "measured; "
+                                          : "no custom P2P kernel beats NCCL at the smallest size measured; ") + fi_note;
     }
     sec.settings.push_back(ipc);
   }

@@ -138,6 +138,16 @@ Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt
                        (m.hidden > 0 ? " at hidden " + std::to_string(m.hidden) : "");
     f.fusion.run_line = fused_run_line(m, world, "fused-" + w + ".json");
   }
+  f.peer_pcie_ipc = compare_groups(m.allreduce, world, "bytes", "FlashInfer's PCIe-IPC all-reduce",
+                                   {"flashinfer-pcie-ipc"}, "NCCL's own choice", {"nccl"}, false, opt);
+  f.peer_vllm_custom = compare_groups(m.allreduce, world, "bytes", "vLLM's custom all-reduce", {"vllm-custom"},
+                                      "NCCL's own choice", {"nccl"}, false, opt);
+  f.peer_fusion = compare_groups(m.fused, world, "tokens", "FlashInfer's fused all-reduce + RMSNorm",
+                                 {"flashinfer-fused"}, "the best unfused all-reduce then RMSNorm",
+                                 {"unfused-nccl", "unfused-oneshot"}, false, opt);
+  f.peer_fused_shots = compare_groups(m.fused, world, "tokens", "FlashInfer's fused one-shot",
+                                      {"flashinfer-fused[oneshot]"}, "FlashInfer's fused two-shot",
+                                      {"flashinfer-fused[twoshot]"}, true, opt);
   f.fused_shots = compare_groups(m.fused, world, "tokens", "fused one-shot", {"fused-oneshot"}, "fused two-shot",
                                  {"fused-twoshot"}, true, opt);
   if (!f.fused_shots.measured) {

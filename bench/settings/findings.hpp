@@ -8,6 +8,14 @@
 //   fusion      fused all-reduce + RMSNorm              vs the best unfused pair, in tokens at the result's hidden size
 //   fused_shots `fused-oneshot`                         vs `fused-twoshot` (FlashInfer's use_oneshot)
 //
+// and the same comparisons on the peers' own kernels where the results have them (docs/variants.md,
+// "Peers"), which a line whose knob turns that kernel on or off cites instead of arbench's nearest
+// variant:
+//   peer_pcie_ipc      `flashinfer-pcie-ipc`        vs `nccl`   (VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC, SGLang's)
+//   peer_vllm_custom   `vllm-custom`                vs `nccl`   (vLLM's custom all-reduce on/off)
+//   peer_fusion        `flashinfer-fused`           vs the best unfused pair (vLLM's and SGLang's fusion)
+//   peer_fused_shots   `flashinfer-fused[oneshot]`  vs `flashinfer-fused[twoshot]` (FlashInfer's use_oneshot)
+//
 // `lead` is where A holds from the smallest measured size upward: for a "beats" comparison
 // (custom, nccl_symm, fusion) the largest size up to which A beats B at every measured size (0:
 // not even at the smallest); for a crossover (shots, fused_shots) the largest size up to which A
@@ -42,6 +50,7 @@ struct Advantage {
 struct Findings {
   int world = 0;
   Advantage custom, shots, nccl_symm, fusion, fused_shots;
+  Advantage peer_pcie_ipc, peer_vllm_custom, peer_fusion, peer_fused_shots;  // measured only with the peers
 };
 
 Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt);

@@ -34,9 +34,12 @@ std::vector<std::string> select_variants(const Registry& reg, const std::vector<
   // asked for, by its name or by a pattern that says fp8 (`'*-fp8'`), never in the default sweep
   // nor through a wildcard such as `oneshot-*` (docs/variants.md).
   auto lossy = [](const VariantEntry& e) { return e.lossy; };
+  // A peer not built into this arbench (docs/variants.md, "Peers") runs in no default sweep: it
+  // could only be skipped. Named, it is listed skipped with why.
+  auto unbuilt_peer = [](const VariantEntry& e) { return !e.peer.empty() && !e.gpu; };
   if (patterns.empty()) {
     for (const auto& e : reg.entries())
-      if (e.family == family && !lossy(e)) add(e.name);
+      if (e.family == family && !lossy(e) && !unbuilt_peer(e)) add(e.name);
     return out;
   }
   for (const auto& p : patterns) {

@@ -29,6 +29,7 @@ class AlternatingBuffers final : public RankBuffers {
   bool symmetric() const override { return a_->symmetric(); }
   void* local(int rank) const override { return set(rank).local(rank); }
   void* peer(int rank, int peer) const override { return set(rank).peer(rank, peer); }
+  std::vector<const RankBuffers*> alternatives() const override { return {a_.get(), b_.get()}; }
 
   // Set `s` (0: A, 1: B) of every rank, as the workload fills it.
   RankBuffers& buffers(int s) const { return s == 0 ? *a_ : *b_; }

@@ -20,8 +20,8 @@ std::string element_text(const void* p, std::size_t i, DType t) {
 
 class AllReduceWorkload final : public Workload {
  public:
-  AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed)
-      : Workload(seed), c_(c), world_(f.world()) {
+  AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed, bool signed_zeros)
+      : Workload(seed), c_(c), world_(f.world()), signed_zeros_(signed_zeros) {
     in_ = std::make_unique<AlternatingBuffers>(f.alloc(c.bytes, placement), f.alloc(c.bytes, placement), world_);
     if (!c.in_place) out_ = f.alloc(c.bytes, placement);
     bufs_.in = in_.get();
@@ -51,11 +51,10 @@ class AllReduceWorkload final : public Workload {
       f.download(r, got.data(), bufs_.out->local(r), c_.bytes);
       const std::size_t n = c_.elements();
       res.checked_elements += n;
-      std::size_t wrong = count_wrong(got.data(), want.data(), c_.dtype, n);
+      std::size_t wrong = count_wrong(got.data(), want.data(), c_.dtype, n, signed_zeros_);
       if (wrong && res.first_error.empty()) {
         for (std::size_t i = 0; i < n; ++i) {
-          if (std::memcmp(got.data() + i * dtype_size(c_.dtype), want.data() + i * dtype_size(c_.dtype),
-                          dtype_size(c_.dtype)) != 0) {
+          if (!same_element(got.data(), want.data(), c_.dtype, i, signed_zeros_)) {
             res.first_error = "rank " + std::to_string(r) + " element " + std::to_string(i) + ": got " +
                               element_text(got.data(), i, c_.dtype) + ", want " + element_text(want.data(), i, c_.dtype);
             break;
@@ -94,6 +93,7 @@ class AllReduceWorkload final : public Workload {
 
   Case c_;
   int world_;
+  bool signed_zeros_;
   std::unique_ptr<AlternatingBuffers> in_;
   std::unique_ptr<RankBuffers> out_;
   OpBuffers bufs_;
@@ -139,8 +139,8 @@ WorkloadFootprint workload_footprint(const Case& c) {
 }
 
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
-                                        double eps) {
-  if (c.family == Family::allreduce) return std::make_unique<AllReduceWorkload>(c, f, placement, seed);
+                                        double eps, bool signed_zeros) {
+  if (c.family == Family::allreduce) return std::make_unique<AllReduceWorkload>(c, f, placement, seed, signed_zeros);
   return make_rmsnorm_workload(c, f, placement, seed, eps);
 }
 

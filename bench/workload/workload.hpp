@@ -105,9 +105,11 @@ struct WorkloadFootprint {
 WorkloadFootprint workload_footprint(const Case& c);
 WorkloadFootprint rmsnorm_workload_footprint(const Case& c);
 
-// Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them.
+// Allocates the case's buffers on `f` (inputs/outputs at `placement`) and fills them. The
+// all-reduce check is bit for bit; with `signed_zeros` false (Variant::signed_zeros) a +0.0 and a
+// -0.0 count as one value (arbench/core/oracle.hpp, same_element).
 std::unique_ptr<Workload> make_workload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed,
-                                        double eps);
+                                        double eps, bool signed_zeros = true);
 
 // A lossy variant's workload (bench/workload/workload_lossy.cpp): random inputs, checked against
 // the exact sum within the FP8 error bound for `quantizations` quantizations per value.

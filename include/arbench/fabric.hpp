@@ -59,6 +59,10 @@ class RankBuffers {
   virtual void* local(int rank) const = 0;
   // `peer`'s buffer as `rank` addresses it; only for symmetric buffers.
   virtual void* peer(int rank, int peer) const = 0;
+  // Every buffer this one may stand for when an op reads it: itself, or (the harness's inputs held
+  // twice, bench/workload/alternating.hpp) each input set. A peer kernel that needs its input
+  // registered with every rank's pointer beforehand (vLLM's) registers each.
+  virtual std::vector<const RankBuffers*> alternatives() const { return {this}; }
   PeerTable table(int rank, int world) const {
     PeerTable t;
     t.rank = rank;

@@ -113,6 +113,11 @@ class Variant {
   // is checked against the exact sum within its documented error bound, and its error figures
   // are reported per case (CaseResult::max_abs_err, rms_rel_err).
   virtual bool lossy() const { return false; }
+  // Whether the check tells +0.0 from -0.0 (exact variants: bit for bit). FlashInfer's PCIe-IPC
+  // kernels use +0.0 as their "not yet written" sentinel and send a real +0.0 as -0.0, so a zero sum
+  // may arrive as -0.0: their outputs are checked with the two zeros equal, every other element
+  // still bit for bit (a stale or unwritten element is still wrong: docs/variants.md, "Peers").
+  virtual bool signed_zeros() const { return true; }
   // A lossy variant's model for that bound: how many times a value is quantized on its way
   // (oneshot-fp8 1, twoshot-fp8 2: docs/variants.md, "FP8 on the wire").
   virtual int wire_quantizations() const { return lossy() ? 1 : 0; }
@@ -153,6 +158,13 @@ struct VariantEntry {
   // catalogue line for a listed one (empty: "`name` with algorithm/protocol <config> forced").
   std::function<bool(const std::string& config)> accepts_config;
   std::function<std::string(const std::string& config)> config_summary;
+  // A peer (another project's kernel built from the user's copy, docs/variants.md "Peers"): whose
+  // code it is ("" for arbench's own variants). A peer not built into this arbench keeps its entry
+  // and configurations, with empty factories and the reason in no_gpu_reason.
+  std::string peer;
+  // A peer's configuration (or the peer itself, config ""): why no engine can choose it by size,
+  // so `arbench tune` leaves it out of a dispatch table ("" when an engine can).
+  std::function<std::string(const std::string& config)> not_dispatchable;
 };
 
 // One line of `arbench list`'s variant catalogue.

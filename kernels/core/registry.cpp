@@ -25,6 +25,8 @@ void Registry::add(VariantEntry e) {
     if (have.configs.empty()) have.configs = e.configs;
     if (!have.accepts_config) have.accepts_config = e.accepts_config;
     if (!have.config_summary) have.config_summary = e.config_summary;
+    if (have.peer.empty()) have.peer = e.peer;
+    if (!have.not_dispatchable) have.not_dispatchable = e.not_dispatchable;
     return;
   }
   entries_.push_back(std::move(e));
@@ -37,7 +39,9 @@ const VariantEntry* Registry::find(const std::string& name) const {
       if (base != name) {
         const std::string cfg = name.substr(base.size() + 1, name.size() - base.size() - 2);
         const bool listed = std::find(e.configs.begin(), e.configs.end(), cfg) != e.configs.end();
-        if (name.back() != ']' || !e.make_configured || (!listed && !(e.accepts_config && e.accepts_config(cfg))))
+        // A listed configuration is found even without a factory (a peer not built here: its
+        // reason is unavailable_reason's); an unlisted one needs the factory that accepts it.
+        if (name.back() != ']' || (!listed && !(e.make_configured && e.accepts_config && e.accepts_config(cfg))))
           return nullptr;
       }
       return &e;
@@ -48,6 +52,9 @@ const VariantEntry* Registry::find(const std::string& name) const {
 std::string Registry::unavailable_reason(const std::string& name, Backend backend) const {
   const VariantEntry* e = find(name);
   if (!e) return "unknown variant '" + name + "'";
+  // A peer not built into this arbench: why, on every backend (the configure step's reason says how
+  // to build it).
+  if (!e->peer.empty() && !e->gpu) return e->no_gpu_reason.empty() ? "not built into this arbench" : e->no_gpu_reason;
   if (backend == Backend::host) {
     if (base_name(name) != name) return "configurations run on GPU fabrics only";
     if (!e->host) return e->no_host_reason.empty() ? "no host twin" : e->no_host_reason;
@@ -75,14 +82,15 @@ std::vector<VariantInfo> Registry::catalogue(Backend backend) const {
   std::vector<VariantInfo> out;
   for (const auto& e : entries_) {
     out.push_back({e.name, e.family, e.summary, false, unavailable_reason(e.name, backend)});
-    if (!e.make_configured) continue;
     for (const auto& cfg : e.configs) {
       const std::string name = e.name + "[" + cfg + "]";
       const std::string summary = e.config_summary ? e.config_summary(cfg) : std::string();
+      // A peer not built: its configurations point at its own line, which gives the reason once.
+      const bool unbuilt_peer = !e.peer.empty() && !e.gpu;
       out.push_back({name, e.family,
                      summary.empty() ? "`" + e.name + "` with algorithm/protocol " + cfg + " forced, on a communicator of its own"
                                      : summary,
-                     true, unavailable_reason(name, backend)});
+                     true, unbuilt_peer ? "not built (as `" + e.name + "`)" : unavailable_reason(name, backend)});
     }
   }
   return out;

@@ -107,7 +107,7 @@ TEST(CliNcclLibs, CompareBetweenTwoLibrariesOfOneRun) {
 TEST(CliNcclLibs, TuneAndSettingsReadASideBySideRun) {
   CliResult r = run_arbench("tune " + kBuilds);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("nccl@2.29.2 (30 cases): not a dispatch candidate: NCCL library nccl@2.29.2 measured beside "
+  EXPECT_NE(r.output.find("nccl@2.29.2 (30 cases): not a dispatch candidate, NCCL library nccl@2.29.2 measured beside "
                           "the run's default"),
             std::string::npos)
       << r.output;

@@ -2,13 +2,15 @@
 # Kernel resources without a GPU (scripts/kernel_resources.py). First the checker itself, on
 # saved ptxas reports (tests/fixtures/ptxas): a clean report passes; a spilling kernel, a kernel
 # that compiled to almost nothing (4 registers, no barrier: what the fused kernels became when
-# built without --expt-relaxed-constexpr) and a kernel nobody set expectations for all fail.
+# built without --expt-relaxed-constexpr) and a kernel nobody set expectations for all fail; a
+# peer's kernel (--peer) passes with its own stack frame and fails on a spill.
 # Then the reader of built objects (scripts/cuda_objects.py) on a planted kernel compiled here for
 # one architecture (tests/fixtures/ptxas/planted_kernel.cu: spills, a second barrier, few
 # registers): all three are reported from the object. Then every kernel of the build, for every
 # architecture it targets, read from the objects the build made: no stack frame, no spill, its
 # barriers and register floor, and the table in docs/variants.md up to date (the table came from
-# ptxas's own report, so the reader agrees with ptxas on every row). Exit 77 (skipped) without
+# ptxas's own report, so the reader agrees with ptxas on every row); in a build with peers, their
+# kernels too, by the peers' rules and outside the docs table. Exit 77 (skipped) without
 # nvcc or a configured build.
 set -uo pipefail
 src=${1:?usage: test_kernel_resources.sh SOURCE_DIR BUILD_DIR}
@@ -29,6 +31,16 @@ expect spill.txt 1 "fused_twoshot_kernel<fp16> (sm_120): 128 B stack frame, 140 
 expect empty.txt 1 "fused_twoshot_kernel<fp16> (sm_120): 4 registers, below the floor"
 expect empty.txt 1 "fused_twoshot_kernel<fp16> (sm_120): 0 barriers, expected 1"
 expect unknown.txt 1 "mystery_kernel (sm_90): no expectation"
+# A peer's kernel (kernels/peers/): its own stack frame is reported, not a failure; a spill fails.
+peer() {  # peer REPORT EXIT TEXT
+  out=$($check --report "$fixtures/$1" --source vllm_custom_ar.cu --peer 2>&1); rc=$?
+  if [ $rc -ne "$2" ] || ! grep -qF -- "$3" <<<"$out"; then
+    echo "FAIL: $1 (peer) gave exit $rc, expected $2 and '$3'; output:"; echo "$out"
+    fails=$((fails + 1))
+  fi
+}
+peer peer_stack.txt 0 "| 31 | 0 | 64 | 0 / 0 | 1 |"
+peer peer_spill.txt 1 "24 B spill stores, 24 B spill loads in a peer's kernel"
 [ $fails -eq 0 ] || exit 1
 echo "kernel-resources: the checker passes a clean report and catches spills, empty kernels and unknown kernels"
 

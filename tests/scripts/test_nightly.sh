@@ -224,6 +224,25 @@ night 0 gpu_e ARBENCH_RESULTS_DIR="$gpu/results" -- --from-result "$gpu/c.json"
 sys.exit(any(c["verdict"] == "slower" for c in json.load(open(sys.argv[1]))["cases"]))' \
   "$(latest "$gpu/results")/compare.json" || fail "gpu_e still compared with the old baseline"
 
+# The peers (docs/variants.md "Peers") go through a night like any variant: a forced peer
+# configuration that slowed is the night's one regression, and its row on the page says so.
+peer='allreduce/flashinfer-pcie-ipc[staged-ring]/bf16/gpus:8/bytes:65536'
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/peers_a.json" --gpu --seed 1 --peers
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/peers_b.json" --gpu --seed 1 --peers \
+  --slow "$peer=1.3"
+night 0 peers_base ARBENCH_RESULTS_DIR="$gpu/peers" -- --from-result "$gpu/peers_a.json"
+night 1 peers_slow ARBENCH_RESULTS_DIR="$gpu/peers" -- --from-result "$gpu/peers_b.json"
+grep -q "1 regression(s)" "$(latest "$gpu/peers")/compare.txt" || fail "peers: expected exactly one regression"
+"$py" - "$(latest "$gpu/peers")/report.html" "$peer" <<'PY' || fail "peers: the page does not mark the peer's regression"
+import re, sys
+page, peer = open(sys.argv[1]).read(), sys.argv[2]
+attention = page[page.index('id="attention"'):page.index("</table>", page.index('id="attention"'))]
+rows = {re.search(r'<td class="name">([^<]*)</td>', r).group(1): r
+        for r in attention.split('<tr class="case-row')[1:]}
+assert list(rows) == [peer] and ">slower<" in rows[peer], list(rows)
+assert "allreduce_rmsnorm/flashinfer-fused[twoshot]/bf16/gpus:8/tokens:16/hidden:8192" in page
+PY
+
 # A slow drift across all cases fails the night although no case moves by the threshold.
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/drift.json" --gpu --seed 3 \
   --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link" --scale 1.04

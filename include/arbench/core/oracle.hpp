@@ -35,18 +35,30 @@ inline std::vector<std::uint8_t> oracle_sum(DType t, std::size_t n, std::uint64_
   return out;
 }
 
-// Elements of `got` that differ bitwise from `want` (both `n` elements of `t`).
-inline std::size_t count_wrong(const void* got, const void* want, DType t, std::size_t n) {
-  std::size_t wrong = 0;
+// Whether element i of `got` is element i of `want` (both of `t`): bit for bit, but with
+// `signed_zeros` false a +0.0 and a -0.0 are the same (Variant::signed_zeros: a peer whose kernels
+// send a zero as -0.0). Every other difference, a NaN poison left in place or a stale value, is a
+// wrong element either way.
+inline bool same_element(const void* got, const void* want, DType t, std::size_t i, bool signed_zeros = true) {
   const std::size_t es = dtype_size(t);
-  const auto* g = static_cast<const std::uint8_t*>(got);
-  const auto* w = static_cast<const std::uint8_t*>(want);
+  const auto* g = static_cast<const std::uint8_t*>(got) + i * es;
+  const auto* w = static_cast<const std::uint8_t*>(want) + i * es;
+  bool same = true, zeros = true;
+  for (std::size_t b = 0; b < es; ++b) {
+    same = same && g[b] == w[b];
+    // A zero of either sign: every byte zero but the sign bit (the top bit of the last byte).
+    const std::uint8_t mask = b + 1 == es ? 0x7f : 0xff;
+    zeros = zeros && (g[b] & mask) == 0 && (w[b] & mask) == 0;
+  }
+  return same || (!signed_zeros && zeros);
+}
+
+// Elements of `got` that differ from `want` (both `n` elements of `t`): bitwise, and with
+// `signed_zeros` false a +0.0 against a -0.0 is no difference (same_element).
+inline std::size_t count_wrong(const void* got, const void* want, DType t, std::size_t n, bool signed_zeros = true) {
+  std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t b = 0; b < es; ++b)
-      if (g[i * es + b] != w[i * es + b]) {
-        ++wrong;
-        break;
-      }
+    if (!same_element(got, want, t, i, signed_zeros)) ++wrong;
   return wrong;
 }
 

@@ -229,6 +229,45 @@ TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
   EXPECT_NE(rep.ignored[0].find("host only"), std::string::npos) << rep.ignored[0];
 }
 
+// Peers (docs/variants.md, "Peers") through the registry's filter: a peer as it selects competes
+// even where this arbench was not built with it (no factory: the result came from one that was);
+// a forced schedule no engine can choose is ignored, saying so; arbench's own GPU variants compete.
+TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
+  Registry reg;
+  VariantEntry peer;
+  peer.name = "flashinfer-pcie-ipc";
+  peer.peer = "FlashInfer";
+  peer.configs = {"staged"};
+  peer.no_gpu_reason = "peers off: no FlashInfer";
+  peer.not_dispatchable = [](const std::string& config) {
+    return config.empty() ? std::string() : "no engine forces a PCIe-IPC schedule";
+  };
+  reg.add(peer);
+  VariantEntry own;
+  own.name = "oneshot-push";
+  own.gpu = [] { return std::unique_ptr<Variant>(); };
+  reg.add(own);
+  std::vector<testing::SynthCase> cases;
+  unsigned seed = 1;
+  for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
+    cases.push_back({ar_name("flashinfer-pcie-ipc", 8, b), jittered(3, 0.01, 30, seed++)});
+    cases.push_back({ar_name("flashinfer-pcie-ipc[staged]", 8, b), jittered(1, 0.01, 30, seed++)});
+    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5, 0.01, 30, seed++)});
+  }
+  const ResultFile result = parse_result_json(testing::make_result(cases), "gpu.json");
+  const TuneReport rep = tune_results(result, 0.01, registry_dispatch_filter(reg));
+  ASSERT_FALSE(rep.tables.empty());
+  for (const TunePoint& p : rep.tables.at(0).points) {
+    EXPECT_EQ(p.best, "flashinfer-pcie-ipc");
+    EXPECT_EQ(p.runner_up, "oneshot-push");
+  }
+  ASSERT_EQ(rep.ignored.size(), 1u);
+  EXPECT_NE(rep.ignored[0].find("flashinfer-pcie-ipc[staged] (3 cases): not a dispatch candidate, no engine selects it: "
+                                "no engine forces a PCIe-IPC schedule"),
+            std::string::npos)
+      << rep.ignored[0];
+}
+
 }  // namespace
 }  // namespace arbench
 

@@ -83,3 +83,35 @@ TEST(Registry, TheLossyFlagOfEveryHostEntryMatchesItsVariant) {
   }
   EXPECT_EQ(lossy, 2) << "oneshot-fp8 and twoshot-fp8";
 }
+
+// A peer (docs/variants.md, "Peers") not built into this arbench keeps its entry and its
+// configurations: each is found and listed, and unavailable on every backend with the configure
+// step's reason; built (a factory), it runs on the GPU fabrics and its configurations too.
+TEST(Registry, APeerNotBuiltIsListedWithTheConfigureStepsReason) {
+  Registry r;
+  VariantEntry e;
+  e.name = "flashinfer-pcie-ipc";
+  e.summary = "a peer";
+  e.peer = "FlashInfer";
+  e.configs = {"staged"};
+  e.no_gpu_reason = "peers off: no FlashInfer; -DARBENCH_FLASHINFER_DIR=...";
+  e.no_host_reason = "GPUs only";
+  r.add(e);
+  ASSERT_NE(r.find("flashinfer-pcie-ipc[staged]"), nullptr);
+  EXPECT_EQ(r.find("flashinfer-pcie-ipc[ring]"), nullptr);  // not one of its configurations
+  for (Backend b : {Backend::cuda, Backend::single_gpu, Backend::host})
+    for (const char* name : {"flashinfer-pcie-ipc", "flashinfer-pcie-ipc[staged]"})
+      EXPECT_EQ(r.unavailable_reason(name, b), e.no_gpu_reason) << name << " on " << backend_name(b);
+  const auto c = r.catalogue(Backend::host);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].unavailable, e.no_gpu_reason);
+  EXPECT_EQ(c[1].name, "flashinfer-pcie-ipc[staged]");
+  EXPECT_EQ(c[1].unavailable, "not built (as `flashinfer-pcie-ipc`)");  // the reason once, on the peer's line
+
+  Registry built;
+  e.gpu = [] { return std::unique_ptr<Variant>(); };
+  e.make_configured = [](const std::string&) { return std::unique_ptr<Variant>(); };
+  built.add(e);
+  EXPECT_EQ(built.unavailable_reason("flashinfer-pcie-ipc[staged]", Backend::cuda), "");
+  EXPECT_EQ(built.unavailable_reason("flashinfer-pcie-ipc", Backend::host), "GPUs only");
+}

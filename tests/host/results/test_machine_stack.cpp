@@ -55,6 +55,40 @@ TEST(MachineStack, MachineIsHardwareStackIsSoftware) {
   EXPECT_EQ(prov["machine"]["id"].get<std::string>().size(), 16u);
 }
 
+// The peers built into arbench (docs/variants.md, "Peers") are part of the stack: another
+// FlashInfer is a stack change of the same machine, arbench's side (not the platform's).
+TEST(MachineStack, AnotherPeerCopyIsAStackChange) {
+  json before = gpu_provenance();
+  before["peers"] = "FlashInfer 0.6.18 fb28d7242b35";
+  add_machine_and_stack(before);
+  EXPECT_EQ(before["stack"]["peers"], "FlashInfer 0.6.18 fb28d7242b35");
+  json after = before;
+  after["peers"] = "FlashInfer 0.6.19 0123456789ab";
+  add_machine_and_stack(after);
+  EXPECT_EQ(after["machine"]["id"], before["machine"]["id"]);
+  const auto changes = stack_changes(stack_of(before), stack_of(after));
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].key, "peers");
+  EXPECT_FALSE(changes[0].platform);
+  EXPECT_EQ(stack_changes_text(changes), "peers FlashInfer 0.6.18 fb28d7242b35 \u2192 FlashInfer 0.6.19 0123456789ab");
+}
+
+// Every result records the peers this arbench was built with: each copy's origin, version, commit
+// and the SHA256 of every header, and their versions in the stack.
+TEST(MachineStack, ProvenanceRecordsThePeersBuiltIn) {
+  Provenance p = host_provenance("arbench run", "cuda");
+  p.peers = {{"FlashInfer", "checkout /src/flashinfer", "0.6.18", "fb28d7242b3506a2348265962041acc1fb56cca4",
+              {{"flashinfer/comm/pcie_ipc_all_reduce.cuh", "f03a"}}}};
+  const json j = to_json(p);
+  EXPECT_EQ(j["peers"], "FlashInfer 0.6.18 fb28d7242b35");
+  EXPECT_EQ(j["stack"]["peers"], "FlashInfer 0.6.18 fb28d7242b35");
+  ASSERT_EQ(j["peer_sources"].size(), 1u);
+  EXPECT_EQ(j["peer_sources"][0]["origin"], "checkout /src/flashinfer");
+  EXPECT_EQ(j["peer_sources"][0]["headers"][0]["sha256"], "f03a");
+  p.peers.clear();
+  EXPECT_EQ(to_json(p)["peers"], "");
+}
+
 TEST(MachineStack, AStackUpgradeKeepsTheMachineHardwareChangesIt) {
   const json before = gpu_provenance();
   for (const char* k : {"driver", "cuda_runtime", "nccl_version", "nccl_library", "arbench_revision"}) {

@@ -60,6 +60,7 @@ TEST(SettingsGolden, NcclDefaultWins) { check_all_golden("nccl-default-wins"); }
 TEST(SettingsGolden, NoFusedFamily) { check_all_golden("no-fused"); }
 TEST(SettingsGolden, NvlinkSm100) { check_all_golden("nvlink-sm100"); }
 TEST(SettingsGolden, WhatIfCasesLeftOut) { check_all_golden("what-ifs"); }
+TEST(SettingsGolden, PeersMeasured) { check_all_golden("peers-pcie8"); }
 // The same fixture for vLLM before and after PR #33839's size rule, and with NCCL 2.29.2.
 TEST(SettingsGolden, Pcie8CrossoversForVllm016) { check_versions_golden("pcie8-crossovers", "vllm-0.16.0", stack_of("0.16.0", "")); }
 TEST(SettingsGolden, Pcie8CrossoversForVllm017) { check_versions_golden("pcie8-crossovers", "vllm-0.17.0", stack_of("0.17.0", "")); }

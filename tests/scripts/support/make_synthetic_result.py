@@ -5,7 +5,7 @@ Standard library only.
 
 usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
                                 [--scale FACTOR] [--downtrained NAME ...] [--fail NAME ...]
-                                [--lossy] [--err NAME=FACTOR ...]
+                                [--lossy] [--err NAME=FACTOR ...] [--peers]
                                 [--stack KEY=VALUE ...] [--host NAME] [--gpu-base BUS] [--old-format]
 
 --gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
@@ -15,7 +15,9 @@ night of the same machine). --slow scales a case's samples, --scale every case's
 the whole run; with the same --seed, every ratio is exactly FACTOR); --downtrained records that case's
 first GPU on a x8 link; --fail marks a case failed with a wrong element. --lossy adds a
 low-precision variant, twoshot-fp8, whose cases carry error figures (max_abs_err, rms_rel_err);
---err scales a case's figures (a night whose error rose).
+--err scales a case's figures (a night whose error rose). --peers adds the peers (docs/variants.md
+"Peers": FlashInfer's and vLLM's kernels, a forced configuration among them) and the stack's
+`peers`, as an arbench built with FlashInfer writes them.
 --stack sets a software
 stack field (driver, cuda_runtime, nccl_version, nccl_library; GPU defaults 580.65, 13.0, 2.28.9
 and /usr/lib/x86_64-linux-gnu/libnccl.so.2), --host the host name (another machine), --gpu-base the first GPU's PCI bus (0x41; GPUs
@@ -38,6 +40,9 @@ ALLREDUCE = {"oneshot-push": (5, 1000), "twoshot": (8, 2000), "nccl": (25, 4000)
 LOSSY = {"twoshot-fp8": (9, 3600)}  # FP8 on the wire: about half the bytes of twoshot
 FUSED = {"unfused-nccl": lambda t: 40 + t / 4, "fused-oneshot": lambda t: 10 + t,
          "fused-twoshot": lambda t: 20 + t / 3}
+PEERS = {"flashinfer-pcie-ipc": (6, 1500), "flashinfer-pcie-ipc[staged-ring]": (9, 2500),
+         "vllm-custom": (7, 1200)}
+FUSED_PEERS = {"flashinfer-fused": lambda t: 12 + t, "flashinfer-fused[twoshot]": lambda t: 22 + t / 3}
 
 
 def median_ci(s):
@@ -97,6 +102,7 @@ def main():
     p.add_argument("--host")
     p.add_argument("--gpu-base", type=lambda v: int(v, 0), default=0x41, help="first GPU's PCI bus")
     p.add_argument("--old-format", action="store_true")
+    p.add_argument("--peers", action="store_true")
     args = p.parse_args()
     args.slow = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.slow)}
     args.err = {k: float(v) for k, v in (s.rsplit("=", 1) for s in args.err)}
@@ -105,7 +111,8 @@ def main():
     for world in (2, 4, 8):
         for k in range(10, 21):
             b = 1 << k
-            for v, (a, c) in list(ALLREDUCE.items()) + (list(LOSSY.items()) if args.lossy else []):
+            for v, (a, c) in (list(ALLREDUCE.items()) + (list(LOSSY.items()) if args.lossy else []) +
+                              (list(PEERS.items()) if args.peers else [])):
                 t = (a + b / c) * (1 + world / 16)
                 name = f"allreduce/{v}/bf16/gpus:{world}/bytes:{b}"
                 extra = {"variant": v, "family": "allreduce", "dtype": "bf16", "world": world,
@@ -115,7 +122,7 @@ def main():
                     extra.update(max_abs_err=0.0625 * f, rms_rel_err=(0.008 + (k - 10) * 1e-4) * f)
                 cases.append(case(name, t, rng, extra, args))
         for tokens in (1, 4, 16, 64, 256):
-            for v, f in FUSED.items():
+            for v, f in list(FUSED.items()) + (list(FUSED_PEERS.items()) if args.peers else []):
                 cases.append(case(
                     f"allreduce_rmsnorm/{v}/bf16/gpus:{world}/tokens:{tokens}/hidden:8192",
                     f(tokens), rng, {"variant": v, "family": "allreduce_rmsnorm",
@@ -126,6 +133,8 @@ def main():
     stack = {"driver": "580.65", "cuda_runtime": "13.0", "nccl_version": "2.28.9",
              "nccl_library": "/usr/lib/x86_64-linux-gnu/libnccl.so.2"} if args.gpu else {
                  "driver": "", "cuda_runtime": "", "nccl_version": "", "nccl_library": ""}
+    if args.peers:
+        stack["peers"] = "FlashInfer 0.6.18 fb28d7242b35"
     stack.update(s.split("=", 1) for s in args.stack)
     gpus = [{"index": d, "name": "NVIDIA RTX PRO 6000 Blackwell", "cc": "12.0",
              "pci_bus_id": f"0000:{args.gpu_base + d:02x}:00.0"} for d in range(8)] if args.gpu else []
@@ -144,7 +153,8 @@ def main():
                                           "backend": backend, "host_name": host,
                                           "gpus": ";".join(f'{g["name"]}/{g["cc"]}/{g["pci_bus_id"]}'
                                                            for g in gpus),
-                                          **{k: v for k, v in stack.items() if k != "nccl_library"}}},
+                                          **{k: v for k, v in stack.items()
+                                             if k not in ("nccl_library", "peers")}}},
                        "config": {"sweep_key": "5e1ec7ed5e1ec7ed"}, "cases": cases,
                        "skipped": []}}
     prov = doc["arbench"]["provenance"]

@@ -1,0 +1,252 @@
+#include "kernels/peers/peer_policy.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace arbench {
+namespace {
+
+std::string size_text(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+// bf16 and fp16: the dtypes engines run, and all arbench builds of the peers instantiate.
+Support two_byte_only(const Case& c, const char* who) {
+  if (c.dtype == DType::fp32)
+    return Support::no(std::string(who) + " is built for bf16 and fp16 only (the dtypes the engines run it with)");
+  return Support::yes();
+}
+
+bool any_of(int v, std::initializer_list<int> set) { return std::find(set.begin(), set.end(), v) != set.end(); }
+
+}  // namespace
+
+// ---- FlashInfer's PCIe-IPC all-reduce -------------------------------------------------------------
+
+PcieIpcLaunch pcie_ipc_seed(int world, std::size_t numel, int elem) {
+  const std::size_t payload = numel * std::size_t(elem);
+  if (world == 2) return {std::min(16, kPcieIpcMaxBlocks), 128, PcieIpcSchedule::unstaged};
+  if (payload >= kPcieIpcStageBytes) {
+    const std::size_t by_bytes = payload / kPcieIpcRingBytesPerBlock;
+    const int blocks = std::max(1, int(std::min<std::size_t>({std::size_t(kPcieIpcRingMaxBlocks), by_bytes,
+                                                              std::size_t(kPcieIpcMaxBlocks)})));
+    return {blocks, 256, PcieIpcSchedule::staged_ring};
+  }
+  if (world == 4) return {1, 256, PcieIpcSchedule::staged};
+  return {std::min(16, kPcieIpcMaxBlocks), 256, PcieIpcSchedule::unstaged};
+}
+
+PcieIpcLaunch pcie_ipc_launch(std::optional<PcieIpcSchedule> forced, int world, std::size_t numel, int elem,
+                              int blocks) {
+  PcieIpcLaunch l = pcie_ipc_seed(world, numel, elem);
+  if (forced && *forced != l.schedule) {
+    l.schedule = *forced;
+    if (world == 2) {
+      l.blocks = 16, l.threads = 128;
+    } else if (*forced == PcieIpcSchedule::staged_ring) {
+      const std::size_t by_bytes = numel * std::size_t(elem) / kPcieIpcRingBytesPerBlock;
+      l.blocks = std::max(1, int(std::min<std::size_t>(std::size_t(kPcieIpcRingMaxBlocks), by_bytes)));
+      l.threads = 256;
+    } else if (*forced == PcieIpcSchedule::staged && world == 4) {
+      l.blocks = 1, l.threads = 256;
+    } else {
+      l.blocks = 16, l.threads = 256;
+    }
+  }
+  if (blocks > 0) l.blocks = blocks;
+  return l;
+}
+
+Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks) {
+  const std::string me = "flashinfer-pcie-ipc";
+  if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
+  if (!any_of(c.world, {2, 4, 8}))
+    return Support::no(me + " runs on 2, 4 or 8 ranks (FlashInfer's PCIe-IPC all-reduce), not " +
+                       std::to_string(c.world));
+  if (Support s = two_byte_only(c, "flashinfer-pcie-ipc"); !s.ok) return s;
+  if (c.in_place) return Support::no(me + " writes a separate output (FlashInfer's API is out of place)");
+  const std::size_t pack = 16 / dtype_size(c.dtype);
+  if (c.elements() % pack != 0)
+    return Support::no(me + " moves whole 16-byte packs: " + size_text(c.bytes) + " is not a multiple of 16");
+  if (c.elements() < pack * std::size_t(c.world))
+    return Support::no(me + " needs at least one 16-byte pack per rank (" + std::to_string(16 * c.world) +
+                       " bytes at " + std::to_string(c.world) + " ranks; FlashInfer's _admits)");
+  if (c.elements() / pack > std::size_t(INT_MAX) / std::size_t(2 * c.world))
+    return Support::no(me + " counts packs in int: " + size_text(c.bytes) + " is too large");
+  if (forced) {
+    if (c.world == 2 && *forced != PcieIpcSchedule::unstaged && *forced != PcieIpcSchedule::staged)
+      return Support::no(me + " at 2 ranks has the unstaged and staged schedules only");
+    if (*forced == PcieIpcSchedule::flat_staged && c.world != 8)
+      return Support::no(me + "[flat-staged] is FlashInfer's 8-rank schedule (at 4 it is [staged])");
+  }
+  const PcieIpcLaunch l = pcie_ipc_launch(forced, c.world, c.elements(), int(dtype_size(c.dtype)), blocks);
+  if (l.blocks > kPcieIpcMaxBlocks)
+    return Support::no(me + " takes at most " + std::to_string(kPcieIpcMaxBlocks) + " blocks (--blocks " +
+                       std::to_string(l.blocks) + ")");
+  if (c.world == 8 && l.schedule == PcieIpcSchedule::staged && l.blocks % 4 != 0)
+    return Support::no(me + "'s staged schedule at 8 ranks needs a block count divisible by 4 (--blocks " +
+                       std::to_string(l.blocks) + ")");
+  return Support::yes();
+}
+
+// ---- FlashInfer's fused all-reduce + residual + RMSNorm --------------------------------------------
+
+namespace {
+
+// The block size FlashInfer's launcher gives a row of `hidden` (allreduce_fusion_kernel_launcher):
+// hidden / 8 threads per token, split over a cluster of at most 8 blocks (the largest power of two
+// that divides it), a block grown to 128 threads by shrinking the cluster.
+int fusion_block_threads(int hidden, int elem) {
+  const int per_token = hidden / (16 / elem);
+  int cluster = 8;
+  while (per_token % cluster != 0 && cluster > 1) cluster /= 2;
+  int block = per_token / cluster;
+  while (block < 128 && cluster >= 2) block *= 2, cluster /= 2;
+  return block;
+}
+
+std::size_t fusion_lamport_bytes(int world, int tokens, int hidden, int elem) {
+  return std::size_t(tokens) * std::size_t(hidden) * std::size_t(elem) * std::size_t(world);
+}
+
+}  // namespace
+
+FusionGrid fusion_grid(int world, int tokens, int hidden, int elem, FusionShot shot, int sms, int max_cluster,
+                       int max_block_threads) {
+  const int per_token = hidden / (16 / elem);
+  const int rows = shot == FusionShot::oneshot ? tokens : tokens / world + (tokens % world != 0 ? 1 : 0);
+  int cluster = std::max(1, std::min(8, max_cluster));
+  while (per_token % cluster != 0 && cluster > 1) cluster /= 2;
+  int block = per_token / cluster;
+  while (block < 128 && cluster >= 2) block *= 2, cluster /= 2;
+  while (rows * cluster > sms && cluster > 1 && block <= max_block_threads / 2) block *= 2, cluster /= 2;
+  return {std::min(sms, rows * cluster) / cluster * cluster, block, cluster};
+}
+
+FusionShot fusion_shot(int world, int tokens, int hidden, int elem) {
+  const double mib = double(tokens) * double(hidden) * 2.0 * double(world) * double(elem) / 1024.0 / 1024.0;
+  const double limit = world == 2 ? 512 : world == 4 ? 64 : 42;
+  if (mib > limit) return FusionShot::twoshot;
+  if (fusion_lamport_bytes(world, tokens, hidden, elem) > kFusionMaxCommBytes) return FusionShot::twoshot;
+  return FusionShot::oneshot;
+}
+
+Support fusion_limits(const Case& c, std::optional<FusionShot> forced) {
+  const std::string me = "flashinfer-fused";
+  if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
+  if (!any_of(c.world, {2, 4, 8}))
+    return Support::no(me + " runs on 2, 4 or 8 ranks (FlashInfer builds its fusion for 2, 4, 8 and 16), not " +
+                       std::to_string(c.world));
+  if (Support s = two_byte_only(c, "flashinfer-fused"); !s.ok) return s;
+  if (c.in_place) return Support::no(me + " writes separate outputs (no in-place form)");
+  if (c.tokens < 1 || c.hidden < 1) return Support::no(me + " needs tokens >= 1 and hidden >= 1");
+  const int elem = int(dtype_size(c.dtype));
+  if (c.hidden % (16 / elem) != 0)
+    return Support::no(me + " moves 16-byte accesses along a row: hidden " + std::to_string(c.hidden) +
+                       " is not a multiple of " + std::to_string(16 / elem));
+  const int block = fusion_block_threads(c.hidden, elem);
+  if (block > 1024)
+    return Support::no(me + " gives a row one cluster of at most 8 blocks of at most 1024 threads: hidden " +
+                       std::to_string(c.hidden) + " needs blocks of " + std::to_string(block) + " threads");
+  if (std::size_t(c.tokens) * std::size_t(c.hidden) * std::size_t(c.world) * 2 > std::size_t(INT_MAX))
+    return Support::no(me + " counts elements in int: " + std::to_string(c.tokens) + " x " + std::to_string(c.hidden) +
+                       " is too large");
+  const FusionShot shot = forced ? *forced : fusion_shot(c.world, c.tokens, c.hidden, elem);
+  if (shot == FusionShot::twoshot && c.tokens <= c.world)
+    return Support::no(me + "'s two-shot kernel splits the tokens over the ranks and needs more tokens than ranks "
+                            "(FlashInfer asserts it): " + std::to_string(c.tokens) + " tokens on " +
+                       std::to_string(c.world));
+  if (shot == FusionShot::twoshot && block < c.world)
+    return Support::no(me + "'s two-shot kernel signals every rank from one thread each: a block of " +
+                       std::to_string(block) + " threads is fewer than " + std::to_string(c.world) + " ranks");
+  if (shot == FusionShot::oneshot && fusion_lamport_bytes(c.world, c.tokens, c.hidden, elem) > kFusionMaxCommBytes)
+    return Support::no(me + "[oneshot]'s Lamport buffer would pass FlashInfer's MAX_COMM_SIZE (2 GiB)");
+  return Support::yes();
+}
+
+// ---- vLLM's custom all-reduce ---------------------------------------------------------------------
+
+VllmStage vllm_stage(int world, std::size_t bytes) {
+  if (world == 2) return VllmStage::one;
+  if ((world <= 4 && bytes < 512 * 1024) || (world <= 8 && bytes < 256 * 1024)) return VllmStage::one;
+  return VllmStage::two;
+}
+
+int vllm_blocks(std::size_t bytes, int blocks) {
+  if (blocks > 0) return blocks;
+  const std::size_t packs = bytes / 16;
+  return int(std::min<std::size_t>(std::size_t(kVllmBlockLimit), (packs + kVllmThreads - 1) / kVllmThreads));
+}
+
+Support vllm_limits(const Case& c, std::optional<VllmStage> forced) {
+  const std::string me = "vllm-custom";
+  if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
+  if (!any_of(c.world, {2, 4, 6, 8}))
+    return Support::no(me + " runs on 2, 4, 6 or 8 ranks (vLLM's supported world sizes), not " + std::to_string(c.world));
+  if (Support s = two_byte_only(c, "vllm-custom"); !s.ok) return s;
+  if (c.in_place)
+    return Support::no(me + " is out of place (every rank reads every peer's input while outputs are written)");
+  if (c.bytes % 16 != 0) return Support::no(me + " needs a multiple of 16 bytes (" + size_text(c.bytes) + ")");
+  if (c.bytes / 16 > std::size_t(INT_MAX)) return Support::no(me + " counts packs in int: " + size_text(c.bytes));
+  if (!forced && c.bytes >= kVllmMaxBytes)
+    return Support::no(me + ": vLLM runs its custom all-reduce below its 8 MiB buffer only (NCCL above); "
+                            "vllm-custom[1stage] or [2stage] measures its kernels at any size");
+  return Support::yes();
+}
+
+// ---- configurations -----------------------------------------------------------------------------
+
+std::optional<PcieIpcSchedule> parse_pcie_ipc_schedule(const std::string& config) {
+  for (int i = 0; i < 4; ++i)
+    if (config == kPcieIpcScheduleNames[i]) return static_cast<PcieIpcSchedule>(i);
+  return std::nullopt;
+}
+
+std::optional<FusionShot> parse_fusion_shot(const std::string& config) {
+  if (config == "oneshot") return FusionShot::oneshot;
+  if (config == "twoshot") return FusionShot::twoshot;
+  return std::nullopt;
+}
+
+std::optional<VllmStage> parse_vllm_stage(const std::string& config) {
+  if (config == "1stage") return VllmStage::one;
+  if (config == "2stage") return VllmStage::two;
+  return std::nullopt;
+}
+
+const char* fusion_shot_name(FusionShot s) { return s == FusionShot::oneshot ? "oneshot" : "twoshot"; }
+const char* vllm_stage_name(VllmStage s) { return s == VllmStage::one ? "1stage" : "2stage"; }
+
+std::string peer_not_dispatchable(PeerKind k, const std::string& config) {
+  if (config.empty()) return {};
+  switch (k) {
+    case PeerKind::pcie_ipc:
+      return "no engine forces a PCIe-IPC schedule: vLLM and SGLang run FlashInfer's own choice (its seed, or "
+             "what its tuner measured)";
+    case PeerKind::fusion: return {};  // FlashInfer's allreduce_fusion takes use_oneshot
+    case PeerKind::vllm_custom:
+      return "vLLM picks its one-stage or two-stage kernel by size itself; no switch forces one";
+  }
+  return {};
+}
+
+std::vector<std::string> peer_configs(PeerKind k) {
+  switch (k) {
+    case PeerKind::pcie_ipc: return {"unstaged", "staged", "staged-ring", "flat-staged"};
+    case PeerKind::fusion: return {"oneshot", "twoshot"};
+    case PeerKind::vllm_custom: return {"1stage", "2stage"};
+  }
+  return {};
+}
+
+std::string peer_config_summary(PeerKind k, const std::string& config) {
+  const std::string base = std::string("`") + peer_text(k).name + "` with ";
+  switch (k) {
+    case PeerKind::pcie_ipc: return base + "FlashInfer's " + config + " schedule forced";
+    case PeerKind::fusion: return base + "FlashInfer's " + (config == "oneshot" ? "one-shot (Lamport)" : "two-shot") +
+                                  " kernel forced (use_oneshot)";
+    case PeerKind::vllm_custom: return base + "vLLM's " + (config == "1stage" ? "one-stage" : "two-stage") +
+                                       " kernel forced at every size";
+  }
+  return {};
+}
+
+}  // namespace arbench

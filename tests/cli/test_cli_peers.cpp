@@ -1,0 +1,91 @@
+// Peers from the command line (docs/variants.md, "Peers"): `arbench list` names every peer and
+// each configuration, available or with why not (in a build without them: the configure step's
+// reason, which says how to turn them on); the default sweep leaves out peers not built; a
+// configuration that is no peer's is refused (exit 2); `--version` says which peers are built.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "arbench/core/peers.hpp"
+#include "cli_util.hpp"
+
+namespace {
+
+const char* const kPeerNames[] = {"flashinfer-pcie-ipc", "flashinfer-pcie-ipc[unstaged]", "flashinfer-pcie-ipc[staged]",
+                                  "flashinfer-pcie-ipc[staged-ring]", "flashinfer-pcie-ipc[flat-staged]",
+                                  "vllm-custom", "vllm-custom[1stage]", "vllm-custom[2stage]", "flashinfer-fused",
+                                  "flashinfer-fused[oneshot]", "flashinfer-fused[twoshot]"};
+
+// The catalogue line of `name` in `out` (the line that starts with it after the family), joined
+// with its continuation lines.
+std::string catalogue_line(const std::string& out, const std::string& name) {
+  const std::string flat = unwrap_errors(out);
+  std::size_t at = 0;
+  while ((at = flat.find(" " + name + " ", at)) != std::string::npos) {
+    const std::size_t start = flat.rfind('\n', at) + 1;
+    if (flat.compare(start, 4, "#   ") == 0) {
+      std::string line;
+      for (std::size_t end = flat.find('\n', start), from = start; end != std::string::npos;
+           from = end + 1, end = flat.find('\n', from)) {
+        const std::string l = flat.substr(from, end - from);
+        if (from != start && l.rfind("#    ", 0) != 0) break;  // the next entry
+        line += l + " ";
+      }
+      return line;
+    }
+    ++at;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(CliPeers, ListNamesEveryPeerAndConfigurationWithWhyNot) {
+  const CliResult r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants reference");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const bool built = arbench::peer_build().built("flashinfer-pcie-ipc");
+  for (const char* name : kPeerNames) {
+    const std::string line = catalogue_line(r.raw, name);
+    ASSERT_FALSE(line.empty()) << name << " is not in the catalogue:\n" << r.output;
+    EXPECT_NE(line.find("[not on host: "), std::string::npos) << line;
+    const std::string n = name;
+    if (!built && n.find('[') == std::string::npos && n.rfind("flashinfer", 0) == 0) {
+      EXPECT_NE(line.find("-DARBENCH_FLASHINFER_DIR="), std::string::npos) << "the reason says how to turn peers on: " << line;
+    }
+    if (!built && n.find('[') != std::string::npos) {
+      EXPECT_NE(line.find("not built (as `" + n.substr(0, n.find('[')) + "`)"), std::string::npos) << line;
+    }
+  }
+  EXPECT_NE(catalogue_line(r.raw, "flashinfer-pcie-ipc[staged-ring]").find("FlashInfer's staged-ring schedule forced"),
+            std::string::npos);
+}
+
+TEST(CliPeers, DefaultSweepLeavesOutPeersNotBuilt) {
+  const CliResult r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --family allreduce");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const bool built = arbench::peer_build().built("flashinfer-pcie-ipc");
+  const bool listed = r.raw.find("allreduce/flashinfer-pcie-ipc/") != std::string::npos;
+  EXPECT_EQ(listed, built) << r.output;
+}
+
+TEST(CliPeers, ANamedPeerIsSkippedWithItsReasonAndAnUnknownConfigurationRefused) {
+  CliResult r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants 'flashinfer-pcie-ipc[staged],vllm-custom'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.raw.find("allreduce/flashinfer-pcie-ipc[staged]/bf16/gpus:2/bytes:1024  # skipped"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.raw.find("allreduce/vllm-custom/bf16/gpus:2/bytes:1024  # skipped"), std::string::npos) << r.output;
+  r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants 'flashinfer-pcie-ipc[ring]'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown variant 'flashinfer-pcie-ipc[ring]'"), std::string::npos) << r.output;
+}
+
+TEST(CliPeers, VersionSaysWhichPeersAreBuilt) {
+  const CliResult r = run_arbench("--version");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  if (arbench::peer_build().sources.empty()) {
+    EXPECT_NE(r.output.find("peers: none built"), std::string::npos) << r.output;
+  } else {
+    EXPECT_NE(r.output.find("peers built from:\n  FlashInfer "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("flashinfer-pcie-ipc: "), std::string::npos) << r.output;
+  }
+}
