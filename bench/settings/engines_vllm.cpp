@@ -122,12 +122,16 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
   }
   const std::uint64_t bytes = lead * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
   s.status = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it;
-  s.paste = "--compilation-config '{\"pass_config\": {\"fuse_allreduce_rms\": true, "
-            "\"fi_allreduce_fusion_max_size_mb\": " + mib_value(bytes) + "}}'";
+  s.paste = std::string(s.entry->paste);  // the key of the user's release (knobs.cpp)
+  const bool sized = s.paste.find("{mib}") != std::string::npos;
+  if (sized) s.paste.replace(s.paste.find("{mib}"), 5, mib_value(bytes));
   s.value = "on up to " + std::to_string(lead) + " tokens x hidden " + std::to_string(c.m.hidden) + " x " + c.m.dtype +
             " = " + size_text(bytes, "bytes");
   s.why = "judged on the kernel vLLM runs here (" + kernels + "): it beats the best unfused pair at every token count "
           "up to there; the engine's kernel is FlashInfer's, so check your own step time";
+  if (!sized)
+    s.why += "; the size key of this release is not pinned, so the line sets only the switch (vLLM then fuses up to "
+             "its own default size)";
   if (settle(s)) flags.push_back(s.paste);
   return s;
 }
@@ -192,9 +196,21 @@ EngineSection vllm_section(const EngineContext& c) {
 
   sec.settings.push_back(fusion(c, flags));
 
-  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes.
-  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep);
-  if (w != 2 && w != 4 && w != 8) {
+  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes, in vLLM from 0.32.0 and in
+  // FlashInfer only from source (no tag read has it).
+  bool no_ipc = false;
+  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep, &no_ipc);
+  const KnobFor fi = knob_for("flashinfer.pcie_ipc", c.stack, std::nullopt);
+  if (!no_ipc) ipc.versions += "; " + fi.versions;
+  if (no_ipc) {
+    sec.settings.push_back(ipc);
+  } else if (fi.lacks) {
+    ipc.status = S::gated;
+    ipc.why = "the FlashInfer given has no PCIe IPC all-reduce (it is on FlashInfer's " +
+              std::string(fi.entry->source.ref) + ", in no tag up to v0.6.18rc7): vLLM falls back to NCCL; nothing "
+              "to set";
+    sec.settings.push_back(ipc);
+  } else if (w != 2 && w != 4 && w != 8) {
     ipc.status = S::gated;
     ipc.why = "supports 2, 4 or 8 GPUs";
     sec.settings.push_back(ipc);
@@ -206,7 +222,9 @@ EngineSection vllm_section(const EngineContext& c) {
       ipc.status = S::try_it;
       ipc.paste = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1";
       ipc.value = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
-      ipc.why = "a kernel of the same kind as arbench's one-shot / two-shot";
+      ipc.why = "a kernel of the same kind as arbench's one-shot / two-shot; it needs FlashInfer's PCIe IPC kernel, "
+                "which no FlashInfer release we could find has (FlashInfer's " + std::string(fi.entry->source.ref) +
+                ": build it from source), else vLLM runs NCCL";
     } else {
       ipc.value = "off (vLLM's default)";
       ipc.why = "no custom P2P kernel beats NCCL at the smallest size measured";
