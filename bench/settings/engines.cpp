@@ -193,8 +193,11 @@ EngineSection nccl_section(const EngineContext& c) {
     plugin.status = S::gated;
     plugin.paste.clear();
     plugin.run_line.clear();
-    plugin.why = "the NCCL given looks up tuner interfaces v4, v3 and v2 only; arbench's plugin exports v5 and v6, "
-                 "which NCCL looks up from " + std::string(plugin.entry->first) +
+    const std::string which = c.stack.nccl ? "NCCL " + c.stack.nccl->text() + " (" + c.stack.source +
+                                                 "), the one your engine loads,"
+                                           : std::string("the NCCL judged");
+    plugin.why = which + " looks up tuner interfaces v4, v3 and v2 only; arbench's plugin exports v5 and v6, which "
+                 "NCCL looks up from " + std::string(plugin.entry->first) +
                  ": it would not be loaded, and NCCL keeps its own choice";
     plugin.versions = knob_for("nccl.tuner_plugin", c.stack, c.measured_nccl).mine +
                       ": NCCL looks up the tuner interfaces of arbench's plugin (v5, v6) from " +

@@ -49,7 +49,8 @@ void expect_lines(int world, const std::string& engine, const std::vector<Line>&
 }
 
 using S = SettingStatus;
-constexpr const char* kNoPluginV4 = "the NCCL given looks up tuner interfaces v4, v3 and v2 only";
+constexpr const char* kNoPluginV4 = "NCCL 2.27.7 (--engine/--nccl), the one your engine loads, looks up tuner "
+                                    "interfaces v4, v3 and v2 only";
 constexpr const char* kFusion011 = "--compilation-config '{\"pass_config\": {\"enable_fi_allreduce_fusion\": true}}'";
 constexpr const char* kExample = "NCCL_TUNER_PLUGIN=libnccl-tuner-example.so NCCL_TUNER_CONFIG_FILE=/settings/nccl_tuner.conf";
 constexpr const char* kNoIpc = "the vLLM release given has no VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";

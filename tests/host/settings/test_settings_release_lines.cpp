@@ -69,6 +69,10 @@ TEST(ReleaseLines, Nccl227HasSymmetricKernelsOverPcie) {
     EXPECT_NE(s->status, SettingStatus::gated) << s->why;
     EXPECT_FALSE(contains(s->why, "NVLink")) << s->why;
   }
+  // NCCL 2.27 looks up tuner interfaces v4..v2 only: arbench's plugin (v5, v6) loads from 2.28.3.
+  EXPECT_EQ(f.setting(8, "nccl.tuner_plugin")->status, SettingStatus::gated);
+  EXPECT_EQ(f.setting(8, "nccl.tuner_plugin")->paste, "");
+  EXPECT_EQ(pcie8({{"vllm", "0.16.0"}}, "2.28.9").setting(8, "nccl.tuner_plugin")->status, SettingStatus::set);
   // The boundary above: 2.29.2 gates it on PCIe, with the NVLink reason.
   EXPECT_TRUE(contains(pcie8({{"vllm", "0.16.0"}}, "2.29.2").setting(8, "vllm.nccl_symm")->why,
                        "NCCL 2.29.2 and later run their symmetric kernels only where every GPU pair is directly "
