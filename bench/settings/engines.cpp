@@ -114,6 +114,10 @@ void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flag
 std::string symm_kernels_gate(const EngineContext& c, std::string* versions) {
   const KnobFor kf = knob_for("nccl.symm_kernels", c.stack, c.measured_nccl);
   if (versions) *versions = kf.versions;
+  if (kf.lacks)  // older than the first release with symmetric kernels
+    return "the NCCL given has no symmetric kernels (they first appear in " + std::string(kf.first) +
+           "): a symmetric window gets NCCL's ordinary kernels, so the measured gain cannot appear and the knob does "
+           "nothing";
   if (!kf.entry->needs_nvlink || c.p.nvlink) return {};
   return "NCCL " + std::string(kf.entry->first) +
          " and later run their symmetric kernels only where every GPU pair is directly NVLink-connected; on "
@@ -156,7 +160,8 @@ EngineSection nccl_section(const EngineContext& c) {
     sec.settings.back().versions = knob_for("nccl.tuner_plugin", c.stack, c.measured_nccl).versions;
     return sec;
   }
-  EngineSetting plugin = knob_setting(c, "nccl.tuner_plugin", S::keep);
+  bool old_nccl = false;  // an NCCL that does not look up the interfaces arbench's plugin exports
+  EngineSetting plugin = knob_setting(c, "nccl.tuner_plugin", S::keep, &old_nccl);
   const auto rules = p.rules();
   std::string ranges;
   for (const NcclRange& r : p.ranges) {
@@ -194,13 +199,34 @@ EngineSection nccl_section(const EngineContext& c) {
                       " --family allreduce --variants 'nccl,nccl[tuned]' --tuner-table " + paths.table +
                       " --out verify-" + std::to_string(p.world) + ".json";
   }
+  if (old_nccl) {
+    plugin.status = S::gated;
+    plugin.paste.clear();
+    plugin.run_line.clear();
+    const std::string which = c.stack.nccl ? "NCCL " + c.stack.nccl->text() + " (" + c.stack.source +
+                                                 "), the one your engine loads,"
+                                           : std::string("the NCCL judged");
+    plugin.why = which + " looks up tuner interfaces v4, v3 and v2 only; arbench's plugin exports v5 and v6, which "
+                 "NCCL looks up from " + std::string(plugin.entry->first) +
+                 ": it would not be loaded, and NCCL keeps its own choice";
+    plugin.versions = knob_for("nccl.tuner_plugin", c.stack, c.measured_nccl).mine +
+                      ": NCCL looks up the tuner interfaces of arbench's plugin (v5, v6) from " +
+                      std::string(plugin.entry->first) + " (read at " + std::string(plugin.entry->source.ref) + ")";
+  }
   sec.settings.push_back(plugin);
 
   if (!rules.empty()) {
     if (!p.example_missing.empty()) {
       sec.settings.push_back(missing("nccl.example_plugin", p.example_missing, p.example_run_line));
     } else {
-      EngineSetting ex = knob_setting(c, "nccl.example_plugin", S::try_it);
+      bool too_old = false;
+      EngineSetting ex = knob_setting(c, "nccl.example_plugin", S::try_it, &too_old);
+      if (too_old) {  // the CSV plugin works from 2.30.3 only: nothing to paste for an older NCCL
+        ex.why = "NCCL's example plugin reads this CSV safely from 2.30.3 (2.28 and 2.29 crash on the first matching "
+                 "row); the NCCL given is older: use arbench's plugin above, or upgrade NCCL first";
+        sec.settings.push_back(ex);
+        return sec;
+      }
       ex.paste = "NCCL_TUNER_PLUGIN=libnccl-tuner-example.so NCCL_TUNER_CONFIG_FILE=" + paths.example_conf;
       if (!paths.carried_env.empty()) ex.paste += " " + paths.carried_env;
       ex.value = "the same choice with an explicit channel count on every row, 0.." +

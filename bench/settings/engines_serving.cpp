@@ -16,7 +16,7 @@ EngineSection sglang_section(const EngineContext& c) {
   sec.engine = "SGLang";
   const int w = c.world();
   const bool sm90_100 = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10;
-  std::vector<std::string> flags;
+  std::vector<std::string> flags, env;
 
   EngineSetting ar = knob_setting(c, "sglang.custom_ar", S::keep);
   ar.evidence = f.custom.boundary();
@@ -26,7 +26,26 @@ EngineSection sglang_section(const EngineContext& c) {
              "(CustomAllReduceV2 needs NVLink at any count): --disable-custom-all-reduce changes nothing here";
     sec.settings.push_back(ar);
   } else if (!f.custom.measured) {
-    sec.settings.push_back(missing("sglang.custom_ar", f.custom.missing, f.custom.run_line));
+    EngineSetting m = missing("sglang.custom_ar", f.custom.missing, f.custom.run_line);
+    m.entry = ar.entry;
+    m.versions = ar.versions;
+    sec.settings.push_back(m);
+  } else if (!p.nvlink && ar.entry->needs_nvlink) {
+    // CustomAllReduceV2, SGLang's default from the release of PR #24363: NVLink only, no fallback to
+    // the first kernel, so two PCIe GPUs run NCCL unless the first kernel is asked for.
+    const std::string v2 = "SGLang's default CustomAllReduceV2 needs NVLink between every GPU pair and does not fall "
+                           "back to its first kernel, so over PCIe it runs NCCL";
+    if (f.custom.lead > 0) {
+      ar.status = S::set;
+      ar.paste = "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0";
+      ar.value = "the first custom kernel: a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
+      ar.why = v2 + "; SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0 brings back the first kernel, which runs at two GPUs";
+      if (settle(ar)) env.push_back(ar.paste);
+    } else {
+      ar.value = "NCCL (what SGLang runs here)";
+      ar.why = v2 + ", and NCCL is as fast or faster from the smallest size measured: nothing to set";
+    }
+    sec.settings.push_back(ar);
   } else if (f.custom.lead == 0) {
     disable_custom_all_reduce(ar, flags);
     sec.settings.push_back(ar);
@@ -93,27 +112,30 @@ EngineSection sglang_section(const EngineContext& c) {
     sec.settings.push_back(ns);
   }
 
-  // FlashInfer's PCIe IPC all-reduce, judged on FlashInfer's own kernel where the run has it.
+  // FlashInfer's PCIe IPC all-reduce, judged on FlashInfer's own kernel where the run has it. Only in
+  // an open pull request: said, never offered as something to set.
   const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
   if ((w == 2 || w == 4 || w == 8) && fi.measured && fi.lead > 0 && !p.nvlink) {
-    EngineSetting s = knob_setting(c, "sglang.pcie_ipc", S::try_it);
-    s.paste = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE=1";
+    EngineSetting s = knob_setting(c, "sglang.pcie_ipc", S::gated);
     s.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
               std::string(" beats NCCL up to ") + lead_text(fi);
-    const std::string note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
-    s.why = note;
+    s.why = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is only in SGLang PR #34528 (open): not in a release we could find; it "
+            "would also need FlashInfer's PCIe IPC kernel, built from source; " +
+            peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
     s.evidence = fi.boundary();
     sec.settings.push_back(s);
   }
 
   std::string env_line = nccl_env(p, c.paths);
+  for (const std::string& e : env) env_line += (env_line.empty() ? "" : " ") + e;
   if (!env_line.empty() && std::find(flags.begin(), flags.end(), "--enable-symm-mem") == flags.end()) {
     // --enable-symm-mem sets it itself.
     EngineSetting s = knob_setting(c, "sglang.cumem", S::set);
     s.paste = "NCCL_CUMEM_ENABLE=1";
     s.value = "on (NCCL's own default)";
-    s.why = "SGLang sets NCCL_CUMEM_ENABLE=0 unless the variable is set; the tuner table was measured with NCCL's "
-            "default (on)";
+    s.why = "SGLang sets NCCL_CUMEM_ENABLE=0 unless the variable is set; older copies set it whatever it is, and "
+            "then this changes nothing (the release of that change is not in a release we could find); the tuner "
+            "table was measured with NCCL's default (on)";
     if (settle(s)) env_line += " " + s.paste;
     sec.settings.push_back(s);
   }
@@ -125,22 +147,28 @@ EngineSection sglang_section(const EngineContext& c) {
 
 namespace {
 
-// The FP8-on-the-wire variants (LOWPRECISION's stand-ins) against NCCL at 2 MiB and above, where
-// TensorRT-LLM uses it.
+// The FP8-on-the-wire variants (LOWPRECISION's stand-ins) against NCCL from 2,097,152 elements
+// (TensorRT-LLM's minimum: 4 MiB in bf16).
 inline constexpr const char* kLowPrecisionVariants[] = {"oneshot-fp8", "twoshot-fp8"};
-constexpr std::uint64_t kLowPrecisionMin = 2u << 20;
+constexpr std::uint64_t kLowPrecisionMinElements = 2097152;
 
 EngineSetting lowprecision(const EngineContext& c) {
-  EngineSetting s = knob_setting(c, "trtllm.lowprecision", S::keep);
+  EngineSetting s = knob_setting(c, "trtllm.lowprecision", S::gated);
   if (c.p.nvlink) {
-    s.status = S::gated;
     s.why = "TensorRT-LLM uses it only without NVLink";
     return s;
   }
+  // At the commit read, selectImplementation passes the hidden size where the message's element
+  // count belongs: LOWPRECISION engages only for a hidden size of 2,097,152 or more.
+  s.value = "NCCL (LOWPRECISION does not engage)";
+  s.why = "TensorRT-LLM needs at least 2,097,152 elements for LOWPRECISION, but at the commit read its C++ compares the "
+          "hidden size with that count (isUsingLowPrecision(hidden_size)), so for any real model it never engages "
+          "and the all-reduce runs NCCL; nothing to set";
+  const std::uint64_t min_bytes = kLowPrecisionMinElements * std::uint64_t(c.m.dtype_bytes);
   int wins = 0, losses = 0, sizes = 0;
   if (const auto w = c.m.allreduce.find(c.world()); w != c.m.allreduce.end())
     for (const auto& [size, at] : w->second) {
-      if (size < kLowPrecisionMin || !at.count("nccl")) continue;
+      if (size < min_bytes || !at.count("nccl")) continue;
       const ResultCase* best = nullptr;
       for (const char* v : kLowPrecisionVariants)
         if (at.count(v) && (!best || at.at(v)->median_us < best->median_us)) best = at.at(v);
@@ -149,31 +177,15 @@ EngineSetting lowprecision(const EngineContext& c) {
       ++sizes, wins += e.beats, losses += e.loses;
       if (e.beats || e.loses) s.evidence.push_back(e);
     }
-  if (sizes == 0) {
-    EngineSetting m = missing("trtllm.lowprecision",
-                              "no low-precision variant (oneshot-fp8, twoshot-fp8) was measured beside `nccl` at 2 MiB "
-                              "or more, where TensorRT-LLM uses LOWPRECISION",
-                              allreduce_run_line(c.m, c.world(), "nccl,oneshot-fp8,twoshot-fp8", "",
-                                                 "lowprec-" + std::to_string(c.world()) + ".json"));
-    m.entry = s.entry;
-    m.versions = s.versions;
-    return m;
-  }
-  s.why = "FP8 on the wire is faster than NCCL at " + std::to_string(wins) + " and slower at " +
-          std::to_string(losses) + " of " + std::to_string(sizes) + " sizes measured at 2 MiB or more";
-  // Where each low-precision variant beats every exact one, and its error there: a lossy choice is
-  // only offered with what it costs (analysis/low_precision.hpp).
+  if (sizes == 0) return s;
+  s.why += ". Measured: FP8 on the wire is faster than NCCL at " + std::to_string(wins) + " and slower at " +
+           std::to_string(losses) + " of " + std::to_string(sizes) + " sizes measured at " +
+           size_text(min_bytes, "bytes") + " or more";
+  // Where each low-precision variant beats every exact one, and its error there (analysis/low_precision.hpp).
   LowPrecisionOptions lp;
   lp.alpha = c.verdict.alpha;
   for (const LowPrecisionWin& lw : low_precision_wins(c.m.allreduce, lp))
     if (lw.world == c.world()) s.why += "; " + low_precision_summary(lw);
-  if (wins > 0 && losses == 0) {
-    s.status = S::try_it;  // lossy: never pasted unseen into a command line
-    s.paste = "allreduce_strategy: LOWPRECISION";
-    s.value = "LOWPRECISION";
-  } else {
-    s.value = "NCCL (TensorRT-LLM's fallback here)";
-  }
   return s;
 }
 
@@ -188,11 +200,38 @@ EngineSection trtllm_section(const EngineContext& c) {
   s.evidence = f.custom.boundary();
   std::string strategy;
   if (!p.nvlink) {
-    s.value = "NCCL, whatever the strategy";
-    s.why = "without NVLink between every GPU pair TensorRT-LLM falls back to NCCL for every strategy, AUTO "
-            "included; only LOWPRECISION (below) takes another path";
+    // AUTO, ONESHOT and TWOSHOT fall back to NCCL without NVLink; NCCL_SYMMETRIC is taken as given,
+    // and runs NCCL's symmetric kernels where that NCCL runs them over PCIe.
+    std::string nccl_versions;
+    const std::string gate = symm_kernels_gate(c, &nccl_versions);
+    s.versions += "; " + nccl_versions;
+    s.value = "NCCL (AUTO, ONESHOT and TWOSHOT fall back to it here)";
+    s.why = "without NVLink between every GPU pair TensorRT-LLM runs NCCL for AUTO, ONESHOT and TWOSHOT; UB, NCCL and "
+            "NCCL_SYMMETRIC are taken as given";
     if (f.custom.measured && f.custom.lead > 0)
       s.why += "; a custom P2P kernel would beat NCCL up to " + lead_text(f.custom) + " here";
+    if (!gate.empty()) {
+      s.why += "; NCCL_SYMMETRIC would not help: " + gate;
+    } else if (f.nccl_symm.measured && f.nccl_symm.wins > 0) {
+      if (f.nccl_symm.losses == 0) {
+        strategy = "NCCL_SYMMETRIC";
+        s.status = S::try_it;
+        s.why += "; NCCL_SYMMETRIC (NCCL's symmetric kernels, which this NCCL runs over PCIe) beats plain NCCL at " +
+                 std::to_string(f.nccl_symm.wins) + " sizes measured and never loses";
+      } else {
+        s.why += "; NCCL_SYMMETRIC would be faster than plain NCCL at " + std::to_string(f.nccl_symm.wins) +
+                 " and slower at " + std::to_string(f.nccl_symm.losses) + " of " +
+                 std::to_string(f.nccl_symm.evidence.size()) + " sizes measured: one strategy holds for every size, "
+                 "so NCCL stays";
+      }
+      for (const Evidence& e : f.nccl_symm.evidence)
+        if (e.beats || e.loses) s.evidence.push_back(e);
+    }
+    if (!strategy.empty()) {
+      s.value = strategy;
+      s.paste = "allreduce_strategy: " + strategy;
+    }
+    settle(s);
     sec.settings.push_back(s);
   } else if (!f.custom.measured) {
     sec.settings.push_back(missing("trtllm.strategy", f.custom.missing, f.custom.run_line));
@@ -224,7 +263,7 @@ EngineSection trtllm_section(const EngineContext& c) {
   if (s.status == S::set) sec.command.push_back("printf 'allreduce_strategy: " + strategy + "\\n' > arbench-trtllm.yml");
   for (const std::string& line :
        shell_lines(nccl_env(p, c.paths), "trtllm-serve MODEL --tp_size " + std::to_string(p.world),
-                   s.status == S::set ? std::vector<std::string>{"--config arbench-trtllm.yml"} : std::vector<std::string>{}))
+                   s.status == S::set ? std::vector<std::string>{"--extra_llm_api_options arbench-trtllm.yml"} : std::vector<std::string>{}))
     sec.command.push_back(line);
   return sec;
 }
@@ -266,13 +305,19 @@ EngineSection flashinfer_section(const EngineContext& c) {
                                : "one-shot up to " + std::to_string(shots.lead) + " tokens, two-shot above") +
               (shots.lead < std::uint64_t(w) ? floor : "");
   }
-  // FlashInfer's own rule (use_oneshot=None): one-shot while token_num * hidden * 2 * world * itemsize
-  // is at most {2: 512, 4: 64, 8: 42} MiB (tuned on B200).
-  const double limit_mib = w == 2 ? 512 : w == 4 ? 64 : w == 8 ? 42 : 0;
-  if (limit_mib > 0 && c.m.hidden > 0) {
-    const auto tokens = std::uint64_t(limit_mib * 1048576.0 / (double(c.m.hidden) * 2 * w * c.m.dtype_bytes));
-    s.why = "at hidden " + std::to_string(c.m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
-            "switches after " + std::to_string(tokens) + " tokens";
+  // FlashInfer's own rule (use_oneshot=None), by release: up to 0.4.x one-shot up to 128 tokens; from
+  // 0.5.0 one-shot while token_num * hidden * 2 * world * itemsize is at most the entry's size (B200).
+  if (s.entry->oneshot_max_tokens > 0) {
+    s.why = "FlashInfer's own rule in this release (use_oneshot=None) is one-shot up to " +
+            std::to_string(s.entry->oneshot_max_tokens) + " tokens, whatever the hidden size";
+  } else if (c.m.hidden > 0) {
+    for (const SizeRule& r : s.entry->sizes)
+      if (r.world == w) {
+        const std::uint64_t tokens = r.small_max / (std::uint64_t(c.m.hidden) * 2 * std::uint64_t(w) *
+                                                    std::uint64_t(c.m.dtype_bytes));
+        s.why = "at hidden " + std::to_string(c.m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
+                "switches after " + std::to_string(tokens) + " tokens";
+      }
   }
   s.why += (s.why.empty() ? "" : "; ") + note;
   settle(s);

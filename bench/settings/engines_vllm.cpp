@@ -134,12 +134,16 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
   }
   const std::uint64_t bytes = lead * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
   s.status = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it;
-  s.paste = "--compilation-config '{\"pass_config\": {\"fuse_allreduce_rms\": true, "
-            "\"fi_allreduce_fusion_max_size_mb\": " + mib_value(bytes) + "}}'";
+  s.paste = std::string(s.entry->paste);  // the key of the user's release (knobs.cpp)
+  const bool sized = s.paste.find("{mib}") != std::string::npos;
+  if (sized) s.paste.replace(s.paste.find("{mib}"), 5, mib_value(bytes));
   s.value = "on up to " + std::to_string(lead) + " tokens x hidden " + std::to_string(c.m.hidden) + " x " + c.m.dtype +
             " = " + size_text(bytes, "bytes");
   s.why = "judged on the kernel vLLM runs here (" + kernels + "): it beats the best unfused pair at every token count "
           "up to there; " + (peer ? note : "the engine's kernel is FlashInfer's: " + note);
+  if (!sized)
+    s.why += "; the size key of this release is not pinned, so the line sets only the switch (vLLM then fuses up to "
+             "its own default size)";
   if (settle(s)) flags.push_back(s.paste);
   return s;
 }
@@ -211,12 +215,24 @@ EngineSection vllm_section(const EngineContext& c) {
 
   sec.settings.push_back(fusion(c, flags));
 
-  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes; judged on FlashInfer's own
-  // kernel where the run has it (`flashinfer-pcie-ipc`).
-  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep);
+  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes, in vLLM from 0.32.0 and in
+  // FlashInfer only from source (no tag read has it); judged on FlashInfer's own kernel where the run
+  // has it (`flashinfer-pcie-ipc`).
+  bool no_ipc = false;
+  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep, &no_ipc);
+  const KnobFor fi_knob = knob_for("flashinfer.pcie_ipc", c.stack, std::nullopt);
+  if (!no_ipc) ipc.versions += "; " + fi_knob.versions;
   const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
   const std::string fi_note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
-  if (w != 2 && w != 4 && w != 8) {
+  if (no_ipc) {
+    sec.settings.push_back(ipc);
+  } else if (fi_knob.lacks) {
+    ipc.status = S::gated;
+    ipc.why = "the FlashInfer given has no PCIe IPC all-reduce (it is on FlashInfer's " +
+              std::string(fi_knob.entry->source.ref) + ", in no tag up to v0.6.18rc7): vLLM falls back to NCCL; "
+              "nothing to set";
+    sec.settings.push_back(ipc);
+  } else if (w != 2 && w != 4 && w != 8) {
     ipc.status = S::gated;
     ipc.why = "supports 2, 4 or 8 GPUs";
     sec.settings.push_back(ipc);
@@ -229,7 +245,8 @@ EngineSection vllm_section(const EngineContext& c) {
       ipc.paste = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1";
       ipc.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
                   std::string(" beats NCCL up to ") + lead_text(fi);
-      ipc.why = fi_note;
+      ipc.why = "it needs FlashInfer's PCIe IPC kernel, which no FlashInfer release we could find has (FlashInfer's " +
+                std::string(fi_knob.entry->source.ref) + ": build it from source), else vLLM runs NCCL; " + fi_note;
     } else {
       ipc.value = "off (vLLM's default)";
       ipc.why = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce does not beat NCCL at the smallest size "

@@ -25,6 +25,10 @@ const char* kind_name(KnobKind k) {
   }
 }
 
+bool says_not_in_release(const Knob& k) { return k.caveat.find(kNotInRelease) != std::string_view::npos; }
+
+bool has_release(const Knob& k) { return !k.first.empty() || !k.last.empty() || !k.source.release.empty(); }
+
 std::string release_range(const Knob& k) {
   if (k.first.empty() && k.last.empty()) return "every release read";
   if (k.last.empty()) return s(k.first) + " and later";
@@ -44,11 +48,15 @@ KnobFor knob_for(std::string_view id, const StackVersions& stack, const std::opt
   KnobFor out;
   out.given = given.has_value();
   out.entry = &newest;
+  out.first = entries.front()->first;
   const std::string who = s(newest.engine) + " ";
-  // "0.17.0 and later (read at REF)", or "as read at REF" where no release range is known.
+  // "0.17.0 and later (read at REF)"; "as read at REF (no release range known)" where a release was
+  // read but no range is known; "as read at REF: not in a release we could find" where none was.
   auto held = [](const Knob& k) {
-    return k.first.empty() && k.last.empty() ? "as read at " + s(k.source.ref) + " (no release range known)"
-                                             : release_range(k) + " (read at " + s(k.source.ref) + ")";
+    const std::string at = s(k.source.ref);
+    if (!k.first.empty() || !k.last.empty()) return release_range(k) + " (read at " + at + ")";
+    if (!k.source.release.empty()) return "as read at " + at + " (no release range known)";
+    return "as read at " + at + ": " + s(kNotInRelease);
   };
   if (!v) {
     out.versions = "checked against " + who + held(newest) + "; give " +
@@ -57,9 +65,16 @@ KnobFor knob_for(std::string_view id, const StackVersions& stack, const std::opt
     return out;
   }
   const std::string mine = who + v->text() + (given ? " (given)" : " (the measurement's; give --nccl for your engine's)");
+  out.mine = mine;
   if (const auto first = release(entries.front()->first); first && *v < *first) {
     out.lacks = true;
     out.versions = mine + ": " + s(newest.name) + " first appears in " + s(entries.front()->first);
+    return out;
+  }
+  if (const auto absent = release(newest.absent_through); absent && *v <= *absent) {
+    out.lacks = true;
+    out.versions = mine + ": " + s(newest.name) + " is in no release up to " + s(newest.absent_through) +
+                   " (the newest read; " + s(kNotInRelease) + ")";
     return out;
   }
   for (const Knob* k : entries) {

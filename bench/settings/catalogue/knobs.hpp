@@ -29,10 +29,15 @@ struct SizeRule {
 };
 
 struct KnobSource {
-  std::string_view repo;   // "vllm-project/vllm"
-  std::string_view ref;    // "v2.29.2-1", "index commit 00d618aab604"
-  std::string_view files;  // the files (or pages) read there
+  std::string_view repo = {};     // "vllm-project/vllm"
+  std::string_view ref = {};      // what was read, as printed: "v2.29.2-1", "index commit 00d618aab604", "PR #29646"
+  std::string_view files = {};    // the files (or pages) read there
+  std::string_view release = {};  // which of those are releases (tags, versioned docs): "v2.27.7-1", "docs v0.12.0";
+                                  // empty: only commits or PRs matched to no release
 };
+
+// What an entry says where no release it was read in holds the fact (the caveat carries it).
+inline constexpr std::string_view kNotInRelease = "not in a release we could find";
 
 struct Knob {
   std::string_view id = {};       // "vllm.nccl_symm": several entries share an id, one per version range
@@ -50,7 +55,17 @@ struct Knob {
   std::string_view caveat = {};   // what is not verified (empty when nothing)
   std::vector<SizeRule> sizes = {};
   bool needs_nvlink = false;  // the path runs only where every GPU pair is NVLink-connected
+  // The newest release read that lacks the knob, where its first release is not known (a change on
+  // a branch no tag read contains): that release and older ones are judged as lacking it.
+  std::string_view absent_through = {};
+  std::string_view paste = {};  // what to paste to switch it on in these releases ("{mib}": the measured MiB)
+  std::uint64_t oneshot_max_tokens = 0;  // a rule by token count (one-shot up to this many); 0: none
 };
+
+// Whether the entry names a release it holds for (a release range or a release read), or else
+// carries kNotInRelease in its caveat: a catalogue test fails an entry with neither.
+bool has_release(const Knob& k);
+bool says_not_in_release(const Knob& k);
 
 // Every entry, grouped by id, each id's entries oldest release first.
 const std::vector<Knob>& knobs();
@@ -62,8 +77,10 @@ const Knob& knob(std::string_view id);
 // measurement's), named as such.
 struct KnobFor {
   const Knob* entry = nullptr;  // the newest entry when `lacks`
-  bool lacks = false;           // the given release is older than the knob's first
+  bool lacks = false;           // the given release is older than the knob's first, or no newer than absent_through
   bool given = false;           // the user gave this package's version
+  std::string_view first;       // the oldest entry's first release ("": none known)
+  std::string mine;             // the version judged for, and whose: "vLLM 0.18.0 (given)"; "" when none
   std::string versions;         // "vLLM 0.18.0 (given): ..." / "checked against ..."
 };
 KnobFor knob_for(std::string_view id, const StackVersions& stack, const std::optional<Version>& fallback_nccl);

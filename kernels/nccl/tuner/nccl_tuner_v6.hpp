@@ -3,9 +3,8 @@
 // with the same arguments (ncclTunerConstants_v6_t and ncclNvlDomainInfo_v6_t are typedefs of the
 // v5 structs), plus an optional getChunkSize that NCCL calls only when it is not null
 // (src/enqueue.cc, v2.30.7-1). NCCL 2.30.3..2.30.7 look up ncclTunerPlugin_v6 first, then v5
-// (src/plugin/tuner.cc); 2.28.9 and 2.29.7 look up v5 first. A v7 (ncclTunerConstants_v7_t, five
-// compute-capability rows) exists on NCCL's development branch only (commit 2449986f, in no release
-// tag up to v2.30.7-1), so it is not exported: its layout may still change.
+// (src/plugin/tuner.cc); 2.28.9 and 2.29.7 look up v5 first. No release tag read (up to v2.30.7-1)
+// has a v7, so none is exported.
 #pragma once
 
 #include "kernels/nccl/tuner/nccl_tuner_v5.hpp"

@@ -167,3 +167,47 @@ TEST(LowPrecision, CommittedFixtureHasItsKnownCrossovers) {
 
 }  // namespace
 }  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// A lower median alone is no win: the samples must differ significantly (Mann-Whitney p < alpha).
+// Here twoshot-fp8's median is below twoshot's at every size, but the two sample sets interleave
+// (each fp8 sample 0.5 us below an exact one, over a 30 us spread): p is far above 0.01, so it wins
+// nowhere and there is no crossover. A rule that compared medians only would report a crossover at
+// the smallest size; planting exactly that in low_precision.cpp fails this test.
+TEST(LowPrecision, ALowerMedianWithoutSignificanceIsNoWin) {
+  std::vector<testing::SynthCase> cases;
+  for (int i = 0; i < 3; ++i) {
+    const std::uint64_t bytes = (1u << 20) << i;
+    std::vector<double> exact, lossy;
+    for (int k = 0; k < 31; ++k) {
+      exact.push_back(100.0 * (i + 1) + k);
+      lossy.push_back(100.0 * (i + 1) + k - 0.5);
+    }
+    cases.push_back({ar_name("twoshot", 8, bytes), exact});
+    cases.push_back({ar_name("twoshot-fp8", 8, bytes), lossy, true, 0.25, 0.01});
+  }
+  const ResultFile r = parse_result_json(testing::make_result(cases), "overlapping.json");
+  const auto wins = low_precision_wins(allreduce_grid(r, "bf16"));
+  ASSERT_EQ(wins.size(), 1u);
+  EXPECT_EQ(wins[0].sizes, 3u);
+  EXPECT_FALSE(wins[0].wins_from) << "a lower median without a significant difference is no win";
+  EXPECT_GT(wins[0].speedup, 1.0);   // its median is lower ...
+  EXPECT_GT(wins[0].p_value, 0.01);  // ... but not significantly
+  EXPECT_NE(low_precision_summary(wins[0]).find("not faster than the exact variants up to 4 MiB"), std::string::npos)
+      << low_precision_summary(wins[0]);
+  // The same samples further apart (every fp8 sample below every exact one) do win: the test above
+  // fails for the significance, not for the medians.
+  for (testing::SynthCase& c : cases)
+    if (c.name.find("fp8") != std::string::npos)
+      for (double& x : c.samples_us) x -= 40;
+  const ResultFile apart = parse_result_json(testing::make_result(cases), "apart.json");
+  const auto won = low_precision_wins(allreduce_grid(apart, "bf16"));
+  ASSERT_EQ(won.size(), 1u);
+  ASSERT_TRUE(won[0].wins_from);
+  EXPECT_EQ(*won[0].wins_from, 1u << 20);
+}
+
+}  // namespace
+}  // namespace arbench

@@ -62,6 +62,16 @@ inline SettingsOptions fixed_paths() {
   return opt;
 }
 
+// The versions of docs/engine-settings.md's example: `--engine vllm=0.11.0,torch=2.9.0 --nccl 2.27.7`.
+inline StackVersions docs_example_stack() {
+  StackVersions s;
+  s.engines["vllm"] = *parse_version("0.11.0");
+  s.engines["torch"] = *parse_version("2.9.0");
+  s.nccl = parse_version("2.27.7");
+  s.source = "--engine/--nccl";
+  return s;
+}
+
 inline FixtureSettings settings_of(const std::string& path, SettingsOptions opt = fixed_paths()) {
   FixtureSettings f;
   f.measured = load_measured({path}, "bf16", std::nullopt);

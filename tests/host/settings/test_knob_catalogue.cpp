@@ -35,7 +35,7 @@ TEST(KnobCatalogue, EveryEntryNamesItsSourceAndReleases) {
     EXPECT_TRUE(k.verified || !k.caveat.empty()) << k.id << ": an unverified entry must say what is not verified";
     EXPECT_TRUE(packages.count(k.package)) << k.id << ": " << k.package;
     EXPECT_FALSE(k.name.empty() || k.values.empty() || k.conditions.empty() || k.what.empty()) << k.id;
-    for (std::string_view r : {k.first, k.last})
+    for (std::string_view r : {k.first, k.last, k.absent_through})
       EXPECT_TRUE(r.empty() || parse_version(std::string(r))) << k.id << ": release " << r;
     if (i > 0 && knobs()[i - 1].id == k.id) {  // the next version range of the same knob
       const Knob& prev = knobs()[i - 1];
@@ -50,6 +50,30 @@ TEST(KnobCatalogue, EveryEntryNamesItsSourceAndReleases) {
       EXPECT_TRUE(done.insert(knobs()[i].id).second) << knobs()[i].id;
     }
   EXPECT_FALSE(done.count("vllm.custom_ar_algo")) << "VLLM_CUSTOM_ALLREDUCE_ALGO exists only in forks";
+}
+
+// Every entry names a release it holds for (a range, or a release tag or versioned docs read), or
+// says "not in a release we could find"; an entry read only at a pull request or commit prints it.
+TEST(KnobCatalogue, EveryEntryNamesAReleaseOrSaysItHasNone) {
+  for (const Knob& k : knobs()) {
+    EXPECT_TRUE(has_release(k) || says_not_in_release(k))
+        << k.id << " (" << k.source.ref << "): neither a release nor \"" << kNotInRelease << "\"";
+    if (k.source.release.empty() && k.first.empty() && k.last.empty()) {
+      const std::string versions = knob_for(k.id, {}, std::nullopt).versions;
+      if (&knob(k.id) == &k) {
+        EXPECT_NE(versions.find(kNotInRelease), std::string::npos) << k.id << ": " << versions;
+      }
+    }
+  }
+  // The check itself: an entry read at a PR only, without the mark, fails it; with a release, passes.
+  Knob bare{.id = "x.y", .source = {"o/r", "PR #1", "f.py"}};
+  EXPECT_FALSE(has_release(bare) || says_not_in_release(bare));
+  bare.caveat = "read at a pull request: not in a release we could find";
+  EXPECT_TRUE(says_not_in_release(bare));
+  Knob released{.id = "x.z", .first = "1.2.0"};
+  EXPECT_TRUE(has_release(released));
+  released = Knob{.id = "x.w", .source = {"o/r", "v1.0", "f.py", "v1.0"}};
+  EXPECT_TRUE(has_release(released));
 }
 
 TEST(KnobCatalogue, TheDocsTableIsGeneratedFromTheCatalogue) {

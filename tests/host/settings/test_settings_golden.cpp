@@ -64,6 +64,11 @@ TEST(SettingsGolden, PeersMeasured) { check_all_golden("peers-pcie8"); }
 // The same fixture for vLLM before and after PR #33839's size rule, and with NCCL 2.29.2.
 TEST(SettingsGolden, Pcie8CrossoversForVllm016) { check_versions_golden("pcie8-crossovers", "vllm-0.16.0", stack_of("0.16.0", "")); }
 TEST(SettingsGolden, Pcie8CrossoversForVllm017) { check_versions_golden("pcie8-crossovers", "vllm-0.17.0", stack_of("0.17.0", "")); }
+// The docs' example (vLLM 0.11.0, torch 2.9.0, NCCL 2.27.7): test_settings_docs_example.cpp checks
+// its lines one by one by hand.
+TEST(SettingsGolden, Pcie8CrossoversForTheDocsExample) {
+  check_versions_golden("pcie8-crossovers", "docs-example", testing::docs_example_stack());
+}
 TEST(SettingsGolden, Pcie8CrossoversForNccl2292) {
   check_versions_golden("pcie8-crossovers", "vllm-0.16.0-nccl-2.29.2", stack_of("0.16.0", "2.29.2"));
 }
@@ -203,9 +208,10 @@ TEST(SettingsFixtures, WhereNcclsDefaultWinsNothingIsForced) {
   }
   EXPECT_EQ(f.setting(2, "vllm.custom_ar")->paste, "--disable-custom-all-reduce");
   EXPECT_EQ(f.engine(2, "vLLM").command.back(), "  --disable-custom-all-reduce");
-  // SGLang's release is not pinned: the same flag is a `try` at 2 GPUs, gated at 8 (SixLines).
-  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->paste, "--disable-custom-all-reduce");
-  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->status, SettingStatus::try_it);
+  // SGLang, no version given: its newest entry, CustomAllReduceV2, runs NCCL over PCIe, which wins
+  // here: nothing to set (up to 0.5.11 the flag is a `try`: test_settings_release_lines.cpp).
+  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->paste, "");
+  EXPECT_EQ(f.setting(2, "sglang.custom_ar")->status, SettingStatus::keep);
 }
 
 TEST(SettingsFixtures, WithoutTheFusedFamilyOrChannelCountsTheMissingRunIsNamed) {
