@@ -17,6 +17,26 @@ struct CliResult {
 // arbench fits an error to 120 columns (bench/cli/parse_errors.hpp): a line starting "arbench"
 // followed by lines indented by exactly 4 spaces is one message broken at blanks (the first line
 // may be short: a path longer than the rest of the line moves to a line of its own). Joined back, so a test finds a message whatever the width cut.
+// `arbench list`'s variant catalogue wraps an entry's summary onto lines of "#" and blanks up to
+// the summary column; joined back into one line per entry, so a test finds a phrase whatever the
+// column width (the longest variant name sets it).
+inline std::string unwrap_catalogue(const std::string& raw) {
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\n' && i + 1 < raw.size() && raw[i + 1] == '#') {
+      std::size_t j = i + 2;
+      while (j < raw.size() && raw[j] == ' ') ++j;
+      if (j - (i + 2) >= 20 && j < raw.size() && raw[j] != '\n') {  // a continuation: the summary column
+        out += ' ';
+        i = j - 1;
+        continue;
+      }
+    }
+    out += raw[i];
+  }
+  return out;
+}
+
 inline std::string unwrap_errors(const std::string& raw) {
   std::string out;
   std::size_t start = 0, last_start = std::string::npos;

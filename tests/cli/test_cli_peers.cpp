@@ -19,7 +19,7 @@ const char* const kPeerNames[] = {"flashinfer-pcie-ipc", "flashinfer-pcie-ipc[un
 // The catalogue line of `name` in `out` (the line that starts with it after the family), joined
 // with its continuation lines.
 std::string catalogue_line(const std::string& out, const std::string& name) {
-  const std::string flat = unwrap_errors(out);
+  const std::string flat = unwrap_catalogue(unwrap_errors(out));
   std::size_t at = 0;
   while ((at = flat.find(" " + name + " ", at)) != std::string::npos) {
     const std::size_t start = flat.rfind('\n', at) + 1;
