@@ -80,6 +80,8 @@ enum class Weak : int {
   ll_split,       // an LL half as two separate relaxed 4-byte words, data then flag
   ll_split_sc,    // the same split with sequentially consistent stores and loads: what a strong
                   // machine shows (on x86, TSO, these two stores and two loads keep program order)
+  peer_as_local,  // load_peer served by load_data: a load over the fabric that the round-trip check
+                  // (scripts/round_trips.py) would not count; load_data's owner check must fail it
 };
 constexpr bool splits_ll(Weak w) { return w == Weak::ll_split || w == Weak::ll_split_sc; }
 

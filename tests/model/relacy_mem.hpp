@@ -96,6 +96,7 @@ struct RelacyMem {
     return g_env->at<PackVar>(p, K::kPack, loc).v(at_caller(loc)).load();
   }
   static Pack load_peer(const Pack* p, Loc loc = Loc::current()) {
+    if constexpr (W == Weak::peer_as_local) return load_data(p, loc);
     return g_env->at<PackVar>(p, K::kPack, loc).v(at_caller(loc)).load();
   }
   static Pack load_data_cg(const Pack* p, Loc loc = Loc::current()) { return load_data(p, loc); }
