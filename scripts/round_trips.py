@@ -356,16 +356,6 @@ def expectation_rows(results):
     return rows
 
 
-def read_expected(path):
-    rows = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                file, arch, entry, region, what, n = line.split()
-                rows[(f"{file} {arch}", entry, region, what)] = int(n)
-    return rows
-
-
 def write_expected(path, results):
     with open(path, "w", encoding="utf-8") as f:
         f.write("# scripts/round_trips.py's expectation: source arch kernel-entry region count-kind count\n"
@@ -609,7 +599,7 @@ def main(argv):
             bad += [f"{where}: {entry}: {p}" for p in problems if not p.startswith("note:")]
             bad += bound_problems(kernel, entry, s, where)
     if a.expect:
-        bad += expect_problems(results, read_expected(a.expect))
+        bad += expect_problems(results, ptx_memory_ops.read_expected(a.expect))  # the same six columns
     if a.docs and docs_table(a.docs)[0] != table:
         bad.append(f"{a.docs}: the round-trip table is stale; regenerate it with scripts/round_trips.py table "
                    f"--build-dir <build> --write-docs {a.docs}")
