@@ -174,10 +174,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
   os << topo::render_peer_access(peers, labels) << "\n";
   // Islands from the pairs whose data really moves: a reported-but-broken pair is no P2P.
-  std::vector<std::vector<int>> working = p2p.access;
-  for (const auto& [a, b] : peers.broken())
-    if (std::size_t(a) < working.size() && std::size_t(b) < working[std::size_t(a)].size()) working[a][b] = 0;
-  const islands::Derived isl = islands::derive_islands(t, bus_ids, working);
+  const islands::Derived isl = islands::derive_islands(t, bus_ids, islands::working_p2p(p2p.access, peers));
   os << islands::render_islands(isl, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";

@@ -59,8 +59,8 @@ struct DeviceMem {
     std::abort();
 #endif
   }
-  // Data packs of memory a peer can see (staging, ring slots, gather rows; own or a peer's):
-  // plain 16-byte accesses, ordered by the flags around them (ld.global.v4 / st.global.v4).
+  // Data packs of memory a peer can see (staging, ring slots, gather rows): plain 16-byte
+  // accesses, ordered by the flags around them (ld.global.v4 / st.global.v4).
   // load_data's empty asm reads and redefines all four words, so the load stays one 16-byte
   // access even where the caller uses only some words of a partial pack (nvcc would otherwise
   // narrow it: fused-twoshot<fp32> on sm_120); it emits no instruction.
@@ -71,6 +71,21 @@ struct DeviceMem {
 #endif
     return v;
   }
+  // A data pack of another rank's memory (a peer GPU's, or host memory mapped into this GPU):
+  // the same 16-byte load as load_data, a member of its own so that the PTX says which loads cross
+  // PCIe (scripts/round_trips.py counts the waits on them by this member's line).
+  ARB_HD static algo::Pack load_peer(const algo::Pack* p) {
+    algo::Pack v = *p;
+#if defined(__CUDA_ARCH__)
+    asm("" : "+r"(v.w[0]), "+r"(v.w[1]), "+r"(v.w[2]), "+r"(v.w[3]));
+#endif
+    return v;
+  }
+  // One byte of own memory a peer reads (an FP8 unit's E8M0 scale, fp8/fp8_payload.hpp), and one
+  // byte of another rank's memory: st.global.u8 / ld.global.u8 (load_peer_byte crosses PCIe as
+  // load_peer does; a warp's 32 adjacent bytes are one 32-byte read).
+  ARB_HD static void store_byte(std::uint8_t* p, std::uint8_t v) { *p = v; }
+  ARB_HD static std::uint32_t load_peer_byte(const std::uint8_t* p) { return *p; }
   // A ring slot the peer rewrites between two of our reads of one address: bypass L1 (__ldcg,
   // ld.global.cg.v4), where a stale line would return the previous transfer.
   ARB_HD static algo::Pack load_data_cg(const algo::Pack* p) {

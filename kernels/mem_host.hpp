@@ -40,8 +40,11 @@ struct HostMem {
   // protocols) so TSan instruments the access where it happens: GCC's TSan misses a store of a
   // struct returned by an out-of-line call (arbench/core/hd.hpp).
   ARB_HD static algo::Pack load_data(const algo::Pack* p) { return *p; }
+  ARB_HD static algo::Pack load_peer(const algo::Pack* p) { return *p; }
   ARB_HD static algo::Pack load_data_cg(const algo::Pack* p) { return *p; }
   ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) { *p = v; }
+  ARB_HD static void store_byte(std::uint8_t* p, std::uint8_t v) { *p = v; }
+  ARB_HD static std::uint32_t load_peer_byte(const std::uint8_t* p) { return *p; }
   ARB_HD static std::uint32_t counter_load(const std::uint32_t* p) { return *p; }
   ARB_HD static void counter_store(std::uint32_t* p, std::uint32_t v) { *p = v; }
   static std::uint64_t now_ns() { return steady_now_ns(); }

@@ -56,24 +56,31 @@ import cuda_objects  # noqa: E402  (scripts/cuda_objects.py: the device code in 
 
 # The protocol kernels and the policy operations each must contain (at least one instruction).
 REQUIRED = {
-    "oneshot_pull": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "oneshot_pull": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
     "oneshot_push": ("ll_store", "ll_load", "counter_load", "counter_store"),
-    "twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
-    # kernels/fp8: the oneshot-pull and twoshot protocols with the FP8 payload: the same operations
-    "oneshot_fp8": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
-    "twoshot_fp8": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "twoshot": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
+    # kernels/fp8: the oneshot-pull and twoshot protocols with the FP8 payload: the same operations,
+    # and the units' scale bytes (store_byte, load_peer_byte)
+    "oneshot_fp8": ("store_release", "load_acquire", "load_peer", "load_peer_byte", "store_data", "store_byte",
+                    "counter_load", "counter_store"),
+    "twoshot_fp8": ("store_release", "load_acquire", "load_peer", "load_peer_byte", "store_data", "store_byte",
+                    "counter_load", "counter_store"),
     "ring": ("store_release", "load_acquire", "load_data_cg", "store_data", "counter_load", "counter_store"),
-    "fused_oneshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
-    "fused_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "fused_oneshot": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
+    "fused_twoshot": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
     "add_rmsnorm": (),  # the norm kernel alone: no peer memory (its all-reduce is oneshot_pull's)
     # kernels/island: LL within the island and across (oneshot), or staging, release flags and
     # 1/k partials (twoshot); the fused forms also stage rows for the norm.
     "island_oneshot": ("ll_store", "ll_load", "counter_load", "counter_store"),
-    "island_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load", "counter_store"),
+    "island_twoshot": ("store_release", "load_acquire", "load_data", "load_peer", "store_data", "counter_load",
+                       "counter_store"),
     "fused_island": ("ll_store", "ll_load", "counter_load", "counter_store"),
-    "fused_island_twoshot": ("store_release", "load_acquire", "load_data", "store_data", "counter_load",
+    "fused_island_twoshot": ("store_release", "load_acquire", "load_data", "load_peer", "store_data", "counter_load",
                              "counter_store"),
 }
+# Kernels whose results must match their host twins bit for bit through fp32 subnormals: no
+# flush-to-zero anywhere (CMakeLists.txt compiles them with -ftz=false; algo/fp8/e4m3.hpp says why).
+NO_FTZ = ("oneshot_fp8", "twoshot_fp8")
 V4 = ("u32", "b32", "f32")  # nvcc types a 16-byte vector by its use
 RULES = {
     "store_release": {"st.release.sys.global.u32"},
@@ -81,6 +88,9 @@ RULES = {
     "ll_store": {"st.volatile.global.v2.u64"},
     "ll_load": {"ld.volatile.global.v2.u64"},
     "load_data": {f"ld.global.v4.{t}" for t in V4},
+    "load_peer": {f"ld.global.v4.{t}" for t in V4},
+    "load_peer_byte": {"ld.global.u8"},
+    "store_byte": {"st.global.u8"},
     "load_data_cg": {f"ld.global.cg.v4.{t}" for t in V4},
     "store_data": {f"st.global.v4.{t}" for t in V4},
     "counter_load": {"ld.global.u32"},
@@ -88,6 +98,7 @@ RULES = {
     "claim": {"atom.global.cas.b32", "atom.relaxed.global.cas.b32"},  # own memory; sm_90 / sm_120 spelling
 }
 MEM = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ld|st|atom|red)\.[a-z0-9_.]*)\s")
+FTZ = re.compile(r"^\s*(?:@!?%p\d+\s+)?[a-z0-9_]+(?:\.[a-z0-9_]+)*\.ftz[.\s]")
 ENTRY = re.compile(r"^(?:\.visible\s+)?\.entry\s+([^\s(]+)\(")
 LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(?:.*inlined_at\s+(\d+)\s+(\d+))?")
 FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]+)"')
@@ -137,6 +148,8 @@ def scan(ptx_text, plines):
             if not loc[0].endswith(POLICY) and m.group(3) and files.get(m.group(3), "").endswith(POLICY):
                 loc = (files[m.group(3)], int(m.group(4)))  # an intrinsic inlined into a member (__ldcg)
             continue
+        if entry is not None and FTZ.match(line):
+            table[(entry, "-", "ftz")] += 1
         m = MEM.match(line)
         if not m or entry is None:
             continue
@@ -160,6 +173,11 @@ def violations(table, kernel, where):
             out.append(f"{what}: below system scope (a peer GPU over PCIe needs .sys)")
         if op in RULES and opcode not in RULES[op]:
             out.append(f"{what} emitted by DeviceMem::{op}, which may emit only {', '.join(sorted(RULES[op]))}")
+        if opcode == "ftz":
+            if kernel in NO_FTZ:
+                out.append(f"{where}: {entry}: {n} flush-to-zero instruction(s) (.ftz): this kernel must keep fp32 "
+                           "subnormals to match its host twin bit for bit; compile it with -ftz=false (CMakeLists.txt)")
+            continue
         if op == "-" and any(s in opcode for s in (".release", ".acquire", ".volatile")):
             out.append(f"{what} outside the memory policy (kernels/{POLICY}): a protocol bypassed it")
     if not seen:

@@ -141,6 +141,13 @@ Derived derive_islands(const std::vector<std::optional<topo::GpuPath>>& paths, c
   return d;
 }
 
+std::vector<std::vector<int>> working_p2p(std::vector<std::vector<int>> reported, const PeerAccess& checked) {
+  for (const auto& [a, b] : checked.broken())
+    if (std::size_t(a) < reported.size() && std::size_t(b) < reported[std::size_t(a)].size())
+      reported[std::size_t(a)][std::size_t(b)] = 0;
+  return reported;
+}
+
 Derived derive_islands(const topo::Topology& topo, const std::vector<std::string>& bus_ids,
                        const std::vector<std::vector<int>>& p2p) {
   std::vector<std::optional<topo::GpuPath>> paths;

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/core/peer_access.hpp"
 #include "topo/topology.hpp"
 
 namespace arbench::islands {
@@ -34,6 +35,12 @@ struct Derived {
   std::vector<std::string> notes;   // splits for lack of P2P, GPUs of unknown NUMA node, > 8 GPUs
   std::string unknown;              // non-empty: the islands could not be derived, and why
 };
+
+// The P2P matrix islands follow: what CUDA reports (reported[a][b]: cudaDeviceCanAccessPeer)
+// without the pairs the functional peer check found broken (checked: a reported pair whose data
+// did not arrive, as on boxes whose PCIe ports redirect peer traffic). `arbench topo` and `arbench
+// run` both derive their islands from it, so a reported-but-broken pair splits an island in both.
+std::vector<std::vector<int>> working_p2p(std::vector<std::vector<int>> reported, const PeerAccess& checked);
 
 // The islands of the GPUs `paths[r]` (rank r; nullopt: not placed in sysfs). p2p[a][b]: whether
 // a reaches b directly (empty: not known).

@@ -8,6 +8,7 @@
 #include "islands/cost_model.hpp"
 #include "islands/derive.hpp"
 #include "islands/link_costs.hpp"
+#include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/cuda/process/process_gpu.hpp"
 #include "topo/report.hpp"
 #include "topo/ring_order.hpp"
@@ -27,7 +28,8 @@ bool RunLinks::read_links_file(const RunConfig& cfg) {
   return true;
 }
 
-RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) : topo_amd_cpu_(amd_cpu()) {
+RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world)
+    : topo_amd_cpu_(amd_cpu()), planted_(cfg.test_broken_p2p) {
   if (b != Backend::cuda) {
     source_ = "none: link efficiency is measured on the cuda backend only";
     return;
@@ -64,8 +66,10 @@ RunLinks::RunLinks(const RunConfig& cfg, Backend b, World& world) : topo_amd_cpu
   }
 }
 
-RunLinks::RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root)
-    : active_(true), bus_ids_(std::move(bus_ids)), sysfs_root_(std::move(sysfs_root)) {
+RunLinks::RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root,
+                   std::optional<PeerMatrix> p2p)
+    : active_(true), bus_ids_(std::move(bus_ids)), sysfs_root_(std::move(sysfs_root)),
+      p2p_(p2p ? std::move(p2p) : std::optional<PeerMatrix>(PeerMatrix{})) {
   if (!read_links_file(cfg)) source_ = "none: no --links file (a described machine is never probed)";
 }
 
@@ -132,17 +136,30 @@ std::map<int, bool> RunLinks::all_nvlink(const std::vector<int>& worlds) const {
   return out;
 }
 
+const RunLinks::PeerMatrix& RunLinks::peer_matrix() const {
+  if (!p2p_) {
+    PeerMatrix m;
+    m.reported = topo::query_p2p(int(bus_ids_.size())).access;
+    std::vector<int> ordinals;
+    for (int d = 0; d < int(bus_ids_.size()); ++d) ordinals.push_back(d);
+    // What `arbench topo` runs: every reported pair writes and reads a pattern through its mapping.
+    m.checked = check_device_peer_access(ordinals, m.reported, kPeerCheckBound_s, planted_);
+    p2p_ = std::move(m);
+  }
+  return *p2p_;
+}
+
 std::map<int, std::vector<int>> RunLinks::islands(const std::vector<int>& worlds) const {
   std::map<int, std::vector<int>> out;
   island_notes_.clear();
   if (!active_ || world_ != nullptr) return out;
   const topo::Topology t = topo::read_sysfs_topology(sysfs_root_);
-  const topo::P2pMatrix p2p = sysfs_root_ == "/" ? topo::query_p2p(int(bus_ids_.size())) : topo::P2pMatrix{};
+  const std::vector<std::vector<int>> p2p = islands::working_p2p(peer_matrix().reported, peer_matrix().checked);
   for (int w : worlds) {
     if (w > int(bus_ids_.size())) continue;
     std::vector<std::vector<int>> access;
-    for (int a = 0; a < w && !p2p.access.empty(); ++a)
-      access.emplace_back(p2p.access[std::size_t(a)].begin(), p2p.access[std::size_t(a)].begin() + w);
+    for (int a = 0; a < w && std::size_t(a) < p2p.size(); ++a)
+      access.emplace_back(p2p[std::size_t(a)].begin(), p2p[std::size_t(a)].begin() + w);
     const islands::Derived d =
         islands::derive_islands(t, std::vector<std::string>(bus_ids_.begin(), bus_ids_.begin() + w), access);
     if (d.unknown.empty()) out[w] = d.island_of;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbench/core/peer_access.hpp"
 #include "arbench/world.hpp"
 #include "topo/gpu/cuda_gpus.hpp"
 #include "topo/links.hpp"
@@ -24,14 +25,23 @@ class RunLinks {
   // several processes (one GPU each) the processes exchange their GPUs' bus ids, the ring order
   // goes node by node, and there is no probe at start (--links gives the links). Collective.
   RunLinks(const RunConfig& cfg, Backend b, World& world = solo_world());
+  // The P2P matrix the islands follow: what CUDA reports for each pair of GPUs and the
+  // functional peer check's verdict on them (islands::working_p2p: a reported-but-broken pair is
+  // no P2P, as in `arbench topo`).
+  struct PeerMatrix {
+    std::vector<std::vector<int>> reported;
+    PeerAccess checked;
+  };
   // The cuda backend's behaviour on a machine described, not read (tests: a fixture sysfs tree
   // and the GPUs' bus ids by rank; one process). Links come from cfg.links_file only; nothing is
-  // probed.
-  RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root);
+  // probed; the P2P matrix is `p2p` (none: the tree alone decides).
+  RunLinks(const RunConfig& cfg, std::vector<std::string> bus_ids, std::string sysfs_root,
+           std::optional<PeerMatrix> p2p = std::nullopt);
   // Per world size in cfg.gpus: the ring order that follows the PCIe tree.
   std::map<int, std::vector<int>> ring_orders(const std::vector<int>& worlds) const;
   // Per world size in cfg.gpus: the islands of GPUs 0..w-1 (bench/islands/derive.hpp: the PCIe
-  // tree, refined by CUDA's P2P matrix); a size whose islands cannot be derived is left out.
+  // tree, refined by the working P2P matrix: CUDA's, less the pairs the functional peer check
+  // found broken, checked once per run); a size whose islands cannot be derived is left out.
   // Empty off the cuda backend and with one process per GPU (the island variants need one).
   std::map<int, std::vector<int>> islands(const std::vector<int>& worlds) const;
   // The derivation's notes of the last islands() call, by world size (a group without P2P both
@@ -55,6 +65,9 @@ class RunLinks {
   void exchange_bus_ids(World& world, const std::vector<topo::CudaGpu>& gpus);
   // --links FILE when given (true), else false.
   bool read_links_file(const RunConfig& cfg);
+  // The P2P matrix of this machine's GPUs (CUDA's report, then the functional check of every
+  // reported pair, once), or the described machine's.
+  const PeerMatrix& peer_matrix() const;
 
   bool active_ = false;
   World* world_ = nullptr;            // several processes: one rank each; else null
@@ -64,6 +77,8 @@ class RunLinks {
   std::string source_;  // where the links came from, or why there are none
   mutable std::map<int, std::vector<std::string>> island_notes_;  // by world size: islands()'s notes
   bool topo_amd_cpu_ = false;  // NCCL lets two GPUs on an AMD CPU use P2P at any distance
+  BrokenPair planted_;          // the test switch ARBENCH_TEST_BROKEN_P2P, for the peer check
+  mutable std::optional<PeerMatrix> p2p_;  // peer_matrix(), once known
 };
 
 }  // namespace arbench

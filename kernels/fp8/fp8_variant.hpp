@@ -7,6 +7,7 @@
 #include <string>
 
 #include "arbench/algo/fp8/fp8_payload.hpp"
+#include "arbench/algo/launch_policy.hpp"
 #include "kernels/symm/symm_variant.hpp"
 
 namespace arbench {
@@ -43,15 +44,19 @@ class Fp8Variant : public SymmVariant {
   std::vector<std::pair<std::string, std::string>> settings() const override {
     auto s = SymmVariant::settings();
     s.emplace_back("fp8_block_elems", std::to_string(algo::kFp8BlockElems));
-    s.emplace_back("fp8_format", "e4m3, power-of-two scale per block");
+    s.emplace_back("fp8_format", "e4m3, E8M0 (power-of-two) scale per block");
     return s;
   }
 
  protected:
   std::size_t slot_packs(std::size_t n, DType /*t*/) const override { return algo::fp8_slot_packs(n); }
   const char* label() const override { return text_of(kFp8Text, fp8_).name; }
-  // The grid's work items are units (Fp8LaunchPolicy: one per thread per block), not the slot's packs.
-  static std::size_t units(std::size_t slot_packs) { return slot_packs / algo::kFp8UnitPacks; }
+  // The grid of a message (Fp8LaunchPolicy): its FP8 units, and its packs in the input dtype (never
+  // fewer blocks than oneshot-pull's grid for them).
+  int fp8_blocks(int sms, int ranks_per_device, int requested) const {
+    return algo::Fp8LaunchPolicy::blocks(algo::fp8_units(elements()), algo::pack_count(elements(), dtype_), sms,
+                                         ranks_per_device, requested);
+  }
 
   Fp8Algo fp8_;
 };

@@ -105,6 +105,8 @@ class SymmVariant : public Variant {
   virtual std::size_t slot_packs(std::size_t n, DType t) const { return algo::pack_count(n, t); }
   // The variant's name in messages.
   virtual const char* label() const { return symm_algo_name(algo_); }
+  // The case's element count (set before choose_blocks).
+  std::size_t elements() const { return n_; }
 
   algo::SymmArgs args_for(int rank) const {
     algo::SymmArgs a;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "islands/cost_model.hpp"
+#include "islands/derive.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
 #include "measure/harness.hpp"
 #include "run/run_links.hpp"
@@ -62,6 +63,33 @@ TEST(IslandRun, IslandsOfEveryWorldSizeFromThePcieTree) {
   EXPECT_EQ(by_world.at(4), (std::vector<int>{0, 0, 0, 0}));  // GPUs 0-3: one switch, one island
   const RunLinks odd(cfg, bus_ids_of("split_three_five"), fixture("split_three_five"));
   EXPECT_EQ(odd.islands({4}).at(4), (std::vector<int>{0, 0, 0, 1}));
+}
+
+// A pair CUDA reports as P2P but whose data does not move (ACS redirection) splits its island in
+// `arbench run` as in `arbench topo`: both follow islands::working_p2p (issue 49, item 7). The
+// matrix is injected: every pair reported, GPUs 1 and 2 (one switch) broken both ways.
+TEST(IslandRun, AReportedButBrokenPairSplitsTheIslandAsInTopo) {
+  RunConfig cfg;
+  const auto ids = bus_ids_of("two_switches_eight_gpus");
+  RunLinks::PeerMatrix m;
+  m.reported.assign(8, std::vector<int>(8, 1));
+  for (int g = 0; g < 8; ++g) m.reported[std::size_t(g)][std::size_t(g)] = 0;
+  m.checked = PeerAccess(8, "injected", 0.2);
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b)
+      if (a != b) m.checked.at(a, b).path = PeerPath::ok;
+  const RunLinks whole(cfg, ids, fixture("two_switches_eight_gpus"), m);
+  EXPECT_EQ(whole.islands({8}).at(8), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  m.checked.at(1, 2).path = m.checked.at(2, 1).path = PeerPath::broken;
+  const RunLinks split(cfg, ids, fixture("two_switches_eight_gpus"), m);
+  const std::vector<int> run = split.islands({8}).at(8);
+  EXPECT_NE(run[1], run[2]) << "GPUs 1 and 2 share an island although their P2P is broken";
+  EXPECT_NE(run[0], run[4]);  // the other switch stays apart
+  // What `arbench topo` derives from the same matrix (cmd_topo.cpp): the same islands.
+  const topo::Topology t = topo::read_sysfs_topology(fixture("two_switches_eight_gpus"));
+  EXPECT_EQ(islands::derive_islands(t, ids, islands::working_p2p(m.reported, m.checked)).island_of, run);
+  // Reported only (cudaDeviceCanAccessPeer, what run used before): the broken pair stays inside.
+  EXPECT_EQ(islands::derive_islands(t, ids, m.reported).island_of, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
 }
 
 TEST(IslandRun, ModelReportedBesideTheMeasurement) {

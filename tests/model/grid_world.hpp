@@ -42,6 +42,7 @@ struct GridWorld : EnvBase {
     waits.threads = World * Blocks * Threads;
   }
   bool sync_and(bool ok) override { return sync.sync_and(ok); }
+  int thread_rank() const override { return Pos(static_cast<int>(rl::thread_index())).rank; }
 
   bool missing() const { return cfg.scenario == Scenario::missing_rank; }
   std::uint64_t timeout_ns() const { return missing() ? cfg.missing_polls : ~std::uint64_t{0} >> 2; }

@@ -80,6 +80,8 @@ enum class Weak : int {
   ll_split,       // an LL half as two separate relaxed 4-byte words, data then flag
   ll_split_sc,    // the same split with sequentially consistent stores and loads: what a strong
                   // machine shows (on x86, TSO, these two stores and two loads keep program order)
+  peer_as_local,  // load_peer served by load_data: a load over the fabric that the round-trip check
+                  // (scripts/round_trips.py) would not count; load_data's owner check must fail it
 };
 constexpr bool splits_ll(Weak w) { return w == Weak::ll_split || w == Weak::ll_split_sc; }
 
@@ -159,6 +161,9 @@ struct LlHalf {  // Weak::ll_split: the half as two independent 4-byte words
 struct PackVar {  // one 16-byte data pack: plain, race-checked
   rl::var<Pack> v{Pack{{0u, 0u, 0u, 0u}}};
 };
+struct ByteVar {  // one byte (an FP8 unit's scale): plain, race-checked
+  rl::var<std::uint8_t> v{std::uint8_t{0}};
+};
 struct Counter {  // per-block epoch / per-channel ring transfer counter: plain
   rl::var<std::uint32_t> v;
   std::uint32_t prev = 0;  // Weak::counter_stale's stale answer
@@ -169,7 +174,7 @@ struct Counter {  // per-block epoch / per-channel ring transfer counter: plain
 // nobody registered is a harness error ("unmodelled access"), never silently plain memory.
 class ShadowIndex {
  public:
-  enum Kind { kFlag, kPack, kLlWord, kLlHalf, kCounter };
+  enum Kind { kFlag, kPack, kLlWord, kLlHalf, kCounter, kByte };
   void add(const void* addr, Kind k, void* obj) {
     if (n_ == kMax) {
       std::fprintf(stderr, "arbench_model: more than %d shadowed words: raise ShadowIndex::kMax\n", kMax);
@@ -297,6 +302,16 @@ struct EnvBase {
   int stall_calls = 0;  // Fault::epoch_stall's count of ops
   std::uint64_t clock[kMaxModelThreads] = {};
   virtual bool sync_and(bool ok) = 0;  // __syncthreads_and of the calling thread's block
+  virtual int thread_rank() const = 0;  // the rank the calling Relacy thread runs
+  // The rank whose guarded scratch holds p (-1: none).
+  static int owner(const void* p) {
+    const auto* a = static_cast<const char*>(p);
+    for (int r = 0; r < kMaxModelThreads; ++r) {
+      const auto* b = static_cast<const char*>(g_guarded.base[r]);
+      if (b != nullptr && a >= b && a < b + g_guarded.size[r]) return r;
+    }
+    return -1;
+  }
   template <class T>
   T& at(const void* p, ShadowIndex::Kind k, const Loc& loc) { return *static_cast<T*>(index.find(p, k, loc)); }
 
@@ -313,6 +328,10 @@ struct EnvBase {
   // `count` packs from `first`, on cells[n...]; n advances.
   void add_packs(PackVar* cells, std::size_t& n, const Pack* first, std::size_t count) {
     for (std::size_t k = 0; k < count; ++k) index.add(first + k, ShadowIndex::kPack, &cells[n++]);
+  }
+  // `count` bytes from `first`, on cells[n...]; n advances.
+  void add_bytes(ByteVar* cells, std::size_t& n, const std::uint8_t* first, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) index.add(first + k, ShadowIndex::kByte, &cells[n++]);
   }
   // `lines` LL lines from `first`, each half a whole 8-byte word, on cells[n...]; n advances.
   void add_lines(WordCell* cells, std::size_t& n, const LlLine* first, std::size_t lines, std::uint32_t fill) {

@@ -10,6 +10,9 @@
 //                        view: what TSan on x86 would see).
 //   credit wait skipped  the ring sends without waiting for the slot's credit: killed at 6 ranks,
 //                        equivalent below (a sender runs at most N - 1 <= kSlots transfers ahead).
+//   peer load as local   every load_peer made through load_data, as a protocol that reads a peer's
+//                        staging with load_data would: correct, but invisible to the round-trip
+//                        check (docs/round-trips.md). load_data's owner check kills it. W2 B1 T1.
 #include "tests/model/mutant_points.hpp"
 
 namespace arbench::model {
@@ -44,6 +47,10 @@ void weak_mutant_cases(std::vector<ModelCase>& out) {
   w3.expect_pass = true;
   w3.note = "equivalent below 6 ranks: a sender runs at most N - 1 <= kSlots transfers ahead";
   out.push_back(w3);
+
+  using PeerLocal = RelacyMem<algo::Fault::none, Weak::peer_as_local>;
+  out.push_back(mutant_case<SymmTest<PeerLocal, K::oneshot_pull, 2, 1, 1>>(c.ops2, "peer load made as a local one"));
+  out.push_back(mutant_case<SymmTest<PeerLocal, K::oneshot_fp8, 2, 1, 1>>(c.ops2, "peer load made as a local one"));
 }
 
 }  // namespace arbench::model

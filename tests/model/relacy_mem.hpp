@@ -8,7 +8,8 @@
 //   ll_store / ll_load             st/ld.volatile.v2.u64 (volatile = relaxed.sys, each 8-byte half
 //                                  single-copy atomic, the halves independent)  ->  two relaxed
 //                                  rl::atomic<uint64_t>
-//   load_data(_cg) / store_data    plain ld/st.global.v4  ->  rl::var<Pack>: a load not ordered
+//   load_data(_cg) / load_peer /   plain ld/st.global.v4  ->  rl::var<Pack>: a load not ordered
+//   store_data
 //                                  after the store by happens-before is a DATA RACE (so stale data
 //                                  shows up as a race, never as a wrong value)
 //   counter_load / counter_store   plain ld/st.global.u32  ->  rl::var<uint32_t>
@@ -86,12 +87,27 @@ struct RelacyMem {
     }
     return l;
   }
+  // load_data reads the calling rank's own memory only: a load of another rank's goes through
+  // load_peer, which the round-trip check counts (mem_policy.hpp); the model holds the protocols
+  // to that.
   static Pack load_data(const Pack* p, Loc loc = Loc::current()) {
+    const int owner = g_env->owner(p), me = g_env->thread_rank();
+    model_assert(owner == me, "load_data read another rank's memory: a load over the fabric must be load_peer", loc);
+    return g_env->at<PackVar>(p, K::kPack, loc).v(at_caller(loc)).load();
+  }
+  static Pack load_peer(const Pack* p, Loc loc = Loc::current()) {
+    if constexpr (W == Weak::peer_as_local) return load_data(p, loc);
     return g_env->at<PackVar>(p, K::kPack, loc).v(at_caller(loc)).load();
   }
   static Pack load_data_cg(const Pack* p, Loc loc = Loc::current()) { return load_data(p, loc); }
   static void store_data(Pack* p, const Pack& v, Loc loc = Loc::current()) {
     g_env->at<PackVar>(p, K::kPack, loc).v(at_caller(loc)).store(v);
+  }
+  static void store_byte(std::uint8_t* p, std::uint8_t v, Loc loc = Loc::current()) {
+    g_env->at<ByteVar>(p, K::kByte, loc).v(at_caller(loc)).store(v);
+  }
+  static std::uint32_t load_peer_byte(const std::uint8_t* p, Loc loc = Loc::current()) {
+    return g_env->at<ByteVar>(p, K::kByte, loc).v(at_caller(loc)).load();
   }
   static std::uint32_t counter_load(const std::uint32_t* p, Loc loc = Loc::current()) {
     Counter& c = g_env->at<Counter>(p, K::kCounter, loc);

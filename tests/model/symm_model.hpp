@@ -36,13 +36,15 @@ struct SymmWorld final : PackWorld<SymmWorld<Kern, World, Blocks, Threads, Split
   static constexpr bool kFp8 = testing::is_fp8_kernel(Kern);
   // FP8: the sums of at most 3 ranks' inputs stay exact (input() below).
   static_assert(!kFp8 || World <= 3);
-  static constexpr std::size_t kSlotPacks = kFp8 ? kSymmMaxItems * algo::kFp8UnitPacks : kSymmMaxItems;
+  static constexpr std::size_t kSlotPacks =
+      kFp8 ? algo::kFp8CodePacks * kSymmMaxItems + algo::fp8_scale_packs(kSymmMaxItems) : kSymmMaxItems;
   static constexpr std::size_t kScratchBytes =
       kLl ? algo::ll_scratch_bytes(kSymmMaxItems, World) : algo::staging_scratch_bytes(kSlotPacks);
   static constexpr std::size_t kLlWords =
       kLl ? World * algo::kEpochSlots * World * kSymmMaxItems * algo::kLinesPerPack * 2 : 0;
 
-  // FP8: one unit per exact pack; the slot holds the units' packs (fp8_payload.hpp).
+  // FP8: one unit per exact pack; the slot holds the units' code packs and scale bytes
+  // (fp8_payload.hpp), each shadowed on its own (packs, bytes).
   static std::size_t elems_of(const ModelConfig& c) { return kFp8 ? c.elems * kFp8ItemScale : c.elems; }
   static std::size_t staged_packs(std::size_t n) { return kFp8 ? algo::fp8_slot_packs(n) : algo::pack_count(n, kD); }
   // FP8: (1 + (i + rank) % 5) * 2^op, exact through the payload. The sum over up to 3 ranks of
@@ -58,6 +60,7 @@ struct SymmWorld final : PackWorld<SymmWorld<Kern, World, Blocks, Threads, Split
   algo::SymmArgs args[World][kMaxOps];
   FlagCell flags[algo::kFlagPhases * Blocks * World * World];
   std::array<PackVar, kLl ? 0 : World * algo::kEpochSlots * kSlotPacks> staging;
+  std::array<ByteVar, kFp8 ? World * algo::kEpochSlots * kSymmMaxItems : 0> scale_bytes;
   std::array<WordCell, Split ? 0 : kLlWords> ll_words;
   std::array<LlHalf, Split ? kLlWords : 0> ll_halves;
   Counter counters[World * Blocks];
@@ -71,13 +74,19 @@ struct SymmWorld final : PackWorld<SymmWorld<Kern, World, Blocks, Threads, Split
   }
 
   void register_shadows(std::uint32_t fill) {
-    std::size_t nf = 0, ns = 0, nl = 0, nc = 0;
+    std::size_t nf = 0, ns = 0, nl = 0, nc = 0, nb = 0;
     for (int r = 0; r < World; ++r) {
       void* s = ranks[r].scratch;
       this->add_barrier_flags(flags, nf, s, fill);
       for (int slot = 0; slot < algo::kEpochSlots; ++slot) {
-        if constexpr (!kLl) this->add_packs(staging.data(), ns, algo::staging_ptr(s, slot, packs), packs);
-        else
+        if constexpr (kFp8) {
+          algo::Pack* base = algo::staging_ptr(s, slot, packs);
+          const std::size_t units = algo::fp8_units(n);
+          this->add_packs(staging.data(), ns, base, algo::kFp8CodePacks * units);
+          this->add_bytes(scale_bytes.data(), nb, algo::fp8_scale_byte(base, units, 0), units);
+        } else if constexpr (!kLl) {
+          this->add_packs(staging.data(), ns, algo::staging_ptr(s, slot, packs), packs);
+        } else
           for (int snd = 0; snd < World; ++snd) {
             const LlLine* l = algo::ll_ptr(s, slot, snd, World, packs);
             if constexpr (Split) add_halves(nl, l, packs * algo::kLinesPerPack, fill);

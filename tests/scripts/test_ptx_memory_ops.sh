@@ -9,7 +9,8 @@
 # or protocol would emit, planted in a copy of oneshot_pull's sm_90 PTX: a flag store at .gpu
 # scope, a plain load for the acquire, a non-coherent load of peer data, the release stores gone,
 # one of its two acquire loads gone; and in island_twoshot's (a cross-island flag at .gpu scope,
-# one release store gone) and island_oneshot's (an LL line read non-coherently, one LL store gone).
+# one release store gone), island_oneshot's (an LL line read non-coherently, one LL store gone)
+# and oneshot_fp8's (a flush-to-zero multiply: the FP8 kernels must keep fp32 subnormals).
 # Exit 77 (skipped) without nvcc or a configured build.
 set -uo pipefail
 src=${1:?usage: test_ptx_memory_ops.sh SOURCE_DIR BUILD_DIR}
@@ -57,5 +58,7 @@ plant 's/ld\.volatile\.global\.v2\.u64/ld.global.nc.v2.u64/' "a non-coherent loa
 plant '0,/st\.volatile\.global\.v2\.u64/{/st\.volatile\.global\.v2\.u64/d}' \
   "DeviceMem::ll_store emitted 31x st.volatile.global.v2.u64, expected 32x" \
   "island-oneshot: one LL store dropped" island_oneshot
+plant 's/^\(\s*\)mul\.f32/\1mul.ftz.f32/' "flush-to-zero instruction(s) (.ftz)" \
+  "oneshot-fp8: fp32 subnormals flushed (as -ftz=true or --use_fast_math would)" oneshot_fp8
 [ $fails -eq 0 ] || exit 1
-echo "ptx-memory-ops: every protocol kernel clean; the nine planted violations caught"
+echo "ptx-memory-ops: every protocol kernel clean; the ten planted violations caught"

@@ -30,7 +30,7 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
     if (p != a.rank) Mem::store_release(flag_ptr(rank_scratch(a, p), phase, c.block, a.rank), epoch);
   phase_mark<Mem>(m.rec, c, m.first + 1);
   bool ok = true;
-  for (int p = c.thread; p < a.world; p += c.threads) {
+  for (int p = c.thread; p < a.world; p += c.threads) {  // round-trips: once (a peer per thread)
     if (p == a.rank || !ok) continue;
     const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
     ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, bound, &a.state->error,

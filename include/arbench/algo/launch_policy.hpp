@@ -49,9 +49,29 @@ struct SymmGridPolicy {
 
 // The exact symmetric-memory kernels: 512 threads, a pack each (8 KB of message per block).
 using SymmLaunchPolicy = SymmGridPolicy<512>;
-// oneshot-fp8 and twoshot-fp8: a unit is 16 packs of input with 8 ranks' codes and scales to sum,
-// quantize and dequantize, which needs more than the 128 registers a 512-thread block leaves a
-// thread (twoshot-fp8 spilled at 512); 256 threads leave 255.
-using Fp8LaunchPolicy = SymmGridPolicy<256>;
+
+// oneshot-fp8 and twoshot-fp8: a work item is one 32-element FP8 unit, whose thread holds every
+// rank's codes and scale at once (one wave of loads, fp8/fp8_payload.hpp): 256 threads leave
+// each up to 255 registers. The grid: never fewer blocks than oneshot-pull's for the same message
+// (a block per 8 KB of it; more blocks, more PCIe reads in flight), and at least one block per
+// kThreads units, within the same residency cap.
+struct Fp8LaunchPolicy {
+  using Grid = SymmGridPolicy<256>;
+  static constexpr int kThreads = Grid::kThreads;
+  static constexpr int kMinBlocksPerSm = Grid::kMinBlocksPerSm;
+  static constexpr int kHostSms = Grid::kHostSms;
+  static constexpr bool threads_ok(int threads) { return Grid::threads_ok(threads); }
+  static constexpr int max_blocks(int sms, int ranks_per_device) { return Grid::max_blocks(sms, ranks_per_device); }
+
+  // units: the FP8 units of the message; exact_packs: its 16-byte packs in the input dtype (what
+  // oneshot-pull's grid counts).
+  static constexpr int blocks(std::size_t units, std::size_t exact_packs, int sms, int ranks_per_device,
+                              int requested) {
+    const int own = Grid::blocks(units, sms, ranks_per_device, requested);
+    if (requested > 0) return own;
+    const int pull = SymmLaunchPolicy::blocks(exact_packs, sms, ranks_per_device, 0);
+    return own > pull ? own : pull;
+  }
+};
 
 }  // namespace arbench::algo

@@ -197,7 +197,7 @@ ARB_HD void add_norm_row(const NormIo& io, std::size_t row, const BlockCtx& c, f
   const std::size_t nt = static_cast<std::size_t>(c.threads);
   // threads | kNormLanes: thread t owns exactly the lanes l with l % threads == t.
   for (int l = c.thread; l < kNormLanes; l += c.threads) lanes[l] = 0.0f;
-  for (std::size_t k = t0; k < rp; k += nt) {
+  for (std::size_t k = t0; k < rp; k += nt) {  // round-trips: per unit (pack k of the row)
     const Pack r = add_residual<D>(sum_pack(k), load_row_pack<D>(io.residual, io.hidden, row, k));
     store_row_pack<D>(io.residual_out, io.hidden, row, k, r);
     if (io.mirror_r != nullptr) Mem::store_data(io.mirror_r + row * rp + k, r);

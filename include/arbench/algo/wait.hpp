@@ -80,7 +80,7 @@ ARB_HD bool bounded_wait(Probe&& probe, std::uint32_t expected, OpBound& bound, 
   for (;;) {
     Mem::pause();
     if (probe(seen)) return true;
-    if (Mem::now_ns() > bound.deadline_ns) {
+    if (Mem::now_ns() > bound.deadline_ns) {  // round-trips: poll (each pass polls the same flags: one wait)
       record_timeout<Mem>(rec, site, expected, seen);
       return false;
     }

@@ -28,6 +28,18 @@ struct CrossLinkMem : HostMem {
     CrossLink::charge(p, sizeof *p, false);
     return HostMem::load_data(p);
   }
+  ARB_HD static algo::Pack load_peer(const algo::Pack* p) {
+    CrossLink::charge(p, sizeof *p, false);
+    return HostMem::load_peer(p);
+  }
+  ARB_HD static std::uint32_t load_peer_byte(const std::uint8_t* p) {
+    CrossLink::charge(p, 1, false);
+    return HostMem::load_peer_byte(p);
+  }
+  ARB_HD static void store_byte(std::uint8_t* p, std::uint8_t v) {
+    CrossLink::charge(p, 1, true);
+    HostMem::store_byte(p, v);
+  }
   ARB_HD static void store_data(algo::Pack* p, const algo::Pack& v) {
     CrossLink::charge(p, sizeof v, true);
     HostMem::store_data(p, v);

@@ -47,8 +47,9 @@ TEST(Fp8E4m3, SaturatesFiniteOverflowAndTurnsNonFiniteIntoNan) {
   EXPECT_EQ(e4m3_encode(1e30f), 0x7e);
   EXPECT_EQ(e4m3_encode(-1e30f), 0xfe);
   EXPECT_EQ(e4m3_encode(std::numeric_limits<float>::infinity()), kE4m3Nan);
-  EXPECT_EQ(e4m3_encode(-std::numeric_limits<float>::infinity()), kE4m3Nan);
+  EXPECT_EQ(e4m3_encode(-std::numeric_limits<float>::infinity()), 0xff);  // NaN, keeping the sign
   EXPECT_EQ(e4m3_encode(std::numeric_limits<float>::quiet_NaN()), kE4m3Nan);
+  EXPECT_EQ(e4m3_encode(-std::numeric_limits<float>::quiet_NaN()), 0xff);  // as CUDA's reference (cuda_fp8.hpp)
   EXPECT_TRUE(std::isnan(e4m3_decode(0x7f)));
   EXPECT_TRUE(std::isnan(e4m3_decode(0xff)));
 }

@@ -123,6 +123,33 @@ TEST(Fp8TwinNonFinite, NanOrInfInputGivesNanThereAndLeavesTheBlockAlone) {
   }
 }
 
+// Sums below bf16's smallest normal (2^-126), where the output rounding is bounded by its
+// absolute term 2^-134 (fp8_bound.hpp): inputs of that size, some blocks of them alone and some
+// beside a block-mate 2^20 times larger (whose scale then drops the small ones to few bits).
+TEST(Fp8TwinTiny, SumsBelowBf16sSmallestNormalStayInTheBoundAndMatchTheModel) {
+  for (Fp8Algo algo : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    for (int world : {2, 4}) {
+      HostFabric fabric(world);
+      RankValues in = fp8_inputs(21u, world, 200, DType::bf16, Fp8Inputs::normal);
+      for (auto& r : in)
+        for (std::size_t i = 0; i < r.size(); ++i) {
+          const float tiny = std::ldexp(r[i], i % 64 < 32 ? -131 : -128);
+          r[i] = bf16_to_f32(f32_to_bf16(i % 32 == 7 && i >= 64 ? std::ldexp(tiny, 20) : tiny));
+        }
+      auto v = make_fp8_twin(algo);
+      const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::bf16, in);
+      const auto want = fp8_model(in, DType::bf16, fp8_quantizations(algo));
+      const auto ref = algo::fp8_reference(in, DType::bf16, fp8_quantizations(algo));
+      std::size_t tiny_sums = 0;
+      for (double x : ref.exact) tiny_sums += std::fabs(x) < std::ldexp(1.0, -126);
+      EXPECT_GT(tiny_sums, 100u);
+      for (int r = 0; r < world; ++r) {
+        EXPECT_EQ(out[std::size_t(r)], want) << fp8_name(algo) << " world " << world << " rank " << r;
+        EXPECT_EQ(fp8_outside_bound(out[std::size_t(r)], DType::bf16, ref), 0u) << fp8_name(algo) << " world " << world;
+      }
+    }
+}
+
 // The planted faults (include/arbench/algo/faults.hpp): the twin with a mutant memory policy
 // that names the fault; each must put elements outside the bound on these inputs.
 template <algo::Fault F>

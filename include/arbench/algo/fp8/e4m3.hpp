@@ -1,19 +1,39 @@
-// FP8 e4m3 (OCP "E4M3FN": bias 7, no infinities, NaN = S.1111.111, largest finite 448) and the
-// power-of-two block scale of the FP8-on-the-wire variants (docs/variants.md, "FP8 on the wire").
+// FP8 e4m3 (OCP "E4M3FN": bias 7, no infinities, NaN = S.1111.111, largest finite 448), the
+// power-of-two block scale of the FP8-on-the-wire variants and its E8M0 byte (docs/variants.md,
+// "FP8 on the wire").
 //
-// Purpose: one conversion for the CUDA kernels and their host twins. It is integer arithmetic on
-// the fp32 bit pattern plus multiplications by powers of two, which are exact, so the kernel and
-// the twin produce the same bits on any IEEE fp32 machine (no dependence on FMA contraction, the
-// host's rounding mode or a hardware cvt instruction).
+// Purpose: one conversion for the CUDA kernels and their host twins, bit for bit.
+//   reference (host, and devices below sm_89): integer arithmetic on the fp32 bit pattern plus
+//           multiplications by powers of two, which are exact on any IEEE fp32 machine;
+//   sm_89 and later: the hardware conversions, two elements an instruction and no branch:
+//           cvt.rn.satfinite.e4m3x2.f32 to encode, cvt.rn.f16x2.e4m3x2 (then cvt.f32.f16) to
+//           decode. tests/host/algo/test_fp8_cvt_model.cpp proves, for all 256 codes and a sweep
+//           of fp32 inputs, that the reference equals a host model of what the PTX ISA documents
+//           for those instructions (below), so kernel and twin agree without sharing code.
 //   encode: round to nearest even; finite values beyond 448 saturate to +-448 (the scale keeps
 //           every finite input of a block inside the range, so this only matters for callers that
-//           pass unscaled values); a NaN or an infinity becomes NaN (0x7f): e4m3 has no infinity,
-//           and saturating one to 448 would hide it in a plausible-looking number. (cuda_fp8.h's
-//           __NV_SATFINITE conversion saturates infinities: CUDA 13.0.88, cuda_fp8.hpp.)
+//           pass unscaled values); a NaN or an infinity becomes NaN with its sign: 0x7f, or 0xff
+//           when negative, as CUDA's own reference conversion encodes a negative NaN
+//           (__nv_cvt_double_to_fp8: `res = 0x7FU` for a NaN, then `res |= sign`; CUDA 13.0.88,
+//           cuda_fp8.hpp). e4m3 has no infinity, and saturating one to 448 would hide it in a
+//           plausible-looking number. (cuda_fp8.h's __NV_SATFINITE conversion saturates
+//           infinities, and its float path makes every NaN 0x7f: the same file.)
 //   decode: exact (every e4m3 value is an fp32 value); 0x7f/0xff decode to a quiet NaN.
+// The PTX instructions (PTX ISA, "cvt"): .satfinite makes a NaN input a NaN and an input whose
+// magnitude exceeds the format's largest finite value (448), infinities included, that value
+// with the input's sign; .rn rounds to nearest, ties to even; e4m3x2 packs input a in bits 15..8
+// and b in bits 7..0 (f16x2 from e4m3x2: the upper byte to the upper half). The sign a NaN result
+// gets is not documented, and an infinity saturates, so the kernel replaces the code of every
+// non-finite input after the conversion (one select an element): that keeps kernel and twin
+// equal whatever the hardware does with a NaN's sign.
+// Exactness needs IEEE subnormals: a dequantized value can be an fp32 subnormal (2^-9 * 2^-126),
+// so the FP8 sources are compiled with -ftz=false whatever the build's flags (CMakeLists.txt),
+// and scripts/ptx_memory_ops.py fails on any .ftz instruction in their PTX.
 // Block scale: s = 2^k, the smallest k >= kFp8MinScaleExp with amax <= 448 * s (amax: the largest
 // finite |x| of the block), so amax / s lies in (224, 448]: no finite element saturates, and
-// x / s and q * s are exact (powers of two), leaving the e4m3 rounding as the only error.
+// x / s and q * s are exact (powers of two), leaving the e4m3 rounding as the only error. It
+// travels as one E8M0 byte, k + 127 (k lies in [-126, 120], so the byte in [1, 247]): the same
+// number as an fp32 word, in a quarter of the bytes.
 #pragma once
 
 #include <cstdint>
@@ -21,21 +41,34 @@
 #include "arbench/core/dtype.hpp"
 #include "arbench/core/hd.hpp"
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#define ARB_FP8_CVT 1  // the hardware e4m3 conversions (sm_89+)
+#else
+#define ARB_FP8_CVT 0
+#endif
+
 namespace arbench::algo {
 
 inline constexpr float kE4m3Max = 448.0f;
-inline constexpr std::uint8_t kE4m3Nan = 0x7f;
+inline constexpr std::uint8_t kE4m3Nan = 0x7f;  // positive NaN; a negative one is 0xff
 inline constexpr std::uint8_t kE4m3MaxCode = 0x7e;
 // The smallest scale exponent: keeps s and 1/s normal fp32 numbers (blocks whose amax is below
 // 448 * 2^-126 ~ 5e-36 lose relative precision; the error bound carries the term).
 inline constexpr int kFp8MinScaleExp = -126;
+inline constexpr int kE8m0Bias = 127;
 
-// fp32 -> e4m3, round to nearest even, finite overflow saturates, non-finite -> NaN (see above).
+// The code of a non-finite input: NaN with the input's sign.
+ARB_HD std::uint8_t e4m3_nan_of(std::uint32_t fp32_bits) {
+  return static_cast<std::uint8_t>(((fp32_bits >> 24) & 0x80u) | kE4m3Nan);
+}
+
+// fp32 -> e4m3 (the reference): round to nearest even, finite overflow saturates, non-finite ->
+// NaN of the input's sign.
 ARB_HD std::uint8_t e4m3_encode(float x) {
   const std::uint32_t u = f32_bits(x);
   const std::uint8_t sign = static_cast<std::uint8_t>((u >> 24) & 0x80u);
   const std::uint32_t a = u & 0x7fffffffu;
-  if (a >= 0x7f800000u) return kE4m3Nan;
+  if (a >= 0x7f800000u) return e4m3_nan_of(u);
   const int e32 = static_cast<int>(a >> 23) - 127;
   if (e32 >= -6) {
     // Normal e4m3: keep 3 mantissa bits, rounding the dropped 20 to nearest even; a carry runs
@@ -58,7 +91,7 @@ ARB_HD std::uint8_t e4m3_encode(float x) {
   return static_cast<std::uint8_t>(sign | q);
 }
 
-// e4m3 -> fp32, exact; NaN codes give a quiet NaN of that sign.
+// e4m3 -> fp32 (the reference), exact; NaN codes give a quiet NaN of that sign.
 ARB_HD float e4m3_decode(std::uint8_t c) {
   const std::uint32_t sign = static_cast<std::uint32_t>(c & 0x80u) << 24;
   const std::uint32_t e = (c >> 3) & 0xfu;
@@ -66,6 +99,34 @@ ARB_HD float e4m3_decode(std::uint8_t c) {
   if ((c & 0x7fu) == 0x7fu) return bits_f32(sign | 0x7fc00000u);
   if (e == 0) return bits_f32(sign | f32_bits(static_cast<float>(m) * 0.001953125f));  // m * 2^-9
   return bits_f32(sign | ((e + 120u) << 23) | (m << 20));
+}
+
+// Two elements at once: lo in bits 7..0, hi in bits 15..8 (the wire's byte order: element i at
+// byte i). The kernel's path on sm_89+, the reference elsewhere; equal bit for bit (above).
+ARB_HD std::uint32_t e4m3x2_encode(float lo, float hi) {
+#if ARB_FP8_CVT
+  unsigned short pair;
+  asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(pair) : "f"(hi), "f"(lo));
+  const std::uint32_t ul = f32_bits(lo), uh = f32_bits(hi);
+  const std::uint32_t cl = (ul & 0x7f800000u) == 0x7f800000u ? e4m3_nan_of(ul) : (pair & 0xffu);
+  const std::uint32_t ch = (uh & 0x7f800000u) == 0x7f800000u ? e4m3_nan_of(uh) : (pair >> 8);
+  return cl | (ch << 8);
+#else
+  return std::uint32_t{e4m3_encode(lo)} | (std::uint32_t{e4m3_encode(hi)} << 8);
+#endif
+}
+
+// The two elements of a pair (bits 7..0 and 15..8 of `pair`), decoded.
+ARB_HD void e4m3x2_decode(std::uint32_t pair, float& lo, float& hi) {
+#if ARB_FP8_CVT
+  unsigned int h2;
+  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(h2) : "h"(static_cast<unsigned short>(pair)));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(lo) : "h"(static_cast<unsigned short>(h2)));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(hi) : "h"(static_cast<unsigned short>(h2 >> 16)));
+#else
+  lo = e4m3_decode(static_cast<std::uint8_t>(pair));
+  hi = e4m3_decode(static_cast<std::uint8_t>(pair >> 8));
+#endif
 }
 
 // 2^k as fp32, for kFp8MinScaleExp <= k <= 127.
@@ -82,6 +143,10 @@ ARB_HD int fp8_scale_exp(float amax) {
   const int k = (a & 0x7fffffu) <= 0x600000u ? e - 8 : e - 7;
   return k < kFp8MinScaleExp ? kFp8MinScaleExp : k;
 }
+
+// The scale 2^k on the wire: E8M0, the biased exponent k + 127 in one byte; and back (exact).
+ARB_HD std::uint8_t e8m0_of_exp(int k) { return static_cast<std::uint8_t>(k + kE8m0Bias); }
+ARB_HD float e8m0_scale(std::uint32_t byte) { return bits_f32((byte & 0xffu) << 23); }
 
 // |x| if finite, else 0 (a non-finite element does not set its block's scale).
 ARB_HD float finite_abs(float x) {

@@ -7,7 +7,8 @@
 //   quantization   |x - q(x) s| <= u8 |x| + d8 s      u8 = 2^-4 (3 mantissa bits, round to nearest),
 //                                                    d8 = 2^-10 (half the subnormal spacing 2^-9)
 //   fp32 sum of N  |fl(sum) - sum| <= g(N-1) sum|terms|   g(m) = m 2^-24 / (1 - m 2^-24)
-//   output         |round(v) - v| <= u_out |v| + a_out    bf16 2^-8; fp16 2^-11 and 2^-25 (its
+//   output         |round(v) - v| <= u_out |v| + a_out    bf16 2^-8 and 2^-134 (half its subnormal
+//                                                    spacing 2^-133); fp16 2^-11 and 2^-25 (its
 //                                                    subnormals); fp32 0 (the sum is already fp32)
 // One-shot:  E1 = sum_p (u8|x_p| + d8 s_pb) + g(N-1) sum_p ((1+u8)|x_p| + d8 s_pb);
 //            bound = E1 + u_out (|S| + E1) + a_out
@@ -27,6 +28,21 @@
 
 namespace arbench::algo {
 
+// The output rounding term of the bound: rounding an fp32 v to the dtype is off by at most
+// relative * |v| + absolute (round to nearest: half a unit in the last place, relative for normal
+// results, absolute below the smallest normal, where the spacing is fixed).
+struct Fp8OutputRounding {
+  double relative = 0, absolute = 0;
+};
+inline Fp8OutputRounding fp8_output_rounding(DType out) {
+  switch (out) {
+    case DType::bf16: return {std::ldexp(1.0, -8), std::ldexp(1.0, -134)};
+    case DType::fp16: return {std::ldexp(1.0, -11), std::ldexp(1.0, -25)};
+    case DType::fp32: return {0.0, 0.0};
+  }
+  return {0.0, 0.0};
+}
+
 // The exact sum S (in double) of every element and the bound of |y - S| for output y.
 struct Fp8Reference {
   std::vector<double> exact, bound;
@@ -35,8 +51,8 @@ struct Fp8Reference {
 // inputs[p][i]: rank p's element i as the dtype holds it; quantizations: 1 (one-shot), 2 (two-shot).
 inline Fp8Reference fp8_reference(const std::vector<std::vector<float>>& inputs, DType out, int quantizations) {
   const double u8 = std::ldexp(1.0, -4), d8 = std::ldexp(1.0, -10), u32 = std::ldexp(1.0, -24);
-  const double u_out = out == DType::bf16 ? std::ldexp(1.0, -8) : out == DType::fp16 ? std::ldexp(1.0, -11) : 0.0;
-  const double a_out = out == DType::fp16 ? std::ldexp(1.0, -25) : 0.0;
+  const double u_out = fp8_output_rounding(out).relative;
+  const double a_out = fp8_output_rounding(out).absolute;
   const int world = static_cast<int>(inputs.size());
   const double m = world - 1;
   const double gamma = m * u32 / (1.0 - m * u32);

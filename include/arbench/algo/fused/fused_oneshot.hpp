@@ -26,7 +26,7 @@ ARB_HD Pack pull_row_sum(const SymmArgs& s, int slot, std::size_t at) {
   Pack v[kLayoutMaxRanks] = {};
   ARB_UNROLL
   for (int p = 0; p < kLayoutMaxRanks; ++p)
-    if (p < s.world) v[p] = Mem::load_data(staging_ptr(s.scratch[p], slot, s.packs) + at);
+    if (p < s.world) v[p] = Mem::load_peer(staging_ptr(s.scratch[p], slot, s.packs) + at);
   return reduce_packs<D>(v, s.world);
 }
 
@@ -60,7 +60,7 @@ ARB_HD bool fused_oneshot_block(const FusedArgs& a, const BlockCtx& c, float* la
   stage_rows<Mem, D>(s, staging_ptr(rank_scratch(s, s.rank), slot, s.packs), a.io.hidden, rows, c);
   const bool ok = block_barrier<Mem>(s, c, 0, e, bound, BarrierMarks{s.phases, 1});
   if (ok) {
-    for (std::size_t row = rows.begin; row < rows.end; ++row)
+    for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(a.io, row, c, lanes,
                            [&](std::size_t k) { return pull_row_sum<Mem, D>(s, slot, row * rp + k); });
     phase_mark<Mem>(s.phases, c, 4);

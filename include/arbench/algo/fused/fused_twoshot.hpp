@@ -50,21 +50,24 @@ ARB_HD bool fused_twoshot_block(const FusedArgs& a, const BlockCtx& c, float* la
     io.mirror_r = gather_ptr(own, slot, 0, s.packs);
     io.mirror_y = gather_ptr(own, slot, 1, s.packs);
     const Range mine = block_share<Mem>(owned_range(tokens, s.world, s.rank), c);
-    for (std::size_t row = mine.begin; row < mine.end; ++row)
+    for (std::size_t row = mine.begin; row < mine.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(io, row, c, lanes, [&](std::size_t k) { return pull_row_sum<Mem, D>(s, slot, row * rp + k); });
     ok = block_barrier<Mem>(s, c, 1, e, bound, BarrierMarks{s.phases, 4});
   }
   if (ok) {
-    for (int p = 0; p < s.world; ++p) {
+    for (int p = 0; p < s.world; ++p) {  // round-trips: per peer (its rows)
       if (p == s.rank) continue;
       void* peer = rank_scratch(s, p);
       const Pack* r_src = gather_ptr(peer, slot, 0, s.packs);
       const Pack* y_src = gather_ptr(peer, slot, 1, s.packs);
       const Range rows = block_share<Mem>(owned_range(tokens, s.world, p), c);
-      for (std::size_t row = rows.begin; row < rows.end; ++row)
-        for (std::size_t k = t0; k < rp; k += nt) {
-          store_row_pack<D>(a.io.residual_out, hidden, row, k, Mem::load_data(r_src + row * rp + k));
-          store_row_pack<D>(a.io.norm_out, hidden, row, k, Mem::load_data(y_src + row * rp + k));
+      for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
+        for (std::size_t k = t0; k < rp; k += nt) {  // round-trips: per unit (pack k of a peer's row)
+          // Both loads before either store: one wave (a store first would order the second load after it).
+          const Pack r = Mem::load_peer(r_src + row * rp + k);
+          const Pack y = Mem::load_peer(y_src + row * rp + k);
+          store_row_pack<D>(a.io.residual_out, hidden, row, k, r);
+          store_row_pack<D>(a.io.norm_out, hidden, row, k, y);
         }
     }
     phase_mark<Mem>(s.phases, c, 7);

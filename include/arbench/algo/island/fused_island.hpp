@@ -63,8 +63,8 @@ ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, floa
 
   OpBound bound{s.timeout_ns};
   bool ok = true, first = true;
-  for (std::size_t row = rows.begin; row < rows.end && ok; ++row)
-    for (std::size_t k = t0; k < rp && ok; k += nt) {
+  for (std::size_t row = rows.begin; row < rows.end && ok; ++row)  // round-trips: per row
+    for (std::size_t k = t0; k < rp && ok; k += nt) {  // round-trips: per unit
       const std::size_t at = row * rp + k;
       ok = wait_island<Mem>(s, c, slot, e, at, bound);
       if (!ok) break;
@@ -75,21 +75,22 @@ ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, floa
   if (ok && first) phase_mark<Mem>(s.phases, c, 2);
   if (ok) phase_mark<Mem>(s.phases, c, 3);
 
-  for (std::size_t row = rows.begin; row < rows.end && ok; ++row)
-    for (std::size_t k = t0; k < rp && ok; k += nt) ok = wait_across<Mem>(s, c, slot, e, row * rp + k, bound);
+  for (std::size_t row = rows.begin; row < rows.end && ok; ++row)  // round-trips: per row
+    for (std::size_t k = t0; k < rp && ok; k += nt)  // round-trips: per unit
+      ok = wait_across<Mem>(s, c, slot, e, row * rp + k, bound);
   ok = Mem::block_all(ok);
   if (ok) {
     phase_mark<Mem>(s.phases, c, 4);
     // s into residual_out first, by the thread that adds the residual to it (add_norm_row hands
     // thread t the same packs): the sums and the norm in two short passes rather than one long
     // one, which keeps the kernel within its registers.
-    for (std::size_t row = rows.begin; row < rows.end; ++row)
-      for (std::size_t k = t0; k < rp; k += nt) {
+    for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
+      for (std::size_t k = t0; k < rp; k += nt) {  // round-trips: per unit
         const std::size_t at = row * rp + k;
         const Pack part = island_partial<Mem, D>(s, slot, at, load_row_pack<D>(s.in, hidden, row, k));
         store_row_pack<D>(a.io.residual_out, hidden, row, k, sum_islands<Mem, D>(s, slot, at, part));
       }
-    for (std::size_t row = rows.begin; row < rows.end; ++row)
+    for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(a.io, row, c, lanes,
                            [&](std::size_t k) { return load_row_pack<D>(a.io.residual_out, hidden, row, k); });
     phase_mark<Mem>(s.phases, c, 5);
@@ -141,10 +142,11 @@ ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx&
       if (p == s.rank || ((island >> p) & 1u) == 0u) continue;
       const Range theirs = island_shard(block, s.map, p);
       const Pack* src = staging_ptr(s.scratch[p], slot, s.packs);
-      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt) Mem::store_data(stage + k, Mem::load_data(src + k));
+      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
+        Mem::store_data(stage + k, Mem::load_peer(src + k));
     }
     Mem::block_sync();  // the norm's threads read packs other threads copied
-    for (std::size_t row = rows.begin; row < rows.end; ++row)
+    for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(a.io, row, c, lanes, [&](std::size_t k) { return Mem::load_data(stage + row * rp + k); });
     phase_mark<Mem>(s.phases, c, 9);
   }

@@ -145,7 +145,7 @@ ARB_HD bool island_oneshot_block(const IslandArgs& a, const BlockCtx& c) {
 
   OpBound bound{a.timeout_ns};
   bool ok = true, first = true;
-  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
+  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {  // round-trips: per unit
     ok = wait_island<Mem>(a, c, slot, e, k, bound);
     if (!ok) break;
     if (first) phase_mark<Mem>(a.phases, c, 2);
@@ -156,7 +156,7 @@ ARB_HD bool island_oneshot_block(const IslandArgs& a, const BlockCtx& c) {
   if (ok) phase_mark<Mem>(a.phases, c, 3);
 
   first = true;
-  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
+  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {  // round-trips: per unit
     ok = wait_across<Mem>(a, c, slot, e, k, bound);
     if (!ok) break;
     if (first) phase_mark<Mem>(a.phases, c, 4);

@@ -41,7 +41,7 @@ ARB_HD bool island_barrier(const IslandArgs& a, const BlockCtx& c, int phase, st
   phase_mark<Mem>(m.rec, c, m.first + 1);
   bool ok = true;
   void* own = pick_ptr(a.scratch, a.rank);
-  for (int p = c.thread; p < a.world; p += c.threads) {
+  for (int p = c.thread; p < a.world; p += c.threads) {  // round-trips: once (a peer per thread)
     if (((peers >> p) & 1u) == 0u || !ok) continue;
     const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
     ok = wait_flag<Mem>(flag_ptr(own, phase, c.block, p), epoch, bound, &a.state->error, site);

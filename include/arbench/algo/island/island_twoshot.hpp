@@ -55,7 +55,7 @@ ARB_HD bool wait_cross_flags(const IslandArgs& a, const BlockCtx& c, Range block
   void* mailbox = pick_ptr(a.mailbox, a.rank);
   const unsigned island = island_members(a.map, island_of(a.map, a.rank));
   bool ok = true;
-  for (int s = c.thread; s < a.world; s += c.threads) {
+  for (int s = c.thread; s < a.world; s += c.threads) {  // round-trips: once (a rank per thread)
     if (((island >> s) & 1u) != 0u || !ok || !ranges_meet(mine, island_shard(block, a.map, s))) continue;
     const WaitSite site{a.rank, c.block, s, WaitKind::cross_flag, 0};
     ok = wait_flag<Mem>(cross_flag(mailbox, c.block, s), e, bound, &a.state->error, site);
@@ -80,13 +80,18 @@ ARB_HD bool island_twoshot_steps(const IslandArgs& a, const BlockCtx& c, std::ui
 
   bool ok = island_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
-    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
+    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {  // round-trips: per unit
+      // Every island rank's pack loaded before the first is added: one wave, not one per rank.
+      Pack v[kLayoutMaxRanks] = {};
+      ARB_UNROLL
+      for (int p = 0; p < kLayoutMaxRanks; ++p)
+        if (((island >> p) & 1u) != 0u) v[p] = Mem::load_peer(staging_ptr(a.scratch[p], slot, a.packs) + k);
       PackAccumulator<D> acc{};
       bool first = true;
       ARB_UNROLL
       for (int p = 0; p < kLayoutMaxRanks; ++p) {
         if (((island >> p) & 1u) == 0u) continue;
-        acc.add(Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k), first);
+        acc.add(v[p], first);
         first = false;
       }
       Mem::store_data(stage + k, acc.result());
@@ -110,11 +115,18 @@ ARB_HD bool island_twoshot_steps(const IslandArgs& a, const BlockCtx& c, std::ui
     if (ok) phase_mark<Mem>(a.phases, c, 5);
   }
   if (ok) {
-    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {
+    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) {  // round-trips: per unit
+      // Every island's partial loaded before the first is added: one wave, not one per island.
+      Pack part[kMaxIslands] = {};
+      ARB_UNROLL
+      for (int h = 0; h < kMaxIslands; ++h)
+        if (h < a.map.islands)
+          part[h] = h == g ? Mem::load_data(stage + k)
+                           : Mem::load_peer(cross_data(mailbox, slot, h, a.map.islands, a.packs) + k);
       PackAccumulator<D> acc{};
-      for (int h = 0; h < a.map.islands; ++h)
-        acc.add(h == g ? Mem::load_data(stage + k) : Mem::load_data(cross_data(mailbox, slot, h, a.map.islands, a.packs) + k),
-                h == 0);
+      ARB_UNROLL
+      for (int h = 0; h < kMaxIslands; ++h)
+        if (h < a.map.islands) acc.add(part[h], h == 0);
       const Pack sum = acc.result();
       Mem::store_data(stage + k, sum);
       summed(k, sum);
@@ -145,7 +157,8 @@ ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
       if (p == a.rank || ((island >> p) & 1u) == 0u) continue;
       const Range theirs = island_shard(block, a.map, p);
       const Pack* src = staging_ptr(a.scratch[p], slot, a.packs);
-      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt) store_pack<D>(a.out, k, a.n, Mem::load_data(src + k));
+      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
+        store_pack<D>(a.out, k, a.n, Mem::load_peer(src + k));
     }
     phase_mark<Mem>(a.phases, c, 9);
   }

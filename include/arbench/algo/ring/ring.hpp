@@ -176,8 +176,8 @@ ARB_HD bool ring_channel(const RingArgs& a, const BlockCtx& c) {
   std::uint32_t q = base;
   bool ok = true;
   OpBound bound{a.timeout_ns};  // one budget for all the op's transfers
-  for (std::size_t r = 0; r < rounds && ok; ++r) {
-    for (int s = 0; s < steps && ok; ++s) ok = ring_step<Mem, D>(a, c, r, s, ++q, bound);
+  for (std::size_t r = 0; r < rounds && ok; ++r) {  // round-trips: per round
+    for (int s = 0; s < steps && ok; ++s) ok = ring_step<Mem, D>(a, c, r, s, ++q, bound);  // round-trips: per step
     if (ok) ok = ring_drain<Mem, D>(a, c, r, q, bound);
   }
   Mem::block_sync();  // every thread read the counter above before thread 0 moves it on

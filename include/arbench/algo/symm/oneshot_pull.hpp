@@ -40,7 +40,8 @@ ARB_HD bool oneshot_pull_block(const SymmArgs& a, const BlockCtx& c) {
 
   const bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
-    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt) Payload::template reduce<Mem>(a, slot, k);
+    for (std::size_t k = mine.begin + t0; k < mine.end; k += nt)  // round-trips: per unit
+      Payload::template reduce<Mem>(a, slot, k);
     phase_mark<Mem>(a.phases, c, 4);
   }
   end_epoch<Mem>(a, c, e);

@@ -86,7 +86,7 @@ ARB_HD bool oneshot_push_block(const SymmArgs& a, const BlockCtx& c) {
   bool ok = true;
   bool first = true;
   OpBound bound{a.timeout_ns};
-  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {
+  for (std::size_t k = mine.begin + t0; k < mine.end && ok; k += nt) {  // round-trips: per unit
     LlLine got[kLayoutMaxRanks][kLinesPerPack] = {};
     ok = ll_wait_pack<Mem>(a, c, slot, e, k, got, bound);
     if (!ok) break;

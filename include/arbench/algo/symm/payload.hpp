@@ -1,11 +1,10 @@
 // Payloads of the staging protocols (oneshot_pull.hpp, twoshot.hpp): what one work item of a
 // rank's staging slot holds and how it is written, reduced and gathered. The protocols own the
 // schedule and the synchronisation (epochs, slots, barriers, which block and thread handles which
-// item); a payload only moves data, through Mem::load_data / Mem::store_data, between the flags
+// item); a payload only moves data, through Mem::load_peer / Mem::store_data, between the flags
 // the protocol places. So a new wire format (fp8/fp8_payload.hpp) reuses the protocol unchanged.
 //
 // A payload P<D> provides, as ARB_HD statics:
-//   kUnitPacks                       staging packs per item (the slot holds items * kUnitPacks)
 //   items(a)                         work items of the message
 //   stage<Mem>(a, own, k)            write item k of the own input into own staging `own`
 //   reduce<Mem>(a, slot, k)          one-shot: item k of every rank's staging, reduced in rank
@@ -25,8 +24,6 @@ namespace arbench::algo {
 
 template <DType D>
 struct PackPayload {
-  static constexpr std::size_t kUnitPacks = 1;
-
   ARB_HD static std::size_t items(const SymmArgs& a) { return a.packs; }
 
   template <class Mem>
@@ -40,7 +37,7 @@ struct PackPayload {
     Pack v[kLayoutMaxRanks] = {};
     ARB_UNROLL
     for (int p = 0; p < kLayoutMaxRanks; ++p)
-      if (p < a.world) v[p] = Mem::load_data(staging_ptr(a.scratch[p], slot, a.packs) + k);
+      if (p < a.world) v[p] = Mem::load_peer(staging_ptr(a.scratch[p], slot, a.packs) + k);
     return reduce_packs<D>(v, a.world);
   }
 
@@ -58,7 +55,7 @@ struct PackPayload {
 
   template <class Mem>
   ARB_HD static void gather(const SymmArgs& a, const Pack* src, std::size_t k) {
-    store_pack<D>(a.out, k, a.n, Mem::load_data(src + k));
+    store_pack<D>(a.out, k, a.n, Mem::load_peer(src + k));
   }
 };
 

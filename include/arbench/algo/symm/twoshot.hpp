@@ -49,16 +49,18 @@ ARB_HD bool twoshot_block(const SymmArgs& a, const BlockCtx& c) {
   bool ok = block_barrier<Mem>(a, c, 0, e, bound, BarrierMarks{a.phases, 1});
   if (ok) {
     const Range r = block_share<Mem>(owned_range(items, a.world, a.rank), c);
-    for (std::size_t k = r.begin + t0; k < r.end; k += nt) Payload::template reduce_own<Mem>(a, slot, own, k);
+    for (std::size_t k = r.begin + t0; k < r.end; k += nt)  // round-trips: per unit
+      Payload::template reduce_own<Mem>(a, slot, own, k);
     // The scatter's end is the second barrier's first mark (after its block_sync).
     ok = block_barrier<Mem>(a, c, 1, e, bound, BarrierMarks{a.phases, 4});
   }
   if (ok) {
-    for (int p = 0; p < a.world; ++p) {
+    for (int p = 0; p < a.world; ++p) {  // round-trips: per peer (its shard)
       if (p == a.rank) continue;
       const Pack* src = staging_ptr(rank_scratch(a, p), slot, a.packs);
       const Range r = block_share<Mem>(owned_range(items, a.world, p), c);
-      for (std::size_t k = r.begin + t0; k < r.end; k += nt) Payload::template gather<Mem>(a, src, k);
+      for (std::size_t k = r.begin + t0; k < r.end; k += nt)  // round-trips: per unit
+        Payload::template gather<Mem>(a, src, k);
     }
     phase_mark<Mem>(a.phases, c, 7);
   }
