@@ -52,7 +52,6 @@ using S = SettingStatus;
 constexpr const char* kNoPluginV4 = "NCCL 2.27.7 (--engine/--nccl), the one your engine loads, looks up tuner "
                                     "interfaces v4, v3 and v2 only";
 constexpr const char* kFusion011 = "--compilation-config '{\"pass_config\": {\"enable_fi_allreduce_fusion\": true}}'";
-constexpr const char* kExample = "NCCL_TUNER_PLUGIN=libnccl-tuner-example.so NCCL_TUNER_CONFIG_FILE=/settings/nccl_tuner.conf";
 constexpr const char* kNoIpc = "the vLLM release given has no VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
 constexpr const char* kPcieIpcPr = "only in SGLang PR #34528 (open): not in a release we could find";
 constexpr const char* kLowPrec = "so for any real model it never engages and the all-reduce runs NCCL";
@@ -60,9 +59,10 @@ constexpr const char* kTrtPcie = "without NVLink between every GPU pair TensorRT
                                  "TWOSHOT";
 
 TEST(DocsExample, TwoGpus) {
-  // NCCL 2.27.7 cannot load arbench's plugin (v5/v6); NCCL's example plugin is still offered as `try`.
+  // NCCL 2.27.7 cannot load arbench's plugin (v5/v6), and NCCL's example plugin reads its CSV file
+  // safely from 2.30.3 only: neither is pasted.
   expect_lines(2, "NCCL", {{"nccl.tuner_plugin", S::gated, "", kNoPluginV4},
-                           {"nccl.example_plugin", S::try_it, kExample, "with NCCL 2.30.3 or newer only"}});
+                           {"nccl.example_plugin", S::gated, "", "reads this CSV safely from 2.30.3"}});
   // vLLM 0.11.0: custom all-reduce runs at two GPUs and wins; NCCL symmetric memory from 4 GPUs; the
   // fusion switch under its 0.11 name; the PCIe IPC variable does not exist before 0.32.0.
   expect_lines(2, "vLLM", {{"vllm.custom_ar", S::keep, "", "a custom P2P all-reduce beats NCCL up to 256 KiB"},
@@ -87,7 +87,7 @@ TEST(DocsExample, TwoGpus) {
 
 TEST(DocsExample, FourGpus) {
   expect_lines(4, "NCCL", {{"nccl.tuner_plugin", S::gated, "", kNoPluginV4},
-                           {"nccl.example_plugin", S::try_it, kExample, ""}});
+                           {"nccl.example_plugin", S::gated, "", "from 2.30.3"}});
   // vLLM 0.11.0's symmetric-memory rule (at or above 2 MiB on 4 GPUs), where nccl-symm wins: NCCL
   // 2.27.7 runs the symmetric kernels over PCIe, so the gain can appear (try: release not pinned).
   expect_lines(4, "vLLM", {{"vllm.custom_ar", S::gated, "", "not all NVLink-connected"},
@@ -109,7 +109,7 @@ TEST(DocsExample, FourGpus) {
 
 TEST(DocsExample, EightGpus) {
   expect_lines(8, "NCCL", {{"nccl.tuner_plugin", S::gated, "", kNoPluginV4},
-                           {"nccl.example_plugin", S::try_it, kExample, ""}});
+                           {"nccl.example_plugin", S::gated, "", "from 2.30.3"}});
   expect_lines(8, "vLLM", {{"vllm.custom_ar", S::gated, "", ""},
                            {"vllm.nccl_symm", S::try_it, "VLLM_USE_NCCL_SYMM_MEM=1 NCCL_CUMEM_ENABLE=1",
                             "slower at 0 of 5 sizes measured at or above 1 MiB"},
