@@ -156,6 +156,9 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
                   [](const std::string& path) { topo::read_links_file(path); });
   cli::off_flag(cmd, "--no-link-probe", cfg.link_probe,
                 "no link probe at start (no efficiency counter without --links)");
+  cli::off_flag(cmd, "--no-sol", cfg.sol,
+                "no speed-of-light floor per case, and no pattern probe at start (the floor's rates come from --links "
+                "FILE's patterns, else that probe; CPU threads on the host backend)");
   cli::int_list(cmd, "--nccl-channels", cfg.nccl_channels, "N", cli::ints(1, tuner::kMaxChannels),
                 "forced NCCL configurations also on N channels: nccl[<algo>/<proto>/ch:N] (default: none)");
   cli::library_files(cmd, "--nccl-lib", cfg.nccl_libs,

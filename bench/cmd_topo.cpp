@@ -1,11 +1,14 @@
 // `arbench topo`: the PCIe tree, relation codes and ring order from sysfs; with GPUs, also the
 // CUDA P2P matrix and measured link bandwidth and latency. `--sysfs-root DIR` reads a saved or
 // fixture sysfs tree and needs no GPU. `--loaded` adds the links measured all at once
-// (topo/loaded.hpp). `--out FILE.json` writes everything (and the links file that
-// `arbench run --links` reads) atomically.
+// (topo/loaded.hpp). Measuring, it also runs every schedule's traffic pattern (the speed-of-light
+// floor's rates, bench/sol/; `--no-patterns` skips them; on CPU threads with --backend host).
+// `--out FILE.json` writes everything (and the links file that `arbench run --links` reads,
+// patterns included) atomically.
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <cstdlib>
 
 #include <filesystem>
@@ -32,6 +35,11 @@
 #include "kernels/fabric/cuda/module_loading.hpp"
 #include "kernels/fabric/cuda/peer_probe/peer_probe_cuda.hpp"
 #include "kernels/fabric/host/host_fabric.hpp"
+#include "run/run_sol.hpp"
+#include "sol/host_probe.hpp"
+#include "sol/pattern_rates.hpp"
+#include "sol/probe_plan.hpp"
+#include "islands/island_spec.hpp"
 #include "sweep/run_config.hpp"
 
 namespace arbench {
@@ -51,6 +59,7 @@ struct TopoArgs {
   double wait_timeout_s = 1.0;
   bool no_measure = false;
   bool loaded = false;
+  bool no_patterns = false;  // no schedule patterns (the speed-of-light floor's rates)
   BrokenPair planted;  // the test switch ARBENCH_TEST_BROKEN_P2P
 };
 
@@ -72,6 +81,17 @@ void write_atomically(const std::string& path, const std::string& text) {
     throw UsageError("cannot move " + tmp + " to --out " + path + ": " + ec.message());
   }
 }
+
+// The world sizes the schedule patterns are measured for: powers of two from 2, and every rank.
+std::vector<int> pattern_worlds(int ranks) {
+  std::vector<int> w;
+  for (int k = 2; k < ranks; k *= 2) w.push_back(k);
+  if (ranks >= 2) w.push_back(ranks);
+  return w;
+}
+
+// How long the schedule patterns may take on GPUs (patterns left are skipped, saying so).
+constexpr double kPatternBudget_s = 60;
 
 // How long the processes of an MPI run wait for the node that probes longest.
 constexpr double kNodeProbeBound_s = 1800;
@@ -174,7 +194,10 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   const PeerAccess peers = check_device_peer_access(ordinals, p2p.access, kPeerCheckBound_s, args.planted);
   os << topo::render_peer_access(peers, labels) << "\n";
   // Islands from the pairs whose data really moves: a reported-but-broken pair is no P2P.
-  const islands::Derived isl = islands::derive_islands(t, bus_ids, islands::working_p2p(p2p.access, peers));
+  // The pairs that work (reported less what the functional check found broken): islands here and
+  // for the patterns below.
+  const std::vector<std::vector<int>> working = islands::working_p2p(p2p.access, peers);
+  const islands::Derived isl = islands::derive_islands(t, bus_ids, working);
   os << islands::render_islands(isl, labels) << "\n";
   std::vector<int> ring = topo::ring_order_for_bus_ids(t, bus_ids);
   os << "Default ring order (CUDA devices):";
@@ -221,6 +244,24 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
       os << "\n" << topo::render_loaded(loaded, links, labels);
       j["loaded"] = topo::loaded_to_json(loaded, links);
     }
+    if (!args.no_patterns && n >= 2) {
+      // The schedules' own patterns (bench/sol/probe_plan.hpp), each world size on GPUs 0..w-1 in
+      // the ring order and islands a run of w ranks uses: the speed-of-light floor's rates.
+      std::map<int, std::vector<int>> orders, island_of;
+      for (int w : pattern_worlds(n)) {
+        const std::vector<std::string> ids(bus_ids.begin(), bus_ids.begin() + w);
+        orders[w] = topo::ring_order_for_bus_ids(t, ids);
+        std::vector<std::vector<int>> access;
+        for (int a = 0; a < w; ++a) access.emplace_back(working[std::size_t(a)].begin(), working[std::size_t(a)].begin() + w);
+        if (const islands::Derived d = islands::derive_islands(t, ids, access); d.unknown.empty()) island_of[w] = d.island_of;
+      }
+      const sol::PatternRates rates =
+          measure_pattern_rates(gpus, sol::probe_plan(n, pattern_worlds(n), orders, island_of),
+                                {std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{16} << 20}, 5,
+                                std::max(args.wait_timeout_s, 5.0), kPatternBudget_s);
+      os << "\n" << sol::render_pattern_rates(rates);
+      j["patterns"] = sol::pattern_rates_to_json(rates);
+    }
   }
   return j;
 }
@@ -240,6 +281,14 @@ json topo_of_host(const TopoArgs& args, std::ostream& os) {
   os << topo::render_peer_access(*f.peer_access(), labels);
   json j = base_json("host");
   j["peer_check"] = topo::peer_access_to_json(*f.peer_access());
+  if (!args.no_patterns) {
+    // The schedule patterns on CPU threads (what a host run's floors use): CPU timing.
+    const sol::PatternRates rates = sol::run_host_pattern_probe(
+        sol::probe_plan(args.ranks, pattern_worlds(args.ranks), {}, islands::halves(pattern_worlds(args.ranks))),
+        args.ranks, {});
+    os << "\n" << sol::render_pattern_rates(rates);
+    j["patterns"] = sol::pattern_rates_to_json(rates);
+  }
   return j;
 }
 
@@ -267,6 +316,9 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
               "host run checks first; default cuda)");
   cli::number(*cmd, "--gpus", args->ranks, "N", cli::ints(2, kMaxRanks),
               "with --backend host: the CPU ranks to check (default " + std::to_string(kMaxRanks) + ")");
+  cmd->add_flag("--no-patterns", args->no_patterns,
+                "skip the schedule patterns (every schedule's own traffic at once, on GPUs or CPU threads: the "
+                "speed-of-light floor's rates, which `run --links FILE` reuses)");
   cmd->add_flag("--loaded", args->loaded,
                 "also load every link at once (all GPUs push to, then pull from, every peer; copy engines and SM "
                 "kernels): per-GPU and aggregate GB/s, worst link, latency under load, dense-interconnect score");
@@ -276,6 +328,9 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
       throw UsageError("--gpus " + std::to_string(args->ranks) + " is for --backend host (the CPU ranks to check); "
                        "on GPUs topo checks every visible GPU: use CUDA_VISIBLE_DEVICES to choose them");
     // Options that cannot affect what runs are refused, never silently ignored.
+    if (cmd->count("--no-patterns") > 0 && (args->no_measure || !args->sysfs_root.empty()))
+      throw UsageError(std::string("--no-patterns skips the schedule patterns, which ") +
+                       (args->no_measure ? "--no-measure" : "--sysfs-root") + " never measures; drop one of the two");
     for (const char* o :
          {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded", "--sysfs-root"}) {
       if (cmd->count(o) == 0) continue;

@@ -1,4 +1,4 @@
-// A variant's text (the name --variants takes, its family, its line in `arbench list`) written
+// A variant's text (the name --variants takes, its family, its line in `arbench list`, its traffic) written
 // once, and the registry entries built from it: the host registration (register_host.cpp) adds
 // an entry with the twin's factory, the GPU one (register_cuda.cu) an entry with the kernel's,
 // and Registry::add merges the two halves by name. A family with several algorithms keeps its
@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "arbench/traffic.hpp"
 #include "arbench/variant.hpp"
 
 namespace arbench {
@@ -16,6 +17,7 @@ struct VariantText {
   const char* name;
   Family family;
   const char* summary;
+  TrafficFn traffic = nullptr;  // what its schedule moves (arbench/traffic.hpp): every variant has one
 };
 
 // The row of algorithm `a` in its family's table (the enum's values count its rows from 0).
@@ -29,6 +31,7 @@ inline VariantEntry entry_of(const VariantText& t) {
   e.name = t.name;
   e.family = t.family;
   e.summary = t.summary;
+  e.traffic = t.traffic;
   return e;
 }
 inline VariantEntry host_entry(const VariantText& t, VariantFactory host) {

@@ -39,7 +39,7 @@ ROOTS = ('include/arbench', 'kernels', 'bench')
 CROWD_ROOTS = ROOTS + ('tests',)
 CROWD_SKIP = ('tests/fixtures',)
 # What a quoted include starts with when it names a bench/ header (bench/ is an include root).
-BENCH_PREFIXES = ('core/', 'cli/', 'io/', 'text/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'settings/', 'topo/', 'doctor/', 'islands/', 'workload/', 'mpi/', 'step/',
+BENCH_PREFIXES = ('core/', 'cli/', 'io/', 'text/', 'sweep/', 'measure/', 'run/', 'console/', 'results/', 'analysis/', 'settings/', 'topo/', 'doctor/', 'islands/', 'workload/', 'mpi/', 'step/', 'sol/',
                   'commands.hpp', 'bench/')
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # An object CMake compiled from a source of kernels/ or bench/: .../CMakeFiles/<target>.dir/<source>.o

@@ -3,7 +3,9 @@
 
 Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
   latency        median isolated latency vs message size per variant, one panel per GPU count,
-                 log-log, p10-p90 band; published curves dashed when --reference is given
+                 log-log, p10-p90 band; under each variant's curve its speed-of-light floor
+                 (sol_us, dotted, same colour) where the result recorded one; published curves
+                 dashed when --reference is given
   busbw          bus bandwidth (nccl-tests definition) vs message size, one panel per GPU count
   fused_speedup  allreduce+RMSNorm: each fused variant's speedup over the best unfused one
                  (the speedup_vs_unfused counter's definition) vs tokens (when the result has
@@ -65,7 +67,7 @@ def fail(msg):
 
 def load_result(path):
     """Cases as dicts with family, variant, dtype, world, bytes, tokens, hidden, median_us,
-    p10_us, p90_us, busbw_GBps; plus (timing, backend)."""
+    p10_us, p90_us, busbw_GBps, sol_us (the floor, None without one); plus (timing, backend)."""
     try:
         with open(path) as f:
             doc = json.load(f)
@@ -97,6 +99,8 @@ def load_result(path):
             n = case["world"]
             bw = case["bytes"] / (case["median_us"] * 1e3) * 2 * (n - 1) / n
         case["busbw_GBps"] = float(bw or 0)
+        sol = c.get("sol_us")
+        case["sol_us"] = float(sol) if isinstance(sol, (int, float)) and sol > 0 else None
         cases.append(case)
     if not cases:
         fail(f"{path}: no successful arbench case to plot")
@@ -178,6 +182,7 @@ def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, 
     fig, axes = panels(len(worlds))
     sources = []  # cited once, numbered, under the panels
     for ax, world in zip(axes, worlds):
+        floors = False
         by_variant = defaultdict(list)
         for c in ar:
             if c["world"] == world:
@@ -190,12 +195,21 @@ def plot_size_sweep(cases, colours, key, ylabel, title, log_y, reference, stem, 
             if key == "median_us":
                 ax.fill_between(xs, [c["p10_us"] for c in pts], [c["p90_us"] for c in pts],
                                 color=colours[variant], alpha=0.15, lw=0)
+                # The floor its schedule allows on this box (docs/speed-of-light.md): dotted, in
+                # the variant's colour, out of the legend (one entry below says what dots mean).
+                floor = [c for c in pts if c.get("sol_us")]
+                if floor:
+                    ax.plot([c["bytes"] for c in floor], [c["sol_us"] for c in floor], ls=":", lw=1.2,
+                            color=colours[variant], label=f"_floor: {variant}")
+                    floors = True
         if reference:
             for i, (name, source, xs, ys) in enumerate(reference_series(reference, world)):
                 if source not in sources:
                     sources.append(source)
                 ax.plot(xs, ys, ls=("--", ":", "-.")[i % 3], color="0.4", marker="x", ms=4,
                         label=f"published: {name} [{sources.index(source) + 1}]")
+        if floors:
+            ax.plot([], [], ls=":", lw=1.2, color="0.3", label="dotted: its floor (speed of light)")
         bytes_axis(ax)
         if log_y:
             ax.set_yscale("log")

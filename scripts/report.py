@@ -84,6 +84,35 @@ def fmt_error(e):
     return f'<td class="{cls}" title="{esc(tip)}">{esc(text + (", rose" if e["rose"] else ""))}</td>'
 
 
+def sol_of(case, verdict):
+    """The case's % of SOL (100 x its speed-of-light floor / its median) tonight and in the
+    baseline, whether compare found it fell, and whether the case beat its floor (a timing or
+    pattern error, never a success); None for a case without a floor."""
+    pct = case.get("pct_of_sol")
+    if not isinstance(pct, (int, float)):
+        return None
+    sol = verdict.get("sol") or {}
+    return {"pct": pct, "sol_us": case.get("sol_us"), "base_pct": sol.get("base_pct"),
+            "fell": bool(sol.get("fell", False)), "counted": bool(sol.get("counted", False)),
+            "below": pct > 100}
+
+
+def fmt_sol(e):
+    """% of SOL tonight (and the baseline's); `-` without a floor; marked when it fell or when
+    the case beat its floor."""
+    if not e:
+        return '<td class="num">-</td>'
+    text = f'{e["pct"]:.1f}%' + (f' (base {e["base_pct"]:.1f}%)' if isinstance(e["base_pct"], (int, float)) else "")
+    if e["below"]:
+        text += ", below its floor"
+    elif e["fell"]:
+        text += ", fell"
+    tip = f'floor {fmt_us(e["sol_us"])} us' + (
+        ": faster than its floor is a timing or pattern error, not a success" if e["below"] else "")
+    cls = "num bad" if e["below"] or e["counted"] else ("num warn" if e["fell"] else "num")
+    return f'<td class="{cls}" title="{esc(tip)}">{esc(text)}</td>'
+
+
 def build_rows(result, compare, history):
     """One row per case of tonight's result, worst first (compare's order). A row needs
     attention when it failed the gate, failed its check, or its device state was abnormal or
@@ -107,8 +136,10 @@ def build_rows(result, compare, history):
             "differences": v.get("device_differences", []),
             "trend": history.get(c["name"], [])[-MAX_TREND_NIGHTS:],
             "error": error_of(c, v),
+            "sol": sol_of(c, v),
         }
         row["attention"] = bool(row["counted"] or row["device"] or row["differences"] or failed or
+                                (row["sol"] and row["sol"]["below"]) or
                                 (row["not_counted"] and not correctness_only))
         rows.append(row)
     rows.sort(key=lambda r: (order.get(r["name"], len(order)), r["name"]))
@@ -188,8 +219,10 @@ def sparkline(r, width=150, height=30):
 
 def case_table(rows, table_id):
     lossy = any(r["error"] for r in rows)  # the error column: only with a low-precision case
+    floors = any(r["sol"] for r in rows)  # % of SOL: only when the run recorded floors
     head = ("<tr><th>case</th><th>trend (nights)</th><th>baseline us</th><th>tonight us</th>"
-            "<th>change</th><th>p</th><th>noise</th>" + ("<th>rms error</th>" if lossy else "") +
+            "<th>change</th><th>p</th><th>noise</th>" + ("<th>% of SOL</th>" if floors else "") +
+            ("<th>rms error</th>" if lossy else "") +
             "<th>verdict</th><th>device state</th></tr>")
     body = []
     for r in rows:
@@ -201,7 +234,8 @@ def case_table(rows, table_id):
             f'<td class="num">{fmt_us(r["base_us"])}</td><td class="num">{fmt_us(r["new_us"])}</td>'
             f'<td class="num">{fmt_change(r["ratio"])}</td>'
             f'<td class="num">{fmt_p(r["p"])}</td>'
-            f'<td class="num">{fmt_noise(r["noise"])}</td>{fmt_error(r["error"]) if lossy else ""}'
+            f'<td class="num">{fmt_noise(r["noise"])}</td>{fmt_sol(r["sol"]) if floors else ""}'
+            f'{fmt_error(r["error"]) if lossy else ""}'
             f'{verdict_cell(r)}'
             f'<td class="device">{device}</td></tr>')
     return (f'<table id="{table_id}" class="cases"><thead>{head}</thead><tbody>' + "".join(body) +
@@ -351,6 +385,9 @@ def page(result, compare, notes, rows, figs, figs_why, nights, title, changes=No
               ("slower, timings not gated" if correctness_only else "slower, not counted", not_counted,
                "warn" if not_counted and not correctness_only else ""),
               ("device state abnormal", abnormal, "warn" if abnormal else "")]
+    if any(r["sol"] for r in rows):  # speed-of-light floors: a case below its floor is an error
+        below = sum(1 for r in rows if r["sol"] and r["sol"]["below"])
+        counts.append(("below their floor", below, "bad" if below else ""))
     if any(r["error"] for r in rows):  # low-precision variants: their accuracy is gated too
         rose = sum(1 for r in rows if r["error"] and r["error"]["rose"])
         counts.append(("error rose (low precision)", rose, "bad" if rose else ""))

@@ -22,6 +22,36 @@ std::string sample_names(const std::vector<ResultCase>& cases) {
   return s.empty() ? std::string("none") : s + (cases.size() > 2 ? ", ..." : "");
 }
 
+// `% of SOL` like a time: the samples in units of each file's own floor, judged by the same rule.
+std::optional<SolComparison> judge_sol(const ResultCase& b, const ResultCase& n, const CaseComparison& row,
+                                       const CompareOptions& opt) {
+  if (!b.sol_us || !n.sol_us || !(*b.sol_us > 0) || !(*n.sol_us > 0)) return std::nullopt;
+  SolComparison s;
+  s.base_sol_us = *b.sol_us;
+  s.new_sol_us = *n.sol_us;
+  s.base_pct = b.pct_of_sol().value_or(0);
+  s.new_pct = n.pct_of_sol().value_or(0);
+  std::vector<double> bs, ns;
+  for (double x : b.samples_us) bs.push_back(x / s.base_sol_us);
+  for (double x : n.samples_us) ns.push_back(x / s.new_sol_us);
+  s.result = compare_samples(bs, ns, opt.verdict);
+  s.floor_moved = std::abs(s.new_sol_us / s.base_sol_us - 1) > opt.verdict.threshold;
+  const bool material = s.result.verdict == Verdict::slower || s.result.verdict == Verdict::faster;
+  if (material && b.median_ci && n.median_ci) {  // the recorded intervals, in floors
+    MedianInterval bi = *b.median_ci, ni = *n.median_ci;
+    bi.lower /= s.base_sol_us, bi.upper /= s.base_sol_us, ni.lower /= s.new_sol_us, ni.upper /= s.new_sol_us;
+    if (intervals_overlap(bi, ni)) s.result.verdict = Verdict::noisy;
+  }
+  if (!s.fell()) return s;
+  if (opt.correctness_only) s.not_counted = "timings not gated (correctness only)";
+  else if (!row.device_marker.empty() && !opt.strict)
+    s.not_counted = "device state abnormal tonight (--strict counts it)";
+  else if (s.floor_moved && !opt.strict)
+    s.not_counted = "the floor moved: the box's measured rates changed (--strict counts it)";
+  s.counted = s.not_counted.empty();
+  return s;
+}
+
 // Judges one case both files measured.
 CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOptions& opt) {
   CaseComparison row;
@@ -55,6 +85,8 @@ CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOpti
     row.counted = row.not_counted.empty();
   }
   if (row.error_rose()) row.counted = true;  // gated always: no clock moves an error figure
+  row.sol = judge_sol(b, n, row, opt);
+  if (row.sol && row.sol->counted) row.counted = true;
   return row;
 }
 
@@ -177,6 +209,8 @@ CompareReport compare_results(const ResultFile& base, const ResultFile& next,
     rep.regressions += row.counted ? 1 : 0;
     rep.error_rises += row.error_rose() ? 1 : 0;
     rep.error_compared += row.accuracy ? 1 : 0;
+    rep.sol_compared += row.sol ? 1 : 0;
+    rep.sol_falls += row.sol_fell() ? 1 : 0;
     rep.not_counted += row.not_counted.empty() ? 0 : 1;
     rep.rows.push_back(std::move(row));
   }

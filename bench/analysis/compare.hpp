@@ -16,6 +16,13 @@
 // that rose beyond the threshold fails the gate like a slower case, under correctness_only and
 // whatever the device state (the figure does not come from a clock).
 //
+// `% of SOL` (100 x the case's speed-of-light floor / its median, bench/sol/) is tracked like a
+// time: each file's samples in units of its own floor (sample / floor) go through the same rule,
+// so `slower` there means the case fell further from its floor. A fall counts like a slower case,
+// with the same exceptions, and one more: when the two floors differ by more than the threshold
+// (the box's measured rates changed, or the probe that measured them), the fall is reported beside
+// the floors and counted only with `strict`.
+//
 // The run-level verdict (verdict.hpp's judge_run) judges the geometric mean of the matched
 // cases' ratios with a bootstrap interval across cases; a run-level `slower` fails the gate like
 // a case's, with the same exceptions: not under `correctness_only`, and cases whose device state
@@ -56,6 +63,17 @@ struct RunLevel {
   std::string reason;      // why there is no run-level verdict (too few cases)
 };
 
+// A case's `% of SOL` in both files (both recorded a floor).
+struct SolComparison {
+  double base_sol_us = 0, new_sol_us = 0;
+  double base_pct = 0, new_pct = 0;  // from the medians: 100 x floor / median
+  SampleComparison result;           // of sample / floor: slower = % of SOL fell
+  bool floor_moved = false;          // the floors differ by more than the threshold
+  bool counted = false;              // a fall that fails the gate
+  std::string not_counted;           // a fall that does not, and why
+  bool fell() const { return result.verdict == Verdict::slower; }
+};
+
 struct CaseComparison {
   std::string name;
   std::size_t base_samples = 0, new_samples = 0;
@@ -69,6 +87,8 @@ struct CaseComparison {
   bool within_noise = false;          // material, but the recorded CIs overlap: called noisy
   std::optional<AccuracyComparison> accuracy;  // a lossy variant's error figures (accuracy.hpp)
   bool error_rose() const { return accuracy && accuracy->rose; }
+  std::optional<SolComparison> sol;  // both files recorded a floor
+  bool sol_fell() const { return sol && sol->fell(); }
 };
 
 struct FieldDifference {
@@ -89,6 +109,8 @@ struct CompareReport {
   int regressions = 0;   // rows that fail the gate (counted): slower, failed, or their error rose
   int error_rises = 0;   // rows whose error figure rose beyond the threshold (also in regressions)
   int error_compared = 0;  // rows with an error figure in either file (lossy variants)
+  int sol_compared = 0;    // rows with a floor in both files
+  int sol_falls = 0;       // rows whose % of SOL fell (counted or not)
   int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted)
   int missing = 0;       // cases of BASE absent from NEW that fail the gate (!allow_missing)
   RunLevel run;          // the whole run: did every case move together?

@@ -19,6 +19,7 @@ std::string summary_line(const CompareReport& rep) {
   std::string s = rep.missing ? std::to_string(rep.missing) + " case(s) of BASE missing in NEW (failures); " : "";
   s += rep.regressions ? std::to_string(rep.regressions) + " regression(s)" : std::string("no regression");
   if (rep.error_rises) s += " (" + std::to_string(rep.error_rises) + " with a rising error)";
+  if (rep.sol_falls) s += " (" + std::to_string(rep.sol_falls) + " with a falling % of SOL)";
   s += " in " + std::to_string(rep.rows.size()) + " compared case(s):";
   for (Verdict v : {Verdict::failed, Verdict::slower, Verdict::noisy, Verdict::same,
                     Verdict::faster})
@@ -89,6 +90,33 @@ void accuracy_section(const CompareReport& rep, bool markdown, std::string& out)
   }
 }
 
+// `% of SOL` in both files: how many were compared, and each case whose % of SOL fell, or whose
+// floor moved, with both figures and both floors.
+void sol_section(const CompareReport& rep, bool markdown, std::string& out) {
+  if (rep.sol_compared == 0) return;
+  out += "\n% of SOL (100 x floor / median): " + std::to_string(rep.sol_compared) + " case(s) with a floor in both, " +
+         std::to_string(rep.sol_falls) + " fell" + (rep.sol_falls ? ":\n" : "\n");
+  for (const CaseComparison& r : rep.rows) {
+    if (!r.sol || (!r.sol->fell() && !r.sol->floor_moved)) continue;
+    const SolComparison& s = *r.sol;
+    out += (markdown ? "- `" + r.name + "`" : "  " + r.name) + ": % of SOL " + format_fixed(s.base_pct, 1) + " -> " +
+           format_fixed(s.new_pct, 1) + " (" + std::string(verdict_name(s.result.verdict)) + ", p " +
+           format_p_value(s.result.p_value) + "); floor " + format_fixed(s.base_sol_us, 2) + " -> " +
+           format_fixed(s.new_sol_us, 2) + " us" + (s.floor_moved ? " (moved)" : "") + "\n";
+    if (!s.not_counted.empty()) out += (markdown ? "  - " : "      ") + std::string("not counted: ") + s.not_counted + "\n";
+  }
+}
+
+// null without a floor in both files.
+nlohmann::json sol_json(const CaseComparison& r) {
+  if (!r.sol) return nullptr;
+  const SolComparison& s = *r.sol;
+  return {{"base_sol_us", s.base_sol_us}, {"new_sol_us", s.new_sol_us}, {"base_pct", s.base_pct},
+          {"new_pct", s.new_pct},         {"ratio", s.result.ratio},     {"p_value", s.result.p_value},
+          {"verdict", verdict_name(s.result.verdict)}, {"fell", s.fell()}, {"floor_moved", s.floor_moved},
+          {"counted", s.counted},         {"not_counted", s.not_counted}};
+}
+
 std::string human(const CompareReport& rep, bool markdown) {
   const auto& o = rep.options.verdict;
   std::string out;
@@ -112,6 +140,7 @@ std::string human(const CompareReport& rep, bool markdown) {
     if (!r.not_counted.empty()) verdict += " (not counted)";
     if (r.within_noise) verdict += " (within recorded noise)";
     if (r.error_rose()) verdict += ", error rose";
+    if (r.sol_fell()) verdict += ", % of SOL fell";
     t.add_row({markdown ? "`" + r.name + "`" : r.name, format_fixed(r.result.base_median, 2),
                format_fixed(r.result.new_median, 2), format_percent_change(r.result.ratio),
                r.result.verdict == Verdict::failed ? "" : format_p_value(r.result.p_value),
@@ -132,6 +161,7 @@ std::string human(const CompareReport& rep, bool markdown) {
   };
   device_section(rep, markdown, out);
   accuracy_section(rep, markdown, out);
+  sol_section(rep, markdown, out);
   list("Only in BASE", rep.only_in_base,
        rep.missing ? ", missing in NEW: failures (--allow-missing accepts them)" : "");
   list("Only in NEW", rep.only_in_new);
@@ -176,7 +206,8 @@ nlohmann::json as_json(const CompareReport& rep) {
                           {"new_noise", r.new_noise >= 0 ? nlohmann::json(r.new_noise) : nlohmann::json()},
                           {"device_state", r.device_marker},
                           {"device_differences", r.device_differences},
-                          {"accuracy", accuracy_json(r)}});
+                          {"accuracy", accuracy_json(r)},
+                          {"sol", sol_json(r)}});
   }
   j["geomean_ratio"] = rep.geomean_ratio;
   const RunLevel& run = rep.run;
@@ -203,6 +234,7 @@ nlohmann::json as_json(const CompareReport& rep) {
         {{"field", d.field}, {"base", d.base_value}, {"new", d.new_value}});
   j["regressions"] = rep.regressions;
   j["error_rises"] = rep.error_rises;
+  j["sol_falls"] = rep.sol_falls;
   j["not_counted"] = rep.not_counted;
   j["missing"] = rep.missing;
   j["options"] = {{"allow_missing", rep.options.allow_missing},

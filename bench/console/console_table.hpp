@@ -5,6 +5,9 @@
 //     oneshot-pull/bf16/gpus:8/bytes:1024       9.10        8.80-9.90        0.20          6.30  ok
 //
 // Cases are grouped under their family (the full case name is `<family>/<row name>`). A run with
+// speed-of-light floors (bench/sol/) gets `% SOL` after `pipelined us`: 100 x the case's floor /
+// its median, `-` without a floor, a `!` after a case faster than its floor (a timing or pattern
+// error, never a success). A run with
 // a low-precision (lossy) case gets one more column before `check`, `rms err %`: the case's
 // rms_rel_err in percent (docs/method.md, "Accuracy"), `exact` on the exact variants' rows. The
 // full counter set stays in the JSON and CSV; `--wide` prints Google Benchmark's own table
@@ -29,7 +32,9 @@ class ConsoleTable final : public benchmark::BenchmarkReporter {
   // `case_names`: every case that will run (they size the case column); `checked`: whether
   // correctness checks are on (else the check column says `unchecked`); `lossy_cases`: the names
   // of the cases whose variant is lossy (Variant::lossy()): when any, the error column is shown.
-  ConsoleTable(const std::vector<std::string>& case_names, bool checked, std::set<std::string> lossy_cases = {});
+  // `floors`: the run computes speed-of-light floors (the `% SOL` column).
+  ConsoleTable(const std::vector<std::string>& case_names, bool checked, std::set<std::string> lossy_cases = {},
+               bool floors = false);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
@@ -38,9 +43,11 @@ class ConsoleTable final : public benchmark::BenchmarkReporter {
  private:
   void print_header(const std::string& family);
   std::string error_cell(const Run& run) const;
+  std::string sol_cell(const Run& run) const;
   std::size_t name_width_ = 0;
   bool checked_;
   std::set<std::string> lossy_;  // full case names
+  bool floors_ = false;
   std::string family_;  // of the last row printed
 };
 

@@ -65,8 +65,47 @@ nlohmann::json case_to_json(const CaseResult& r) {
   j["median_ci_us"] = ci.known ? nlohmann::json::array({ci.lower, ci.upper}) : nlohmann::json();
   if (!r.sampling_stop.empty()) j["sampling"] = {{"stop", r.sampling_stop}, {"time_s", r.sampling_time_s}};
   if (r.device) j["device_state"] = device_state_to_json(*r.device);
+  // The speed-of-light floor (bench/sol/): the figure, how close the case came, and how it was made.
+  if (r.sol) {
+    j["sol_us"] = r.sol->sol_us;
+    const auto pct = pct_of_sol(r);
+    j["pct_of_sol"] = pct ? nlohmann::json(*pct) : nlohmann::json();
+    j["sol"] = sol_to_json(*r.sol, below_floor(r));
+  } else if (!r.sol_none.empty()) {
+    j["sol"] = {{"none", r.sol_none}};
+  }
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
   return j;
+}
+
+nlohmann::json sol_to_json(const SolFloor& f, bool below) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& p : f.phases)
+    phases.push_back({{"what", p.what}, {"pattern", p.pattern}, {"busiest_bytes", p.busiest_bytes},
+                      {"gbps", p.gbps}, {"mover", p.mover}, {"transfer_us", p.transfer_us}});
+  nlohmann::json j = {{"schedule", f.schedule},       {"hop_us", f.hop_us},
+                      {"round_trips", f.round_trips}, {"round_trips_source", f.round_trips_source},
+                      {"transfer_us", f.transfer_us}, {"phases", phases},
+                      {"rates", f.rates},             {"timing", f.timing},
+                      {"below_floor", below}};
+  if (!f.notes.empty()) j["notes"] = f.notes;
+  return j;
+}
+
+SolFloor sol_from_json(const nlohmann::json& j) {
+  SolFloor f;
+  f.schedule = j.value("schedule", "");
+  f.hop_us = j.value("hop_us", 0.0);
+  f.round_trips = j.value("round_trips", 0.0);
+  f.round_trips_source = j.value("round_trips_source", "");
+  f.transfer_us = j.value("transfer_us", 0.0);
+  for (const auto& p : j.value("phases", nlohmann::json::array()))
+    f.phases.push_back({p.value("what", ""), p.value("pattern", ""), p.value("busiest_bytes", 0.0), p.value("gbps", 0.0),
+                        p.value("mover", ""), p.value("transfer_us", 0.0)});
+  f.rates = j.value("rates", "");
+  f.timing = j.value("timing", "");
+  f.notes = j.value("notes", std::vector<std::string>{});
+  return f;
 }
 
 CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
@@ -124,12 +163,17 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
                                k.value("age_s", 0.0)};
     }
     r.data_path = j.value("data_path", std::string());
+    if (j.contains("sol") && j.at("sol").is_object()) {
+      if (j.at("sol").contains("none")) r.sol_none = j.at("sol").at("none").get<std::string>();
+      else r.sol = sol_from_json(j.at("sol"));
+      if (r.sol) r.sol->sol_us = number_or("sol_us", 0);
+    }
     static const std::set<std::string> known = {
         "name", "variant", "family", "dtype", "world", "bytes", "tokens", "hidden", "in_place", "skew_us", "status",
         "reason", "checked", "samples_us", "median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us",
         "algbw_GBps", "busbw_GBps", "wrong_elements", "start_skew_us", "floor_us", "discarded_samples", "settings",
         "max_ulp_error", "phases", "cache", "noise", "median_ci_us", "sampling", "device_state", "clock_sync",
-        "data_path", "max_abs_err", "rms_rel_err"};
+        "data_path", "max_abs_err", "rms_rel_err", "sol_us", "pct_of_sol", "sol"};
     for (const auto& [k, v] : j.items())  // the rest are extra counters (fusion accounting, efficiency)
       if (!known.count(k) && v.is_number()) r.extra[k] = v.get<double>();
     return r;
@@ -195,7 +239,8 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
       << r.wrong_elements << ',' << (fused ? csv_number(r.max_ulp_error) : "") << ','
       << extra_or_empty(r, kSpeedupCounter) << ',' << extra_or_empty(r, kSavedCounter) << ','
       << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << ','
-      << optional_number(r.max_abs_err) << ',' << optional_number(r.rms_rel_err) << '\n';
+      << optional_number(r.max_abs_err) << ',' << optional_number(r.rms_rel_err) << ','
+      << (r.sol ? csv_number(r.sol->sol_us) : "") << ',' << optional_number(pct_of_sol(r)) << '\n';
   }
   return o.str();
 }
@@ -288,6 +333,13 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
     for (const char* k : {"max_abs_err", "rms_rel_err"})
       if (c.contains(k) && !c.at(k).is_null() && !(c.at(k).is_number() && c.at(k).get<double>() >= 0))
         p.push_back(w + ": '" + k + "' is not a non-negative number or null");
+    // The speed-of-light floor (optional: older files and runs without floors lack it).
+    if (c.contains("sol_us") && !(c.at("sol_us").is_number() && c.at("sol_us").get<double>() >= 0))
+      p.push_back(w + ": 'sol_us' is not a non-negative number");
+    if (c.contains("pct_of_sol") && !(c.at("pct_of_sol").is_number() || c.at("pct_of_sol").is_null()))
+      p.push_back(w + ": 'pct_of_sol' is not a number or null");
+    if (c.contains("sol") && !(c.at("sol").is_object() && (c.at("sol").contains("none") || c.contains("sol_us"))))
+      p.push_back(w + ": 'sol' is not an object with 'none', or beside 'sol_us'");
     // Arrival skew and phase timeline (optional: only newer files, only some cases have a timeline).
     if (c.contains("skew_us") && !c.at("skew_us").is_number()) p.push_back(w + ": 'skew_us' is not a number");
     // Cache state, sampling and device state (optional: older files lack them; null: not known).

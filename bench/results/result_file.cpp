@@ -184,6 +184,12 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
                       ", expected a non-negative number (a lossy variant's error) or null");
     *field = v.get<double>();
   }
+  if (c.contains("sol_us") && !c.at("sol_us").is_null()) {
+    const json& v = c.at("sol_us");
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      fail(label, where + ".sol_us is " + v.dump().substr(0, 40) + ", expected a non-negative number (the case's floor)");
+    rc.sol_us = v.get<double>();
+  }
   if (c.contains("device_state") && !c.at("device_state").is_null())
     rc.device = device_state_from_json(c.at("device_state"), label + ": " + where + ".device_state");
   if (c.contains("settings") && c.at("settings").is_object()) {

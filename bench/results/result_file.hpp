@@ -49,6 +49,14 @@ struct ResultCase {
   // nullopt for exact variants, files written before the figures existed, and unchecked cases.
   std::optional<double> max_abs_err, rms_rel_err;
   bool has_error_figures() const { return max_abs_err.has_value() || rms_rel_err.has_value(); }
+  // The case's speed-of-light floor (bench/sol/, docs/method.md "The floor of a case"); nullopt for
+  // a case without one and files written before floors existed.
+  std::optional<double> sol_us;
+  // 100 x floor / median (100: at the floor); nullopt without a floor or a median.
+  std::optional<double> pct_of_sol() const {
+    if (!sol_us || !(*sol_us > 0) || !(median_us > 0)) return std::nullopt;
+    return 100.0 * *sol_us / median_us;
+  }
 };
 
 // One GPU of the run, as the provenance records it.

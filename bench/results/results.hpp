@@ -16,6 +16,33 @@
 
 namespace arbench {
 
+// One phase of a case's floor: its bytes on the busiest path over the rate measured there under
+// the phase's pattern.
+struct SolPhase {
+  std::string what;     // the phase, as the variant's traffic says it
+  std::string pattern;  // the probed pattern that priced it: "w8 all-pairs pull"
+  double busiest_bytes = 0;  // bytes (x steps) of the flow that takes longest
+  double gbps = 0;           // that flow's rate under the pattern
+  std::string mover;         // "SM" or "copy engine": which gave that rate
+  double transfer_us = 0;
+};
+
+// The speed-of-light floor of a case (bench/sol/; docs/method.md, "The floor of a case"):
+//   sol_us = hop_us x round_trips + the phases' transfer_us
+// the lowest over the schedules the variant may run (NCCL: its algorithms and protocols).
+struct SolFloor {
+  double sol_us = 0;
+  double hop_us = 0;        // one hop's flag latency, measured under the schedule's patterns
+  double round_trips = 0;   // waits per op
+  std::string round_trips_source;  // the kernel's count (round-trip table) or the schedule's
+  double transfer_us = 0;
+  std::string schedule;     // which of the variant's schedules gave the floor
+  std::vector<SolPhase> phases;
+  std::string rates;        // where the rates came from (a topo file, a probe at start)
+  std::string timing;       // "gpu", or "cpu": CPU threads on the host backend, CPU timing
+  std::vector<std::string> notes;  // what the floor assumed (a flow the probe did not measure, ...)
+};
+
 struct CaseResult {
   Case c;
   bool ok = true;
@@ -54,7 +81,24 @@ struct CaseResult {
   std::map<std::string, double> extra;  // further counters (fusion accounting, efficiency)
   std::optional<PhaseTimeline> phases;  // --phases or a skewed case, when the variant records marks
   std::optional<DeviceState> device;    // NVML snapshots around the timed samples (GPU runs)
+  // The speed-of-light floor (bench/sol/), or why the case has none (sol_none; empty when the run
+  // computes no floors at all).
+  std::optional<SolFloor> sol;
+  std::string sol_none;
 };
+
+// 100 x the floor / the median: how close the case came to its floor (100: at it); nullopt for a
+// case without a floor or a time (failed).
+inline std::optional<double> pct_of_sol(const CaseResult& r) {
+  if (!r.ok || !r.sol || !(r.sol->sol_us > 0) || !(r.latency_us.median > 0)) return std::nullopt;
+  return 100.0 * r.sol->sol_us / r.latency_us.median;
+}
+
+// A case faster than its floor: a timing error or a traffic pattern that is wrong, never a success.
+inline bool below_floor(const CaseResult& r) {
+  const auto pct = pct_of_sol(r);
+  return pct && *pct > 100.0;
+}
 
 struct Skipped {
   Case c;

@@ -50,6 +50,7 @@
 #include "doctor/checks.hpp"
 #include "doctor/report.hpp"
 #include "run/run_links.hpp"
+#include "run/run_sol.hpp"
 #include "run/run_outputs.hpp"
 #include "run/run_stop.hpp"
 #include "io/output_paths.hpp"
@@ -105,6 +106,8 @@ void set_counters(benchmark::State& state, const CaseResult& r) {
   if (r.c.family == Family::allreduce_rmsnorm) k["max_ulp_error"] = r.max_ulp_error;
   if (r.max_abs_err) k["max_abs_err"] = *r.max_abs_err;  // lossy variants (docs/method.md, "Accuracy")
   if (r.rms_rel_err) k["rms_rel_err"] = *r.rms_rel_err;
+  if (r.sol) k["sol_us"] = r.sol->sol_us;  // the speed-of-light floor (bench/sol/)
+  if (const auto pct = pct_of_sol(r)) k["pct_of_sol"] = *pct;
   for (const auto& [name, v] : r.extra) k[name] = v;
 }
 
@@ -122,7 +125,8 @@ bool variant_is_lossy(const Registry& reg, const std::string& variant, Backend b
 // mpirun a process's stdout is a pseudo-terminal of mpirun's even when mpirun's own output goes
 // to a file: no colours there.
 std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& cfg, const std::vector<Case>& cases,
-                                                               bool multi_process, const Registry& reg, Backend b) {
+                                                               bool multi_process, const Registry& reg, Backend b,
+                                                               bool floors) {
   if (cfg.quiet) return nullptr;
   if (cfg.wide) {
     const bool colour = isatty(STDOUT_FILENO) && !multi_process;
@@ -138,7 +142,7 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter(const RunConfig& 
     if (it == is_lossy.end()) it = is_lossy.emplace(c.variant, variant_is_lossy(reg, c.variant, b)).first;
     if (it->second) lossy.insert(c.name());
   }
-  return std::make_unique<ConsoleTable>(names, cfg.check, std::move(lossy));
+  return std::make_unique<ConsoleTable>(names, cfg.check, std::move(lossy), floors);
 }
 
 // The islands every world size ran its island variants on, and where they came from.
@@ -386,11 +390,16 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
     check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
                       available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
   harness.reserve_symmetric_memory(runnable);  // one arena per fabric for the largest case
+  // The speed-of-light floor's rates, once per run (run_sol.hpp): a topo file's, or a short probe.
+  std::optional<RunSol> sol;
+  agree_on_errors(world, [&] {
+    sol.emplace(cfg, b, world, links->bus_ids(), cfg.tuning.topology_ring_orders, cfg.tuning.islands);
+  }, "measuring the speed-of-light floor's patterns");
 
   if (!cfg.quiet)
     print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world,
                  symm_mem_lines(cfg.symm_mem, harness.provider_decisions(), harness.provider_notes()),
-                 nccl_library_lines(nccl_libs));
+                 nccl_library_lines(nccl_libs), sol->source());
 
   // Every way out of the run leaves the finished cases (run_outputs.hpp ResultCheckpoint): the
   // files are rewritten as cases finish, and written at once by the last words of a process that
@@ -399,6 +408,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
   FinishedRun header;
   agree_on_errors(world, [&] { header = result_header(cfg, b, scope, *links, devices, world); },
                   "recording the provenance");
+  header.provenance["sol"] = sol->provenance();
   header.skipped = skipped;
   std::map<std::string, std::string> library_versions;  // nccl-symm@<label>: its library's version
   for (const NcclLibrary* lib : nccl_libs) library_versions[lib->api.label] = nccl_version_text(lib->api.version);
@@ -452,6 +462,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
         try {
           r = in_child != child_env.end() ? children.run(c, in_child->second) : harness.run(c);
           links->annotate(r, cfg.tuning.islands);
+          sol->annotate(r, reg);
           nccl_labels->label(r, std::cerr);
         } catch (const Error& e) {
           // One process alone raised it while its peers may wait: the run is aborted (main.cpp).
@@ -487,7 +498,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
   benchmark::JSONReporter json;
   json.SetOutputStream(&json_text);
   json.SetErrorStream(&json_err);
-  const auto display = display_reporter(cfg, runnable, world.multi_process(), reg, b);
+  const auto display = display_reporter(cfg, runnable, world.multi_process(), reg, b, sol->active());
   std::vector<benchmark::BenchmarkReporter*> to = {&json};
   if (display) to.push_back(display.get());
   TeeReporter tee(to);

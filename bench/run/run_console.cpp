@@ -11,11 +11,20 @@
 #include "text/wrap.hpp"
 
 namespace arbench {
+namespace {
+
+std::string fixed_us(double v) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(2) << v;
+  return o.str();
+}
+
+}  // namespace
 
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
                   const World& world, const std::vector<std::string>& symm_mem,
-                  const std::vector<std::string>& nccl_libraries) {
+                  const std::vector<std::string>& nccl_libraries, const std::string& sol_source) {
   o << "arbench " << ARBENCH_VERSION_STRING << " | backend " << backend_name(b)
     << (b == Backend::host ? " (CPU threads; timings are CPU timings, not GPU)" : "") << "\n";
   if (world.multi_process())
@@ -25,6 +34,7 @@ void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const Fabric
   for (const std::string& line : nccl_libraries) o << fit_line("  NCCL library " + line, 4);
   for (const std::string& line : symm_mem) o << fit_line("  " + line, 4);
   if (b == Backend::cuda) o << "  links: " << links_source << "\n";
+  if (!sol_source.empty()) o << fit_line("  floor (speed of light per schedule): " + sol_source, 4);
   std::string dts;
   for (DType t : cfg.dtypes) dts += (dts.empty() ? "" : ",") + std::string(dtype_name(t));
   o << "  sweep: gpus " << join_ints(cfg.gpus);
@@ -58,6 +68,13 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
       << planned - results.size() << " not run\n";
   for (const auto& r : results)
     if (!r.ok) o << "  FAILED " << r.c.name() << ": " << r.reason << "\n";
+  // Faster than its floor: never a success (docs/method.md, "The floor of a case").
+  for (const auto& r : results)
+    if (below_floor(r))
+      o << fit_line("  BELOW FLOOR " + r.c.name() + ": " + fixed_us(r.latency_us.median) + " us, floor " +
+                        fixed_us(r.sol->sol_us) + " us (" + r.sol->timing + " timing): a timing or traffic pattern "
+                        "error, not a success",
+                    4);
   std::map<std::string, int> reasons;
   for (const auto& s : skipped) ++reasons[s.c.variant + ": " + s.reason];
   for (const auto& [why, count] : reasons) o << "  skipped " << count << " x " << why << "\n";

@@ -26,7 +26,7 @@ struct SweepCounts {
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
                   const World& world, const std::vector<std::string>& symm_mem = {},
-                  const std::vector<std::string>& nccl_libraries = {});
+                  const std::vector<std::string>& nccl_libraries = {}, const std::string& sol_source = {});
 
 // `stopped`: why the run ended early (empty when it ran every case); `planned`: its case count.
 void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const std::vector<Skipped>& skipped,

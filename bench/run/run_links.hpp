@@ -59,6 +59,8 @@ class RunLinks {
   // {"topology": ..., "ring_order": ..., "links_source": ...} for the provenance (null off cuda).
   nlohmann::json provenance(int max_world) const;
   const std::string& source() const { return source_; }
+  // The GPU of each rank, by PCI bus id (one process: = CUDA ordinal); empty off the cuda backend.
+  const std::vector<std::string>& bus_ids() const { return bus_ids_; }
 
  private:
   // Several processes: this process's GPU (the one the fabric will choose) and everyone's.

@@ -107,9 +107,31 @@ std::vector<Evidence> Advantage::boundary() const {
   return out;
 }
 
+std::vector<SolHeadroom> find_headroom(const Measured& m, int world) {
+  std::vector<SolHeadroom> out;
+  const auto w = m.allreduce.find(world);
+  if (w == m.allreduce.end()) return out;
+  for (const auto& [size, at] : w->second) {
+    SolHeadroom h{size, "", 0, "", 0};
+    for (const auto& [variant, c] : at) {
+      if (variant.rfind("nccl", 0) == 0 && (h.nccl_variant.empty() || c->median_us < h.nccl_us)) {
+        h.nccl_variant = variant;
+        h.nccl_us = c->median_us;
+      }
+      if (c->sol_us && *c->sol_us > 0 && (h.floor_variant.empty() || *c->sol_us < h.floor_us)) {
+        h.floor_variant = variant;
+        h.floor_us = *c->sol_us;
+      }
+    }
+    if (!h.nccl_variant.empty() && !h.floor_variant.empty()) out.push_back(std::move(h));
+  }
+  return out;
+}
+
 Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt) {
   Findings f;
   f.world = world;
+  f.headroom = find_headroom(m, world);
   const std::vector<std::string> custom(std::begin(kCustomVariants), std::end(kCustomVariants));
   const std::string w = std::to_string(world);
   const bool pull = m.facts.pull_beats_push.value_or(false);

@@ -47,13 +47,33 @@ struct Advantage {
   std::vector<Evidence> boundary() const;
 };
 
+// How far NCCL's best is from the speed-of-light floor (bench/sol/, docs/method.md "The floor of
+// a case") at each all-reduce size both were recorded: NCCL's best is its fastest variant there
+// (`nccl`, its configurations, `nccl-symm`, builds side by side), the floor the lowest any variant
+// measured at that size recorded (the fastest schedule this box allows among those run). Within
+// kNothingToWin of the floor (median <= 1.1 x floor): nothing to win here, whatever replaces NCCL.
+inline constexpr double kNothingToWin = 0.10;
+
+struct SolHeadroom {
+  std::uint64_t size = 0;
+  std::string nccl_variant;  // NCCL's fastest there
+  double nccl_us = 0;
+  std::string floor_variant;  // whose floor is the lowest there
+  double floor_us = 0;
+  bool nothing_to_win() const { return nccl_us <= (1 + kNothingToWin) * floor_us; }
+};
+
 struct Findings {
   int world = 0;
   Advantage custom, shots, nccl_symm, fusion, fused_shots;
   Advantage peer_pcie_ipc, peer_vllm_custom, peer_fusion, peer_fused_shots;  // measured only with the peers
+  std::vector<SolHeadroom> headroom;  // NCCL's best against the floor, where both were recorded
 };
 
 Findings find_advantages(const Measured& m, int world, const VerdictOptions& opt);
+
+// Ascending by size; empty when the results recorded no floor (older results, `run --no-sol`).
+std::vector<SolHeadroom> find_headroom(const Measured& m, int world);
 
 // The names of arbench's custom all-reduce kernels (the engines' custom all-reduce stand-ins).
 inline const char* const kCustomVariants[] = {"oneshot-pull", "oneshot-push", "twoshot"};

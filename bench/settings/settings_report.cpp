@@ -157,6 +157,49 @@ std::string format_nccl_builds(const std::vector<NcclBuildFinding>& builds) {
   return out;
 }
 
+// NCCL's best against the speed-of-light floor (findings.hpp, SolHeadroom): the sizes where there is
+// nothing to win, then how far above the floor NCCL is elsewhere. Nothing when no floor was recorded.
+std::string format_headroom(const std::vector<SolHeadroom>& headroom) {
+  if (headroom.empty()) return "";
+  std::string none, rest;
+  const SolHeadroom* example = nullptr;
+  double lo = 0, hi = 0;
+  for (const SolHeadroom& h : headroom) {
+    if (h.nothing_to_win()) {
+      none += (none.empty() ? "" : ", ") + size_arg(h.size);
+      example = &h;
+      continue;
+    }
+    const double x = h.nccl_us / h.floor_us;
+    lo = rest.empty() ? x : std::min(lo, x);
+    hi = rest.empty() ? x : std::max(hi, x);
+    rest += (rest.empty() ? "" : ", ") + size_arg(h.size);
+  }
+  std::string out;
+  if (example != nullptr)
+    out += wrapped("floor:", "nothing to win here at " + none + ": NCCL's best is within " +
+                                 format_fixed(kNothingToWin * 100, 0) + "% of the speed-of-light floor (at " +
+                                 size_arg(example->size) + ": " + example->nccl_variant + " " +
+                                 format_fixed(example->nccl_us, 2) + " us, floor " + format_fixed(example->floor_us, 2) +
+                                 " us of " + example->floor_variant + "'s schedule)",
+                   7);
+  if (!rest.empty())
+    out += wrapped("floor:", "NCCL's best is " + format_fixed(lo, 2) +
+                                 (format_fixed(lo, 2) == format_fixed(hi, 2) ? "" : "x to " + format_fixed(hi, 2)) +
+                                 "x the lowest floor at " + rest + ": the room a faster schedule could win",
+                   7);
+  return out;
+}
+
+json headroom_json(const std::vector<SolHeadroom>& headroom) {
+  json out = json::array();
+  for (const SolHeadroom& h : headroom)
+    out.push_back({{"size", h.size}, {"nccl_variant", h.nccl_variant}, {"nccl_us", h.nccl_us},
+                   {"floor_variant", h.floor_variant}, {"floor_us", h.floor_us},
+                   {"nothing_to_win", h.nothing_to_win()}});
+  return out;
+}
+
 json nccl_builds_json(const std::vector<NcclBuildFinding>& builds) {
   json out = json::array();
   for (const NcclBuildFinding& b : builds)
@@ -223,6 +266,7 @@ std::string format_settings(const SettingsReport& rep) {
     const std::size_t bar = title.size() < kWidth ? (kWidth - title.size()) / 2 : 0;
     out += "\n" + std::string(bar, '=') + title + std::string(bar, '=') + "\n";
     for (const std::string& n : w.nccl.notes) out += wrapped("note:", n, 6);
+    out += format_headroom(w.findings.headroom);
     out += format_nccl_builds(w.nccl_builds);
     for (const EngineSection& e : w.engines) {
       out += "\n" + e.engine + "\n";
@@ -270,6 +314,7 @@ json settings_json(const SettingsReport& rep) {
     jw["findings"] = {{"custom", advantage_json(w.findings.custom)},       {"shots", advantage_json(w.findings.shots)},
                       {"nccl_symm", advantage_json(w.findings.nccl_symm)}, {"fusion", advantage_json(w.findings.fusion)},
                       {"fused_shots", advantage_json(w.findings.fused_shots)}};
+    if (!w.findings.headroom.empty()) jw["speed_of_light"] = headroom_json(w.findings.headroom);
     if (!w.nccl_builds.empty()) jw["nccl_builds"] = nccl_builds_json(w.nccl_builds);
     jw["engines"] = json::array();
     for (const EngineSection& e : w.engines) {

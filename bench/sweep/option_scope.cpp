@@ -71,6 +71,9 @@ void check_options_apply(const RunConfig& cfg, Backend b, const SweepScope& scop
       if (given(o))
         refuse(o, std::string("concerns the links between GPUs, measured on the cuda backend only (this run uses "
                               "the ") + std::string(backend_name(b)) + " backend); drop it");
+  if (given("--no-sol") && b == Backend::single_gpu)
+    refuse("--no-sol", "turns off the speed-of-light floors, which the single-gpu backend never computes (its "
+                       "virtual ranks move nothing between GPUs); drop it");
   // The host backend's ranks are threads of one process sharing its memory, single-gpu's all live
   // on GPU 0: neither maps peer memory, so there is no provider to choose.
   if (given("--symm-mem") && (b != Backend::cuda || !scope.symm))

@@ -60,6 +60,7 @@ struct RunConfig {
   std::string islands;
   std::string islands_source;
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
+  bool sol = true;         // the speed-of-light floor of every case (bench/sol/); --no-sol: no floor, no probe
   Tuning tuning;
   std::string command_line;
   // The long names of the options typed on the command line ("--tokens"): an option that cannot

@@ -14,6 +14,7 @@
 #include "arbench/core/case.hpp"
 #include "arbench/core/phases.hpp"
 #include "arbench/fabric.hpp"
+#include "arbench/traffic.hpp"
 
 namespace arbench {
 
@@ -151,6 +152,9 @@ struct VariantEntry {
   // A low-precision variant (Variant::lossy(), FP8 on the wire): run only when asked for by name
   // or by a pattern that says fp8, never in the default sweep.
   bool lossy = false;
+  // What its schedule moves between ranks for a case (arbench/traffic.hpp), priced by the
+  // speed-of-light floor (bench/sol/). Every variant has one (`Registry.EveryVariantHasATraffic`).
+  TrafficFn traffic = nullptr;
   // Named configurations, run as `name[config]` (e.g. `nccl[ring/ll]`), GPU fabrics only.
   std::vector<std::string> configs;
   std::function<std::unique_ptr<Variant>(const std::string& config)> make_configured;

@@ -22,6 +22,7 @@ void Registry::add(VariantEntry e) {
     if (!have.host) { have.host = std::move(e.host); have.no_host_reason = e.no_host_reason; }
     if (have.summary.empty()) have.summary = e.summary;
     have.lossy = have.lossy || e.lossy;
+    if (!have.traffic) have.traffic = e.traffic;
     if (have.configs.empty()) have.configs = e.configs;
     if (!have.accepts_config) have.accepts_config = e.accepts_config;
     if (!have.config_summary) have.config_summary = e.config_summary;

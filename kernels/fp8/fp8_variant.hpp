@@ -14,14 +14,21 @@ namespace arbench {
 
 enum class Fp8Algo { oneshot, twoshot };
 
+// What each moves between ranks: its protocol's, with FP8 codes and scales on the wire
+// (fp8_traffic.cpp; arbench/traffic.hpp).
+Traffic oneshot_fp8_traffic(const TrafficQuery& q);
+Traffic twoshot_fp8_traffic(const TrafficQuery& q);
+
 // By Fp8Algo.
 inline constexpr VariantText kFp8Text[] = {
     {"oneshot-fp8", Family::allreduce,
      "oneshot-pull with FP8 e4m3 on the wire (a power-of-two scale per 32 elements), fp32 sums; lossy: "
-     "checked against a derived error bound"},
+     "checked against a derived error bound",
+     &oneshot_fp8_traffic},
     {"twoshot-fp8", Family::allreduce,
      "twoshot with FP8 e4m3 on the wire, quantized for the reduce-scatter and again for the all-gather; "
-     "lossy: checked against a derived error bound"},
+     "lossy: checked against a derived error bound",
+     &twoshot_fp8_traffic},
 };
 
 inline SymmAlgo fp8_protocol(Fp8Algo a) { return a == Fp8Algo::oneshot ? SymmAlgo::oneshot_pull : SymmAlgo::twoshot; }

@@ -32,15 +32,21 @@ namespace arbench {
 
 enum class FusedAlgo { unfused_nccl, unfused_oneshot, fused_oneshot, fused_twoshot };
 
+// What each moves between ranks (fused_traffic.cpp; arbench/traffic.hpp): the norm is local.
+Traffic unfused_nccl_traffic(const TrafficQuery& q);
+Traffic fused_twoshot_traffic(const TrafficQuery& q);
+
 // By FusedAlgo; the summary is the line for `arbench list` and README.
 inline constexpr VariantText kFusedText[] = {
-    {"unfused-nccl", Family::allreduce_rmsnorm, "nccl all-reduce, then one residual-add + RMSNorm kernel (baseline)"},
+    {"unfused-nccl", Family::allreduce_rmsnorm, "nccl all-reduce, then one residual-add + RMSNorm kernel (baseline)",
+     &unfused_nccl_traffic},
     {"unfused-oneshot", Family::allreduce_rmsnorm,
-     "oneshot-pull all-reduce, then the same residual-add + RMSNorm kernel"},
+     "oneshot-pull all-reduce, then the same residual-add + RMSNorm kernel", &oneshot_pull_traffic},
     {"fused-oneshot", Family::allreduce_rmsnorm,
-     "one kernel: barrier, pull every peer's rows, reduce, residual add, RMSNorm"},
+     "one kernel: barrier, pull every peer's rows, reduce, residual add, RMSNorm", &oneshot_pull_traffic},
     {"fused-twoshot", Family::allreduce_rmsnorm,
-     "one kernel: reduce-scatter by token rows, add + RMSNorm the owned rows, all-gather r and y"},
+     "one kernel: reduce-scatter by token rows, add + RMSNorm the owned rows, all-gather r and y",
+     &fused_twoshot_traffic},
 };
 
 inline const char* fused_algo_name(FusedAlgo a) { return text_of(kFusedText, a).name; }

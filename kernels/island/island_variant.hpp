@@ -30,16 +30,24 @@ namespace arbench {
 
 enum class IslandAlgo { oneshot, twoshot, fused_oneshot, fused_twoshot };
 
+// What the one-shot and two-shot island schedules move between ranks (island_traffic.cpp;
+// arbench/traffic.hpp); the fused forms move the same (their norm is local).
+Traffic island_oneshot_traffic(const TrafficQuery& q);
+Traffic island_twoshot_traffic(const TrafficQuery& q);
+
 // By IslandAlgo.
 inline constexpr VariantText kIslandText[] = {
     {"island-oneshot", Family::allreduce,
-     "follows the PCIe tree: one-shot LL within each island, the whole island sum across to one partner"},
+     "follows the PCIe tree: one-shot LL within each island, the whole island sum across to one partner",
+     &island_oneshot_traffic},
     {"island-twoshot", Family::allreduce,
-     "follows the PCIe tree: reduce-scatter in each island, 1/k shards across, all-gather in the island"},
+     "follows the PCIe tree: reduce-scatter in each island, 1/k shards across, all-gather in the island",
+     &island_twoshot_traffic},
     {"fused-island-oneshot", Family::allreduce_rmsnorm,
-     "one kernel: island-oneshot, then residual add + RMSNorm of each row"},
+     "one kernel: island-oneshot, then residual add + RMSNorm of each row", &island_oneshot_traffic},
     {"fused-island-twoshot", Family::allreduce_rmsnorm,
-     "one kernel: island-twoshot on each block's rows, then residual add + RMSNorm of each row"},
+     "one kernel: island-twoshot on each block's rows, then residual add + RMSNorm of each row",
+     &island_twoshot_traffic},
 };
 
 inline const char* island_algo_name(IslandAlgo a) { return text_of(kIslandText, a).name; }

@@ -242,10 +242,11 @@ const char* const kNcclSymmSummary =
 
 }  // namespace
 
-VariantEntry nccl_entry() { return nccl_entry_for({"nccl", Family::allreduce, kNcclSummary}, nullptr); }
+VariantEntry nccl_entry() { return nccl_entry_for({"nccl", Family::allreduce, kNcclSummary, &nccl_traffic}, nullptr); }
 
 VariantEntry nccl_symm_entry() {
-  return nccl_entry_of({"nccl-symm", Family::allreduce, kNcclSymmSummary}, Placement::symmetric, nullptr);
+  return nccl_entry_of({"nccl-symm", Family::allreduce, kNcclSymmSummary, &nccl_symm_traffic}, Placement::symmetric,
+                       nullptr);
 }
 
 std::vector<VariantEntry> nccl_library_entries(const NcclApi& library) {
@@ -256,8 +257,9 @@ std::vector<VariantEntry> nccl_library_entries(const NcclApi& library) {
                                     "[<algo>/<proto>[/ch:N]] forces them";
   const std::string symm_summary = "`nccl-symm` of " + which + ": its own symmetric kernels on its windows";
   std::vector<VariantEntry> out;
-  out.push_back(nccl_entry_for({plain.c_str(), Family::allreduce, plain_summary.c_str()}, &library));
-  out.push_back(nccl_entry_of({symm.c_str(), Family::allreduce, symm_summary.c_str()}, Placement::symmetric, &library));
+  out.push_back(nccl_entry_for({plain.c_str(), Family::allreduce, plain_summary.c_str(), &nccl_traffic}, &library));
+  out.push_back(nccl_entry_of({symm.c_str(), Family::allreduce, symm_summary.c_str(), &nccl_symm_traffic},
+                              Placement::symmetric, &library));
   return out;
 }
 

@@ -12,6 +12,13 @@ struct NcclApi;  // kernels/fabric/nccl/nccl_api.hpp
 VariantEntry nccl_entry();
 VariantEntry nccl_symm_entry();
 
+// What NCCL moves between ranks (nccl_traffic.cpp; arbench/traffic.hpp): `nccl` and its
+// configurations (the algorithm and protocol forced, set in NCCL_ALGO / NCCL_PROTO, or every one
+// NCCL may choose on one PCIe node), `nccl-symm` (NCCL's symmetric kernels, or `nccl`'s traffic
+// where the case says they were off).
+Traffic nccl_traffic(const TrafficQuery& q);
+Traffic nccl_symm_traffic(const TrafficQuery& q);
+
 // The variants of an NCCL-API library measured beside the default one
 // (kernels/fabric/nccl/nccl_libraries.hpp): `nccl@<label>` with the forced configurations
 // (`nccl@<label>[ring/ll]`, `.../ch:N`; not `[tuned]`) and `nccl-symm@<label>`, each running on

@@ -5,6 +5,7 @@
 #include "arbench/core/peers.hpp"
 #include "kernels/peers/peer_entries.hpp"
 #include "kernels/peers/peer_policy.hpp"
+#include "kernels/peers/peer_traffic.hpp"
 #include "kernels/peers/peer_variant.hpp"
 
 namespace arbench {
@@ -37,6 +38,9 @@ VariantEntry peer_entry(PeerKind k) {
   e.summary = t.summary;
   if (k == PeerKind::vllm_custom && !peer_build().vllm_from.empty()) e.summary += "; from " + peer_build().vllm_from;
   e.peer = t.project;
+  e.traffic = k == PeerKind::pcie_ipc ? &flashinfer_pcie_ipc_traffic
+              : k == PeerKind::fusion ? &flashinfer_fused_traffic
+                                      : &vllm_custom_traffic;
   e.configs = peer_configs(k);
   e.config_summary = [k](const std::string& config) { return peer_config_summary(k, config); };
   e.not_dispatchable = [k](const std::string& config) { return peer_not_dispatchable(k, config); };

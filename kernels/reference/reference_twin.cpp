@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arbench/core/errors.hpp"
+#include "arbench/traffic_schedules.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -91,11 +92,23 @@ class ReferenceAllReduce final : public Variant {
   std::vector<std::uint32_t> epoch_;  // per rank; each entry touched by its own rank only
 };
 
+// Its traffic (arbench/traffic.hpp): a two-shot by loads: every rank reads its slice of every
+// peer's input, then every owner's summed slice; waits: barrier, wave, barrier, wave.
+Traffic reference_traffic(const TrafficQuery& q) {
+  Traffic t;
+  if (one_rank(q, &t)) return t;
+  const double slice = double(q.c.bytes) / q.c.world;
+  t.schedules.push_back(twoshot_schedule("reference (slices read, summed slices read)", TrafficDirection::pull,
+                                         TrafficDirection::pull, q.c.world, slice, slice, 4, 1));
+  return t;
+}
+
 }  // namespace
 
 VariantEntry reference_entry() {
   VariantEntry e = host_entry({"reference", Family::allreduce,
-                               "plain host all-reduce (barrier, read all peers, sum in rank order, barrier); the yardstick"},
+                               "plain host all-reduce (barrier, read all peers, sum in rank order, barrier); the yardstick",
+                               &reference_traffic},
                               [] { return std::make_unique<ReferenceAllReduce>(); });
   e.no_gpu_reason = "reference runs on the host backend only (use nccl on GPUs)";
   return e;

@@ -24,9 +24,12 @@
 
 namespace arbench {
 
+// What it moves between ranks (ring_traffic.cpp; arbench/traffic.hpp).
+Traffic ring_traffic(const TrafficQuery& q);
+
 inline constexpr VariantText kRingText{
     "ring", Family::allreduce,
-    "native ring: reduce-scatter + all-gather over 2(N-1) pipelined steps, pushed to the next rank"};
+    "native ring: reduce-scatter + all-gather over 2(N-1) pipelined steps, pushed to the next rank", &ring_traffic};
 
 // Knobs for tests; production uses the defaults.
 struct RingOptions {

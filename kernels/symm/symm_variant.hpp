@@ -25,13 +25,19 @@ namespace arbench {
 
 enum class SymmAlgo { oneshot_pull, oneshot_push, twoshot };
 
+// What each moves between ranks (symm_traffic.cpp; arbench/traffic.hpp).
+Traffic oneshot_pull_traffic(const TrafficQuery& q);
+Traffic oneshot_push_traffic(const TrafficQuery& q);
+Traffic twoshot_traffic(const TrafficQuery& q);
+
 // By SymmAlgo.
 inline constexpr VariantText kSymmText[] = {
     {"oneshot-pull", Family::allreduce,
-     "barrier, every rank reads all peers' data and reduces it (one flag round trip)"},
+     "barrier, every rank reads all peers' data and reduces it (one flag round trip)", &oneshot_pull_traffic},
     {"oneshot-push", Family::allreduce,
-     "every rank writes its data into each peer's scratch with in-band LL flags; no barrier"},
-    {"twoshot", Family::allreduce, "reduce-scatter (each rank owns 1/N) then all-gather, on symmetric memory"},
+     "every rank writes its data into each peer's scratch with in-band LL flags; no barrier", &oneshot_push_traffic},
+    {"twoshot", Family::allreduce, "reduce-scatter (each rank owns 1/N) then all-gather, on symmetric memory",
+     &twoshot_traffic},
 };
 
 inline const char* symm_algo_name(SymmAlgo a) { return text_of(kSymmText, a).name; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # plot.py writes every plot, as PNG and SVG: on the committed host sample result, on a
-# synthetic result that has every family (so the fused-speedup plot is always exercised), and on
+# synthetic result that has every family (so the fused-speedup plot is always exercised) and
+# speed-of-light floors on all but one variant (each drawn dotted under its curve), and on
 # that result with another NCCL build's cases beside its own (`nccl@2.29.2`, `nccl@2.29.2[ring/ll]`:
 # `run --nccl-lib`), each
 # with a two-night history (one regression) and the published reference curves; and what it
@@ -14,7 +15,7 @@ echo "python with matplotlib: $py"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/synthetic.json"
+"$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/synthetic.json" --floors
 shopt -s nullglob
 samples=("$repo"/results/samples/*.json)
 ((${#samples[@]})) || { echo "FAIL: no sample result in results/samples/"; exit 1; }
@@ -82,4 +83,42 @@ sys.exit(not any(c["name"].startswith("allreduce_rmsnorm/unfused-") for c in cas
     "$repo/results/reference/published-pcie-allreduce.json" || status=1
   echo "$name: $(wc -l <"$out/written.txt") files"
 done
+# The nightly page's `% of SOL` column (scripts/report.py) on the result with floors: every case
+# with a floor shows 100 x floor / median; a case planted faster than its floor is marked and
+# counted, never shown as a success; a result without floors has no such column.
+"$py" - "$tmp/synthetic.json" "$tmp/below.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = next(c for c in doc["arbench"]["cases"] if c.get("sol_us"))
+c["sol_us"] = c["median_us"] * 1.25
+c["pct_of_sol"] = 125.0
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$py" "$repo/scripts/report.py" "$tmp/below.json" --out "$tmp/below.html" >/dev/null
+"$py" "$repo/scripts/report.py" "$samples" --out "$tmp/plain.html" >/dev/null
+"$py" - "$tmp/below.json" "$tmp/below.html" "$tmp/plain.html" <<'PY' || status=1
+import json, re, sys
+cases = json.load(open(sys.argv[1]))["arbench"]["cases"]
+page, plain = open(sys.argv[2]).read(), open(sys.argv[3]).read()
+problems = []
+if "<th>% of SOL</th>" not in page:
+    problems.append("no % of SOL column on a page with floors")
+if "<th>% of SOL</th>" in plain:
+    problems.append("a % of SOL column on a page without floors")
+rows = {re.search(r'<td class="name">([^<]*)</td>', r).group(1): r for r in page.split('<tr class="case-row')[1:]}
+for c in cases:
+    row = rows.get(c["name"], "")
+    if c.get("pct_of_sol") is None:
+        continue
+    want = f'{c["pct_of_sol"]:.1f}%'
+    if want not in row:
+        problems.append(f'{c["name"]}: {want} not in its row')
+    if (c["pct_of_sol"] > 100) != ("below its floor" in row):
+        problems.append(f'{c["name"]}: below-floor mark wrong at {want}')
+if '<div class="count bad"><span class="n">1</span>below their floor</div>' not in page:
+    problems.append("the page does not count the case below its floor")
+for p in problems:
+    print("FAIL: report.py % of SOL: " + p)
+sys.exit(1 if problems else 0)
+PY
 exit "$status"

@@ -27,6 +27,8 @@ struct SynthCase {
   bool ok = true;
   // A lossy variant's error figures (absent from the case when unset, as for exact variants).
   std::optional<double> max_abs_err = std::nullopt, rms_rel_err = std::nullopt;
+  // The case's speed-of-light floor (absent when unset, as in files from before floors).
+  std::optional<double> sol_us = std::nullopt;
 };
 
 inline std::string ar_name(const std::string& variant, int world, std::uint64_t bytes,
@@ -106,6 +108,11 @@ inline nlohmann::json make_result(const std::vector<SynthCase>& cases,
                       {"settings", json::object()}});
     if (c.max_abs_err) jcases.back()["max_abs_err"] = *c.max_abs_err;
     if (c.rms_rel_err) jcases.back()["rms_rel_err"] = *c.rms_rel_err;
+    if (c.sol_us) {
+      jcases.back()["sol_us"] = *c.sol_us;
+      jcases.back()["pct_of_sol"] = median > 0 ? 100 * *c.sol_us / median : 0;
+      jcases.back()["sol"] = {{"schedule", "synthetic"}, {"timing", "gpu"}, {"below_floor", median < *c.sol_us}};
+    }
   }
   json prov = {{"arbench_version", "0.1.0"},  {"arbench_revision", "test"},
                {"command_line", "arbench run"}, {"backend", "cuda"},

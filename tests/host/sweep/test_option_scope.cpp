@@ -56,6 +56,10 @@ TEST(OptionScope, RefusesWhatCannotApply) {
                 .find("NCCL's variants only"),
             std::string::npos);
   EXPECT_EQ(refusal({"--symm-mem"}, Backend::cuda, fused), "");
+  // --no-sol: floors exist on cuda and host, never on single-gpu.
+  EXPECT_EQ(refusal({"--no-sol"}, Backend::host, ar), "");
+  EXPECT_EQ(refusal({"--no-sol"}, Backend::cuda, ar), "");
+  EXPECT_NE(refusal({"--no-sol"}, Backend::single_gpu, ar).find("never computes"), std::string::npos);
   // A custom kernel nobody listed takes --blocks (a deny-list: new kernels are not refused).
   EXPECT_EQ(refusal({"--blocks"}, Backend::host, sweep_of({{"island-oneshot", Family::allreduce}})), "");
 }

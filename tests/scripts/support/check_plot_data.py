@@ -4,7 +4,9 @@ its save() wrapped to record every figure's data (each panel's title, each line'
 points, the winner map's cells and legend), then compares that data with values recomputed here
 from the result JSON (and the history and reference files):
   latency    one line per variant and GPU count: (bytes, median_us) of exactly that variant's
-             cases; published curves, labelled "published: ...", with the reference file's points
+             cases; its floor dotted, in its colour ("_floor: VARIANT", out of the legend):
+             (bytes, sol_us) of its cases with one, and no floor line for a variant without;
+             published curves, labelled "published: ...", with the reference file's points
   busbw      the same with busbw_GBps
   winners    each cell is the variant with the lowest median at that size and GPU count
   fused_speedup  per (variant, hidden): (tokens, min over the unfused variants / median)
@@ -92,7 +94,7 @@ def check_size_sweep(figs, stem, cases, key, reference):
         for c in ar:
             if c["world"] == world:
                 want[c["variant"]].append((c["bytes"], c[key]))
-        measured = {k: v for k, v in got.items() if not k.startswith("published: ")}
+        measured = {k: v for k, v in got.items() if not k.startswith(("published: ", "dotted: "))}
         check(set(measured) == set(want), f"{stem} {world} GPUs: series {sorted(measured)}, want {sorted(want)}")
         for variant, pts in want.items():
             if variant not in got:
@@ -102,6 +104,27 @@ def check_size_sweep(figs, stem, cases, key, reference):
             check(xs == [float(b) for b, _ in pts], f"{stem} {world} GPUs {variant}: sizes {xs}")
             check(len(ys) == len(pts) and all(close(y, v) for y, (_, v) in zip(ys, pts)),
                   f"{stem} {world} GPUs {variant}: values {ys[:4]}..., want {[v for _, v in pts][:4]}...")
+        if key == "median_us":  # the floors: (bytes, sol_us), dotted, the variant's colour
+            floors = {label[len("_floor: "):]: (xs, ys, colour, style)
+                      for label, xs, ys, colour, style in panel["lines"] if label.startswith("_floor: ")}
+            colours = {label: colour for label, _, _, colour, _ in panel["lines"]}
+            want_floor = defaultdict(list)
+            for c in ar:
+                if c["world"] == world and isinstance(c.get("sol_us"), (int, float)) and c["sol_us"] > 0:
+                    want_floor[c["variant"]].append((c["bytes"], c["sol_us"]))
+            check(set(floors) == set(want_floor),
+                  f"{stem} {world} GPUs: floors of {sorted(floors)}, want {sorted(want_floor)}")
+            for variant, pts in want_floor.items():
+                if variant not in floors:
+                    continue
+                pts.sort()
+                xs, ys, colour, style = floors[variant]
+                check(xs == [float(b) for b, _ in pts] and all(close(y, v) for y, (_, v) in zip(ys, pts)),
+                      f"{stem} {world} GPUs {variant}: floor points {list(zip(xs, ys))[:3]}..., want {pts[:3]}...")
+                check(style == ":" and colour == colours.get(variant),
+                      f"{stem} {world} GPUs {variant}: floor not dotted in the variant's colour")
+            check(not want_floor or any(label.startswith("dotted: ") for label in panel["legend"]),
+                  f"{stem} {world} GPUs: floors drawn, but the legend does not say what the dots are")
         if reference and key == "median_us":
             ref = json.load(open(reference))
             for s in ref.get("sets", []):

@@ -5,7 +5,7 @@ Standard library only.
 
 usage: make_synthetic_result.py OUT.json [--gpu] [--seed N] [--slow NAME=FACTOR ...]
                                 [--scale FACTOR] [--downtrained NAME ...] [--fail NAME ...]
-                                [--lossy] [--err NAME=FACTOR ...] [--peers]
+                                [--lossy] [--err NAME=FACTOR ...] [--peers] [--floors]
                                 [--stack KEY=VALUE ...] [--host NAME] [--gpu-base BUS] [--old-format]
 
 --gpu marks it GPU timing (backend cuda) with each case's recorded noise (median_ci_us) and
@@ -17,7 +17,8 @@ first GPU on a x8 link; --fail marks a case failed with a wrong element. --lossy
 low-precision variant, twoshot-fp8, whose cases carry error figures (max_abs_err, rms_rel_err);
 --err scales a case's figures (a night whose error rose). --peers adds the peers (docs/variants.md
 "Peers": FlashInfer's and vLLM's kernels, a forced configuration among them) and the stack's
-`peers`, as an arbench built with FlashInfer writes them.
+`peers`, as an arbench built with FlashInfer writes them. --floors gives the all-reduce cases of
+every variant but nccl[ring/ll] a speed-of-light floor (sol_us, pct_of_sol), below their medians.
 --stack sets a software
 stack field (driver, cuda_runtime, nccl_version, nccl_library; GPU defaults 580.65, 13.0, 2.28.9
 and /usr/lib/x86_64-linux-gnu/libnccl.so.2), --host the host name (another machine), --gpu-base the first GPU's PCI bus (0x41; GPUs
@@ -97,6 +98,7 @@ def main():
     p.add_argument("--downtrained", action="append", default=[], metavar="NAME")
     p.add_argument("--fail", action="append", default=[], metavar="NAME")
     p.add_argument("--lossy", action="store_true")
+    p.add_argument("--floors", action="store_true")
     p.add_argument("--err", action="append", default=[], metavar="NAME=FACTOR")
     p.add_argument("--stack", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--host")
@@ -121,6 +123,9 @@ def main():
                     f = args.err.get(name, 1.0)
                     extra.update(max_abs_err=0.0625 * f, rms_rel_err=(0.008 + (k - 10) * 1e-4) * f)
                 cases.append(case(name, t, rng, extra, args))
+                if args.floors and v != "nccl[ring/ll]":  # a floor below every variant's model
+                    sol = (2 + b / 6000) * (1 + world / 16)
+                    cases[-1].update(sol_us=sol, pct_of_sol=100 * sol / cases[-1]["median_us"])
         for tokens in (1, 4, 16, 64, 256):
             for v, f in list(FUSED.items()) + (list(FUSED_PEERS.items()) if args.peers else []):
                 cases.append(case(

@@ -1,0 +1,158 @@
+// The floor of a case; see floor.hpp.
+#include "sol/floor.hpp"
+
+#include <cstdio>
+
+#include "arbench/algo/ring/ring_order.hpp"
+#include "arbench/core/errors.hpp"
+#include "islands/island_spec.hpp"
+#include "sol/probe_plan.hpp"
+
+namespace arbench::sol {
+namespace {
+
+std::string number(double v, const char* format = "%.3g") {
+  char b[48];
+  std::snprintf(b, sizeof b, format, v);
+  return b;
+}
+
+int position(const FloorInputs& in, int rank) {
+  if (in.position_of_rank.empty()) return rank;
+  return rank >= 0 && std::size_t(rank) < in.position_of_rank.size() ? in.position_of_rank[std::size_t(rank)] : -1;
+}
+
+}  // namespace
+
+std::string variant_config(const std::string& variant) {
+  const auto open = variant.find('[');
+  if (open == std::string::npos || variant.back() != ']') return {};
+  return variant.substr(open + 1, variant.size() - open - 2);
+}
+
+std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, const FloorInputs& in,
+                                       const std::optional<RoundTrips>& kernel, std::string* why) {
+  if (in.rates == nullptr) {
+    *why = "no pattern rates";
+    return std::nullopt;
+  }
+  SolFloor f;
+  f.schedule = s.name;
+  f.rates = in.rates_source;
+  f.timing = in.rates->timing;
+  f.round_trips = kernel ? kernel->per_op : s.round_trips;
+  f.round_trips_source = kernel ? kernel->source : "the schedule's own count (no count of the kernel's code)";
+  std::optional<double> hop;
+  for (const TrafficPhase& phase : s.phases) {
+    const MeasuredPattern* p = in.rates->find(phase.shape, phase.direction, world);
+    const std::string key = pattern_key(phase.shape, phase.direction, world);
+    if (p == nullptr) {
+      *why = "the pattern " + key + " was not measured";
+      return std::nullopt;
+    }
+    SolPhase sp{phase.what, key, 0, 0, "", 0};
+    bool fell_back = false;
+    for (const TrafficFlow& flow : phase.flows) {
+      const int a = position(in, flow.from), b = position(in, flow.to);
+      if (a < 0 || b < 0) {
+        *why = "rank " + std::to_string(a < 0 ? flow.from : flow.to) + "'s GPU is not among the probed ones";
+        return std::nullopt;
+      }
+      std::string mover;
+      std::optional<double> gbps = p->flow_gbps(a, b, &mover);
+      if (!gbps) {
+        gbps = p->fastest_gbps(&mover);
+        fell_back = true;
+      }
+      if (!gbps) {
+        *why = "no flow of " + key + " was measured";
+        return std::nullopt;
+      }
+      const double bytes = flow.bytes * phase.steps;
+      const double us = bytes / *gbps / 1e3;  // GB/s = bytes per ns
+      if (us > sp.transfer_us) sp = {phase.what, key, bytes, *gbps, mover, us};
+    }
+    if (fell_back)
+      f.notes.push_back(key + ": a flow the probe did not measure (other GPUs than 0..N-1) takes the pattern's fastest rate");
+    if (const auto h = p->slowest_hop_us(); h && (!hop || *h > *hop)) hop = h;
+    f.transfer_us += sp.transfer_us;
+    f.phases.push_back(std::move(sp));
+  }
+  if (f.round_trips > 0 && !hop) {
+    *why = "no hop latency was measured under its patterns";
+    return std::nullopt;
+  }
+  f.hop_us = hop.value_or(0);
+  f.sol_us = f.hop_us * f.round_trips + f.transfer_us;
+  return f;
+}
+
+std::optional<SolFloor> traffic_floor(const Traffic& t, const TrafficQuery& q, const FloorInputs& in,
+                                      const std::optional<RoundTrips>& kernel, std::string* why) {
+  if (t.schedules.empty()) {
+    *why = t.why_none.empty() ? "the variant's traffic has no schedule" : t.why_none;
+    return std::nullopt;
+  }
+  std::optional<SolFloor> best;
+  std::string reasons;
+  for (const TrafficSchedule& s : t.schedules) {
+    std::string w;
+    if (const std::string problem = traffic_problem(s, query_of(t, q)); !problem.empty()) {
+      reasons += (reasons.empty() ? "" : "; ") + std::string("a pattern error: ") + problem;
+      continue;
+    }
+    auto f = schedule_floor(s, q.c.world, in, kernel, &w);
+    if (!f) {
+      reasons += (reasons.empty() ? "" : "; ") + s.name + ": " + w;
+      continue;
+    }
+    if (!best || f->sol_us < best->sol_us) best = std::move(f);
+  }
+  if (!best) *why = reasons;
+  else if (t.schedules.size() > 1)
+    best->notes.push_back("the lowest of " + std::to_string(t.schedules.size()) +
+                          " schedules the variant may run (it picks at run time)");
+  return best;
+}
+
+void annotate_floor(CaseResult& r, const Registry& reg, const CaseContext& ctx, const FloorInputs& in,
+                    const RoundTripLookup& round_trips) {
+  r.sol.reset();
+  r.sol_none.clear();
+  const VariantEntry* e = reg.find(r.c.variant);
+  if (e == nullptr || e->traffic == nullptr) {
+    r.sol_none = "the variant has no traffic pattern";
+    return;
+  }
+  TrafficQuery q{r.c, variant_config(r.c.variant), ctx.island_of, ctx.ring_order, r.settings};
+  // What the case recorded it ran on wins over the run's defaults (--ring-order, the host
+  // backend's two halves).
+  for (const auto& [k, v] : r.settings) {
+    if (k == "cross_path" && v.find("host") != std::string::npos) {
+      r.sol_none = "its islands cross through host memory, which the pattern probe does not measure";
+      return;
+    }
+    if (k == "ring_order")
+      if (const auto order = algo::parse_ring_order_text(v); order && algo::ring_order_problem(*order, r.c.world).empty())
+        q.ring_order = *order;
+    if (k == "islands") try {
+        q.island_of = islands::parse_islands(v);
+      } catch (const Error&) {
+      }
+  }
+  const auto kernel = round_trips ? round_trips(r.c.variant, r.c.world, r.c.dtype, ctx.arch) : std::nullopt;
+  std::string why;
+  r.sol = traffic_floor(e->traffic(q), q, in, kernel, &why);
+  if (!r.sol) {
+    r.sol_none = why;
+    return;
+  }
+  if (r.data_path.find("SHM") != std::string::npos)
+    r.sol->notes.push_back("NCCL moved data through host memory (" + r.data_path +
+                           "); the floor prices the P2P patterns, which it did not use");
+  if (below_floor(r))
+    r.sol->notes.push_back("faster than its floor (" + number(r.latency_us.median) + " us < " +
+                           number(r.sol->sol_us) + " us): a timing error or a wrong traffic pattern, not a success");
+}
+
+}  // namespace arbench::sol

@@ -1,0 +1,38 @@
+// The kernels' round trips per op; see round_trips.hpp.
+#include "sol/round_trips.hpp"
+
+#include <algorithm>
+
+#if __has_include("arbench/core/round_trips.hpp")
+#include "arbench/core/round_trips.hpp"
+#define ARBENCH_HAS_ROUND_TRIP_TABLE 1
+#endif
+
+namespace arbench::sol {
+
+bool listed_in(std::string_view variants, std::string_view variant) {
+  for (std::size_t at = 0; at <= variants.size();) {
+    const std::size_t comma = std::min(variants.find(',', at), variants.size());
+    if (variants.substr(at, comma - at) == variant) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int world, DType dtype, int arch) {
+#ifdef ARBENCH_HAS_ROUND_TRIP_TABLE
+  // The variant's own name (a configuration's brackets off), named exactly in an entry's list:
+  // a pattern such as "unfused-*" names a second kernel beside the all-reduce (the norm), never
+  // the all-reduce itself.
+  const std::string name = variant.substr(0, variant.find('['));
+  for (const KernelRoundTrips& k : kKernelRoundTrips)
+    if (k.sm == arch && k.dtype == dtype_name(dtype) && listed_in(k.variants, name))
+      return RoundTrips{double(one_unit_round_trips(k, world)),
+                        "round-trip table: " + std::string(k.kernel) + ", sm_" + std::to_string(arch) + ", " +
+                            std::string(k.dtype) + " (every thread one unit of work)"};
+#endif
+  (void)variant, (void)world, (void)dtype, (void)arch;
+  return std::nullopt;  // no count of the kernel's code: the floor takes its schedule's count, and says so
+}
+
+}  // namespace arbench::sol

@@ -1,0 +1,55 @@
+// Fixed pattern rates for the floor's tests: numbers chosen so every floor is computed by hand.
+//   w8 all-pairs pull   every flow SM 6 GB/s at 64K, 10 at 1M; copy engines 8; hops 0->1 2.0 us, 7->6 3.0 us
+//   w8 all-pairs push   every flow SM 7 (posted writes collapsed), copy engines 20; hop 0->1 4.0 us
+//   w8 ring push        SM 40 GB/s, but 7->0 20; hops 0->1 1.5 us, 7->0 2.5 us
+//   w2 all-pairs pull   both flows SM 50 GB/s; hop 0->1 1.0 us (the same GPUs, two at a time)
+#pragma once
+
+#include "sol/pattern_rates.hpp"
+#include "sol/probe_plan.hpp"
+
+namespace sol_fixture {
+
+using namespace arbench;
+using namespace arbench::sol;
+
+inline MeasuredPattern measured(TrafficShape shape, TrafficDirection d, int world, const TrafficPhase& flows_of,
+                                double sm, double ce, std::vector<std::pair<int, int>> hops, std::vector<double> hop_us) {
+  MeasuredPattern p;
+  p.key = pattern_key(shape, d, world);
+  p.shape = shape;
+  p.direction = d;
+  p.world = world;
+  for (const auto& f : flows_of.flows) p.flows.emplace_back(f.from, f.to);
+  const std::size_t n = p.flows.size();
+  p.sizes.push_back({1u << 20, std::vector<std::optional<double>>(n, sm), std::vector<std::optional<double>>(n, ce)});
+  p.latency_pairs = std::move(hops);
+  for (double h : hop_us) p.latency_us.emplace_back(h);
+  return p;
+}
+
+inline PatternRates rates() {
+  PatternRates r;
+  r.timing = "gpu";
+  r.method = "fixture";
+  r.repetitions = 5;
+  for (int i = 0; i < 8; ++i) r.positions.push_back("0000:0" + std::to_string(i) + ":00.0");
+  auto pull8 = measured(TrafficShape::all_pairs, TrafficDirection::pull, 8,
+                        all_pairs_phase("", TrafficDirection::pull, 8, 1), 10, 8, {{0, 1}, {7, 6}}, {2.0, 3.0});
+  pull8.sizes.insert(pull8.sizes.begin(), {65536, std::vector<std::optional<double>>(56, 6.0), {}});
+  r.patterns.push_back(pull8);
+  r.patterns.push_back(measured(TrafficShape::all_pairs, TrafficDirection::push, 8,
+                                all_pairs_phase("", TrafficDirection::push, 8, 1), 7, 20, {{0, 1}}, {4.0}));
+  auto ring = measured(TrafficShape::ring, TrafficDirection::push, 8,
+                       ring_phase("", TrafficDirection::push, {0, 1, 2, 3, 4, 5, 6, 7}, 1, 1), 40, 0, {{0, 1}, {7, 0}},
+                       {1.5, 2.5});
+  ring.sizes[0].ce_gbps.clear();
+  ring.sizes[0].sm_gbps[7] = 20.0;  // 7 -> 0
+  r.patterns.push_back(ring);
+  r.patterns.push_back(measured(TrafficShape::all_pairs, TrafficDirection::pull, 2,
+                                all_pairs_phase("", TrafficDirection::pull, 2, 1), 50, 0, {{0, 1}}, {1.0}));
+  r.patterns.back().sizes[0].ce_gbps.clear();
+  return r;
+}
+
+}  // namespace sol_fixture

@@ -1,0 +1,111 @@
+// Every variant has a traffic pattern, and every pattern is an all-reduce's (bench/sol/
+// traffic_check.hpp), on the host registry here (tests/app/test_sol_run.cpp: the built-in one,
+// GPU variants included), and the check fails on the plants it exists for.
+#include <gtest/gtest.h>
+
+#include "arbench/traffic_schedules.hpp"
+#include "kernels/nccl/nccl_allreduce.hpp"
+#include "kernels/peers/peer_text.hpp"
+#include "kernels/peers/peer_traffic.hpp"
+#include "sol/traffic_check.hpp"
+
+using namespace arbench;
+using namespace arbench::sol;
+
+namespace {
+
+Traffic forgets_a_peer(const TrafficQuery& q) {
+  Traffic t;
+  if (one_rank(q, &t)) return t;
+  TrafficSchedule s = oneshot_schedule("one-shot that forgets rank 0", TrafficDirection::pull, q.c.world,
+                                       double(q.c.bytes), 2, 1);
+  std::erase_if(s.phases[0].flows, [](const TrafficFlow& f) { return f.from == 0 && f.to == 1; });
+  t.schedules.push_back(s);
+  return t;
+}
+
+}  // namespace
+
+TEST(SolTrafficCheck, EveryHostVariantHasAnAllReducePattern) {
+  Registry r;
+  register_host_variants(r);
+  ASSERT_GE(r.entries().size(), 14u);
+  const auto gaps = traffic_gaps(r);
+  for (const auto& g : gaps) ADD_FAILURE() << g;
+}
+
+TEST(SolTrafficCheck, AVariantWithoutAPatternFails) {
+  Registry r;
+  register_host_variants(r);
+  VariantEntry planted;
+  planted.name = "planted";
+  r.add(planted);
+  const auto gaps = traffic_gaps(r);
+  ASSERT_EQ(gaps.size(), 1u);
+  EXPECT_EQ(gaps[0], "planted: no traffic pattern (VariantText::traffic / VariantEntry::traffic)");
+}
+
+TEST(SolTrafficCheck, APatternWithTheWrongPeerCountFails) {
+  Registry r;
+  VariantEntry planted;
+  planted.name = "planted";
+  planted.traffic = &forgets_a_peer;
+  r.add(planted);
+  const auto gaps = traffic_gaps(r);
+  ASSERT_FALSE(gaps.empty());
+  EXPECT_NE(gaps[0].find("planted at 2 ranks"), std::string::npos) << gaps[0];
+  EXPECT_NE(gaps[0].find("missing 0->1"), std::string::npos) << gaps[0];
+}
+
+// The GPU-only variants' patterns, checked here without the GPU half of the registry: NCCL's
+// configurations and the peers (kernels/peers/peer_traffic.cpp), every configuration of each.
+TEST(SolTrafficCheck, NcclAndThePeersHaveAllReducePatternsInEveryConfiguration) {
+  Registry r;
+  VariantEntry nccl;
+  nccl.name = "nccl";
+  nccl.traffic = &nccl_traffic;
+  nccl.configs = {"ring/ll", "ring/ll128", "ring/simple", "tree/ll", "tree/simple", "ring/ll/ch:4", "tuned"};
+  r.add(nccl);
+  VariantEntry symm;
+  symm.name = "nccl-symm";
+  symm.traffic = &nccl_symm_traffic;
+  r.add(symm);
+  for (PeerKind k : {PeerKind::pcie_ipc, PeerKind::fusion, PeerKind::vllm_custom}) {
+    VariantEntry e;
+    e.name = peer_text(k).name;
+    e.family = peer_text(k).family;
+    e.traffic = k == PeerKind::pcie_ipc ? &flashinfer_pcie_ipc_traffic
+                : k == PeerKind::fusion ? &flashinfer_fused_traffic
+                                        : &vllm_custom_traffic;
+    e.configs = peer_configs(k);
+    ASSERT_FALSE(e.configs.empty()) << e.name;
+    r.add(e);
+  }
+  const auto gaps = traffic_gaps(r);
+  for (const auto& g : gaps) ADD_FAILURE() << g;
+}
+
+// FlashInfer's PCIe-IPC kernels at 8 ranks follow their own 4+4 islands whatever the case's are:
+// the check runs against those (Traffic::island_of), and a schedule that crossed to the wrong
+// partner would fail it.
+TEST(SolTrafficCheck, FlashInferAtEightRanksFollowsItsOwnIslands) {
+  Case c;
+  c.variant = "flashinfer-pcie-ipc";
+  c.world = 8;
+  c.bytes = 1 << 20;
+  TrafficQuery q{c, "staged", {0, 0, 1, 1, 2, 2, 3, 3}, {}, {}};  // the box's islands: pairs
+  Traffic t = flashinfer_pcie_ipc_traffic(q);
+  ASSERT_EQ(t.schedules.size(), 1u);
+  EXPECT_EQ(t.island_of, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(traffic_problem(t.schedules[0], query_of(t, q)), "");
+  ASSERT_EQ(t.schedules[0].phases.size(), 3u);
+  t.schedules[0].phases[1].flows[0].to = 1;  // rank 0's partner inside its own island
+  EXPECT_NE(traffic_problem(t.schedules[0], query_of(t, q)).find("stays inside island"), std::string::npos);
+  q.config = "flat-staged";
+  EXPECT_EQ(flashinfer_pcie_ipc_traffic(q).schedules.at(0).phases.at(0).shape, TrafficShape::all_pairs);
+  q.c.world = 4;
+  q.config = "unstaged";
+  const Traffic four = flashinfer_pcie_ipc_traffic(q);
+  EXPECT_EQ(four.schedules.at(0).phases.size(), 1u);  // one-shot push
+  EXPECT_EQ(four.schedules.at(0).phases[0].direction, TrafficDirection::push);
+}
