@@ -3,10 +3,7 @@
 
 #include <algorithm>
 
-#if __has_include("arbench/core/round_trips.hpp")
 #include "arbench/core/round_trips.hpp"
-#define ARBENCH_HAS_ROUND_TRIP_TABLE 1
-#endif
 
 namespace arbench::sol {
 
@@ -20,7 +17,6 @@ bool listed_in(std::string_view variants, std::string_view variant) {
 }
 
 std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int world, DType dtype, int arch) {
-#ifdef ARBENCH_HAS_ROUND_TRIP_TABLE
   // The variant's own name (a configuration's brackets off), named exactly in an entry's list:
   // a pattern such as "unfused-*" names a second kernel beside the all-reduce (the norm), never
   // the all-reduce itself.
@@ -30,8 +26,6 @@ std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int wor
       return RoundTrips{double(one_unit_round_trips(k, world)),
                         "round-trip table: " + std::string(k.kernel) + ", sm_" + std::to_string(arch) + ", " +
                             std::string(k.dtype) + " (every thread one unit of work)"};
-#endif
-  (void)variant, (void)world, (void)dtype, (void)arch;
   return std::nullopt;  // no count of the kernel's code: the floor takes its schedule's count, and says so
 }
 

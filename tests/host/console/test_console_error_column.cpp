@@ -7,31 +7,14 @@
 #include <sstream>
 
 #include "console/console_table.hpp"
+#include "tests/host/console/console_rows.hpp"
 
 namespace arbench {
 namespace {
 
-using BenchRun = benchmark::BenchmarkReporter::Run;
-
-BenchRun run_of(const std::string& name, double median_us) {
-  BenchRun r;
-  r.run_name.function_name = name;
-  r.time_unit = benchmark::kMicrosecond;
-  r.iterations = 1;
-  r.real_accumulated_time = median_us * 1e-6;
-  r.counters["p10_us"] = median_us * 0.9;
-  r.counters["p90_us"] = median_us * 1.1;
-  r.counters["busbw_GBps"] = 12.5;
-  r.counters["pipelined_us"] = median_us * 0.8;
-  return r;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using testing::BenchRun;
+using testing::lines_of;
+using testing::run_of;
 
 const std::string kExact = "allreduce/oneshot-pull/bf16/gpus:8/bytes:1048576";
 const std::string kLossy = "allreduce/twoshot-fp8/bf16/gpus:8/bytes:16777216";

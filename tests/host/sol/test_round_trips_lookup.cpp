@@ -6,10 +6,7 @@
 
 #include "sol/round_trips.hpp"
 
-#if __has_include("arbench/core/round_trips.hpp")
 #include "arbench/core/round_trips.hpp"
-#define TABLE 1
-#endif
 
 using namespace arbench;
 using namespace arbench::sol;
@@ -29,7 +26,6 @@ TEST(SolRoundTrips, NcclTheHostAndUnknownArchitecturesHaveNoKernelCount) {
   EXPECT_FALSE(kernel_round_trips("oneshot-pull", 8, DType::bf16, 75));
 }
 
-#ifdef TABLE
 TEST(SolRoundTrips, AKernelInTheTableGivesItsOneUnitCount) {
   for (const char* variant : {"oneshot-pull", "twoshot", "ring"}) {
     const std::string kernel = std::string(variant) == "oneshot-pull" ? "oneshot_pull" : variant;
@@ -41,8 +37,3 @@ TEST(SolRoundTrips, AKernelInTheTableGivesItsOneUnitCount) {
     EXPECT_NE(got->source.find("round-trip table: " + kernel + ", sm_120"), std::string::npos) << got->source;
   }
 }
-#else
-TEST(SolRoundTrips, WithoutTheTableNoKernelHasACount) {
-  EXPECT_FALSE(kernel_round_trips("oneshot-pull", 8, DType::bf16, 120));
-}
-#endif

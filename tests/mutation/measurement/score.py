@@ -20,7 +20,7 @@ import sys
 import time
 
 # The folders whose tests stand for the code that turns samples into figures and verdicts.
-FOLDERS = ("core", "results", "analysis", "measure", "sweep", "console", "run", "workload")
+FOLDERS = ("core", "results", "analysis", "measure", "sweep", "console", "run", "workload", "sol")
 LIMIT_S = 900  # per pass (ctest TIMEOUT: two and more); a hang counts as a kill (a user would notice), but says so
 
 
