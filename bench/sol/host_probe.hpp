@@ -1,18 +1,22 @@
 // The pattern probe on CPU threads, for the host backend's floors: the same patterns as on GPUs
 // (probe_plan.hpp), each rank a thread that copies its flows' bytes (push: from its buffer into the
 // peer's; pull: from the peer's into its own), every flow of a pattern at once behind one start,
-// and the one-way latency of a flag handed between two threads (release store, acquire load)
-// while the copies run: half the fastest of its round trips (the threads share the cores with the
-// copies; a round the scheduler delayed would price the scheduler, and a floor must stay below
-// what the twins can reach). Every figure is CPU timing (PatternRates::timing "cpu"): what CPU threads
-// sharing this machine's cores and memory do, nothing about GPUs.
+// and the latency of a flag handed between two threads (release store, acquire load): the fastest
+// one-way crossing of `latency_rounds` per latency pair (fewer once latency_budget_s is spent),
+// timed on one steady clock, with no copies running, and the fastest over every pattern for all
+// of them (the crossing does not depend on the pattern then). On GPUs the hop is measured under
+// the pattern's load; here the copy threads would share the cores with the two flag threads, and
+// a hop under load prices the scheduler's time slices (a few us), more than a whole 2-rank twin
+// op, so the floor would sit above honest cases (host_probe.cpp, idle_hop_us, says why one-way
+// and not half a round trip). Every figure is CPU timing (PatternRates::timing "cpu"): what CPU
+// threads sharing this machine's cores and memory do, nothing about GPUs.
 //
 // Method: per pattern and size, one untimed episode of one repetition, then one of `repetitions`;
 // a thread interleaves its flows in 16 KiB chunks so they progress together, and a flow's rate is
 // its thread's fastest repetition (every thread copies at once; a repetition the scheduler delayed
-// is not the copy's rate). Bounded: every wait gives up after
-// wait_timeout_s (the pattern is then skipped, saying so), and the patterns left once budget_s is
-// spent are skipped.
+// is not the copy's rate). Bounded: every wait gives up after wait_timeout_s (the pattern is then
+// skipped, or its hop left null, saying so), and the patterns left once budget_s is spent are
+// skipped.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +30,8 @@ namespace arbench::sol {
 struct HostProbeOptions {
   std::vector<std::size_t> sizes = {std::size_t{64} << 10};  // per flow and repetition
   int repetitions = 2;
-  int latency_rounds = 16;
+  int latency_rounds = 1000;     // the fastest of many: a round the scheduler delayed is not the hop
+  double latency_budget_s = 0.05;  // per latency pair: fewer rounds when they are slow (a loaded machine)
   double wait_timeout_s = 2.0;
   double budget_s = 2.0;
 };

@@ -1,7 +1,8 @@
 // The speed-of-light floor through a whole run (bench/run/run_sol.hpp): every variant of the
 // built-in registry has an all-reduce traffic pattern (GPU-only ones included: nccl, nccl-symm and
 // their configurations), and a host run gives every case a floor priced from the CPU threads'
-// patterns, labelled CPU timing, in the JSON and its provenance; --no-sol gives none.
+// patterns, labelled CPU timing, in the JSON and its provenance, below what the twins reach;
+// --no-sol gives none.
 #include <gtest/gtest.h>
 
 #include "sol/traffic_check.hpp"
@@ -39,6 +40,25 @@ TEST(SolRun, AHostRunGivesEveryCaseACpuTimedFloor) {
     EXPECT_FALSE(c["sol"]["phases"].empty());
   }
   for (const auto& b : doc["benchmarks"]) EXPECT_TRUE(b.contains("sol_us")) << b["name"];  // a counter too
+}
+
+// The host backend's floor must stay below what its twins reach: a case below its floor is reported
+// as a timing or pattern error. With the hop measured while the pattern's copies ran (CPU threads
+// sharing 2 cores: several us), the 2-rank twoshot and oneshot-pull twins at 1K and 2K beat their
+// floors in the default host sweep; these are the cases nearest their floors there.
+TEST(SolRun, NoHostCaseBeatsItsFloorAtTwoRanks) {
+  RunConfig cfg = allreduce_sweep("host", 2, {"twoshot", "oneshot-pull", "ring", "island-twoshot"});
+  cfg.min_bytes = 1024;
+  cfg.max_bytes = 2048;
+  nlohmann::json doc;
+  ASSERT_NO_FATAL_FAILURE(sweep_to_json(cfg, "sol-host-floor", doc));
+  ASSERT_EQ(doc["arbench"]["cases"].size(), 8u);
+  for (const auto& c : doc["arbench"]["cases"]) {
+    ASSERT_TRUE(c.contains("sol_us")) << c["name"];
+    EXPECT_FALSE(c["sol"]["below_floor"].get<bool>())
+        << c["name"] << ": " << c["median_us"] << " us, floor " << c["sol_us"] << " us, hop " << c["sol"]["hop_us"]
+        << " us x " << c["sol"]["round_trips"];
+  }
 }
 
 TEST(SolRun, NoSolMeansNoFloorAndNoProbe) {
