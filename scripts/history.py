@@ -11,7 +11,8 @@ baseline against that result. Each line (schema documented in docs/regression.md
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
 lacks; regression says whether it failed the night's gate; not_counted why a slower one did
 not (correctness-only gate, abnormal device state); device is tonight's abnormal device state
-("" when normal or not recorded). A lossy (low-precision) variant's line adds its error figures
+("" when normal or not recorded). A case with a speed-of-light floor adds "sol_us", "pct_of_sol"
+and "sol_fell" (compare's: its % of SOL fell beyond the threshold). A lossy (low-precision) variant's line adds its error figures
 "max_abs_err" and "rms_rel_err" and "error_rose" (compare's: the error rose beyond the threshold,
 a regression). machine is the hardware's id and stack the platform stack in words ("driver 580.65
 · CUDA runtime 13.0 · NCCL 2.28.9", scripts/stack.py): one history spans stack changes, and the
@@ -123,6 +124,10 @@ def main():
             "not_counted": v.get("not_counted", ""),
             "device": device_marker(c.get("device_state")),
         })
+        if isinstance(c.get("pct_of_sol"), (int, float)):  # its speed-of-light floor, night by night
+            sol = v.get("sol") or {}
+            lines[-1].update(sol_us=compact(c.get("sol_us"), 6), pct_of_sol=compact(c["pct_of_sol"]),
+                             sol_fell=bool(sol.get("fell", False)))
         if "max_abs_err" in c or "rms_rel_err" in c:  # a lossy variant: its accuracy, night by night
             lines[-1].update(max_abs_err=compact(c.get("max_abs_err")), rms_rel_err=compact(c.get("rms_rel_err")),
                              error_rose=bool((v.get("accuracy") or {}).get("rose", False)))

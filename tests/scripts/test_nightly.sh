@@ -97,6 +97,15 @@ history=$(echo "$tmp"/results/history/*.jsonl)
 [[ -s $history ]] || fail "night1 wrote no history"
 cases=$(wc -l <"$history")
 ((cases > 0)) || fail "history is empty"
+# The host run's floors (CPU timing) reach the history: % of SOL night by night.
+"$py" - "$history" <<'PY' || fail "night1's history lacks the cases' floors"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for h in lines:
+    assert h["pct_of_sol"] > 0 and h["sol_us"] > 0, h
+    assert abs(h["pct_of_sol"] - 100 * h["sol_us"] / h["median_us"]) <= 0.01 * h["pct_of_sol"], h
+    assert h["sol_fell"] is False, h
+PY
 [[ $(page_nights "$(latest "$tmp/results")/report.html") == 1 ]] || fail "night1's page does not show one night"
 if ((${#flags[@]} == 0)); then
   for f in latency.png latency.svg busbw.png winners.svg history.png; do
