@@ -19,8 +19,8 @@ sol::PatternRates measure_pattern_rates(const std::vector<topo::CudaGpu>& gpus, 
   sol::PatternRates rates;
   rates.timing = "gpu";
   rates.method = "every flow of a pattern at once behind one start gate: SM copies (one kernel per GPU, 16-byte "
-                 "packs) and copy engines (cudaMemcpyPeerAsync, a stream per flow); hop: SM flag ping-pong while "
-                 "the pattern's copy-engine load runs";
+                 "packs) and copy engines (cudaMemcpyPeerAsync, a stream per flow); hop: SM flag ping-pong with "
+                 "nothing else running (the floor's) and while the pattern's copy-engine load runs";
   rates.repetitions = repetitions;
   for (const auto& g : gpus) rates.positions.push_back(g.bus_id);
   std::vector<topo::Pattern> patterns;

@@ -43,6 +43,7 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
   f.round_trips = kernel ? kernel->per_op : s.round_trips;
   f.round_trips_source = kernel ? kernel->source : "the schedule's own count (no count of the kernel's code)";
   std::optional<double> hop;
+  bool loaded_hop = false;  // a pattern without an idle hop (an older topo file) priced its loaded one
   for (const TrafficPhase& phase : s.phases) {
     const MeasuredPattern* p = in.rates->find(phase.shape, phase.direction, world);
     const std::string key = pattern_key(phase.shape, phase.direction, world);
@@ -74,7 +75,9 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
     }
     if (fell_back)
       f.notes.push_back(key + ": a flow the probe did not measure (other GPUs than 0..N-1) takes the pattern's fastest rate");
-    if (const auto h = p->slowest_hop_us(); h && (!hop || *h > *hop)) hop = h;
+    std::optional<double> h = p->slowest_idle_hop_us();
+    if (!h && (h = p->slowest_hop_us())) loaded_hop = true;
+    if (h && (!hop || *h > *hop)) hop = h;
     f.transfer_us += sp.transfer_us;
     f.phases.push_back(std::move(sp));
   }
@@ -82,6 +85,10 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
     *why = "no hop latency was measured under its patterns";
     return std::nullopt;
   }
+  if (loaded_hop && f.round_trips > 0)
+    f.notes.push_back("hop: the one measured under the pattern's load (the rates have no idle hop: a topo file "
+                      "from before arbench measured one); a small message's flags cross idle links, so this "
+                      "floor may sit above what it can reach (`arbench topo --out FILE` again)");
   f.hop_us = hop.value_or(0);
   f.sol_us = f.hop_us * f.round_trips + f.transfer_us;
   return f;

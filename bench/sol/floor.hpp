@@ -7,8 +7,11 @@
 //
 // The flow that takes longest is the busiest path; its rate is the fastest the pattern probe saw
 // for that flow (over the sizes measured, SM copies or copy engines): a floor, not a prediction.
-// The hop latency is the slowest hop measured under the schedule's patterns (a wait on every peer
-// ends with the slowest); the round trips are the kernel's (round_trips.hpp), else the schedule's.
+// The hop latency is the slowest of the schedule's patterns' hops measured with nothing running (a
+// wait on every peer ends with the slowest; a small message's own flags cross idle links, and a
+// hop measured under bulk copies would put the floor above what it can reach); the loaded hop only
+// where the rates have no idle one (older topo files), saying so. The round trips are the
+// kernel's (round_trips.hpp), else the schedule's.
 // A variant with several schedules (NCCL choosing its algorithm) gets the lowest of their floors.
 // Host-only.
 #pragma once

@@ -166,10 +166,12 @@ topo::PatternResult measure(const topo::Pattern& p, std::size_t bytes, const Hos
         if (e.flow_s[f] > 0) r.gbps[f] = double(bytes) * reps / e.flow_s[f] / 1e9;
   }
   if (!latency) return r;
+  // The loaded hop (latency_us) stays null: under the copies it measures the scheduler.
   r.latency_us.resize(p.latency_pairs.size());
+  r.idle_latency_us.resize(p.latency_pairs.size());
   for (std::size_t k = 0; k < p.latency_pairs.size(); ++k) {
     std::string failed;
-    r.latency_us[k] = idle_hop_us(std::max(1, opt.latency_rounds), opt.latency_budget_s, opt.wait_timeout_s, &failed);
+    r.idle_latency_us[k] = idle_hop_us(std::max(1, opt.latency_rounds), opt.latency_budget_s, opt.wait_timeout_s, &failed);
     if (!failed.empty())
       r.notes.push_back("latency " + std::to_string(p.latency_pairs[k].first) + "->" +
                         std::to_string(p.latency_pairs[k].second) + ": " + failed);
@@ -209,10 +211,10 @@ PatternRates run_host_pattern_probe(const std::vector<PlannedPattern>& plan, int
   // and a floor priced from those would sit above cases that beat it honestly.
   std::optional<double> fastest;
   for (const auto& p : rates.patterns)
-    for (const auto& l : p.latency_us)
+    for (const auto& l : p.idle_latency_us)
       if (l && (!fastest || *l < *fastest)) fastest = l;
   for (auto& p : rates.patterns)
-    for (auto& l : p.latency_us)
+    for (auto& l : p.idle_latency_us)
       if (l) l = fastest;
   return rates;
 }

@@ -1,14 +1,14 @@
 // The pattern probe on CPU threads, for the host backend's floors: the same patterns as on GPUs
 // (probe_plan.hpp), each rank a thread that copies its flows' bytes (push: from its buffer into the
 // peer's; pull: from the peer's into its own), every flow of a pattern at once behind one start,
-// and the latency of a flag handed between two threads (release store, acquire load): the fastest
-// one-way crossing of `latency_rounds` per latency pair (fewer once latency_budget_s is spent),
-// timed on one steady clock, with no copies running, and the fastest over every pattern for all
-// of them (the crossing does not depend on the pattern then). On GPUs the hop is measured under
-// the pattern's load; here the copy threads would share the cores with the two flag threads, and
-// a hop under load prices the scheduler's time slices (a few us), more than a whole 2-rank twin
-// op, so the floor would sit above honest cases (host_probe.cpp, idle_hop_us, says why one-way
-// and not half a round trip). Every figure is CPU timing (PatternRates::timing "cpu"): what CPU
+// and the idle hop (idle_latency_us) of a flag handed between two threads (release store, acquire
+// load): the fastest one-way crossing of `latency_rounds` per latency pair (fewer once
+// latency_budget_s is spent), timed on one steady clock, with no copies running, and the fastest
+// over every pattern for all of them (the crossing does not depend on the pattern then). The hop
+// under the pattern's load (latency_us) stays null here, unlike on GPUs: the copy threads would
+// share the cores with the two flag threads, and a hop under load prices the scheduler's time
+// slices (a few us), more than a whole 2-rank twin op (host_probe.cpp, idle_hop_us, says why
+// one-way and not half a round trip). Every figure is CPU timing (PatternRates::timing "cpu"): what CPU
 // threads sharing this machine's cores and memory do, nothing about GPUs.
 //
 // Method: per pattern and size, one untimed episode of one repetition, then one of `repetitions`;

@@ -104,12 +104,17 @@ std::optional<double> MeasuredPattern::fastest_gbps(std::string* mover) const {
   return best;
 }
 
-std::optional<double> MeasuredPattern::slowest_hop_us() const {
+namespace {
+std::optional<double> slowest(const std::vector<std::optional<double>>& hops) {
   std::optional<double> worst;
-  for (const auto& v : latency_us)
+  for (const auto& v : hops)
     if (v && (!worst || *v > *worst)) worst = v;
   return worst;
 }
+}  // namespace
+
+std::optional<double> MeasuredPattern::slowest_hop_us() const { return slowest(latency_us); }
+std::optional<double> MeasuredPattern::slowest_idle_hop_us() const { return slowest(idle_latency_us); }
 
 const MeasuredPattern* PatternRates::find(TrafficShape s, TrafficDirection d, int world) const {
   for (const auto& p : patterns)
@@ -124,9 +129,10 @@ void add_size(PatternRates& rates, const std::vector<PlannedPattern>& plan, std:
     auto it = std::find_if(rates.patterns.begin(), rates.patterns.end(),
                            [&](const MeasuredPattern& m) { return m.key == pp.pattern.name; });
     if (it == rates.patterns.end()) {
-      MeasuredPattern m{pp.pattern.name, pp.shape, pp.direction, pp.world, {}, {}, pp.pattern.latency_pairs, {}, {}, {}};
+      MeasuredPattern m{pp.pattern.name, pp.shape, pp.direction, pp.world, {}, {}, pp.pattern.latency_pairs, {}, {}, {}, {}};
       for (const auto& f : pp.pattern.flows) m.flows.emplace_back(f.from, f.to);
       m.latency_us.assign(m.latency_pairs.size(), std::nullopt);
+      m.idle_latency_us.assign(m.latency_pairs.size(), std::nullopt);
       rates.patterns.push_back(std::move(m));
       it = rates.patterns.end() - 1;
     }
@@ -140,6 +146,8 @@ void add_size(PatternRates& rates, const std::vector<PlannedPattern>& plan, std:
     it->sizes.push_back({bytes, r.gbps, r.ce_gbps});
     for (std::size_t k = 0; k < r.latency_us.size() && k < it->latency_us.size(); ++k)
       if (r.latency_us[k]) it->latency_us[k] = r.latency_us[k];
+    for (std::size_t k = 0; k < r.idle_latency_us.size() && k < it->idle_latency_us.size(); ++k)
+      if (r.idle_latency_us[k]) it->idle_latency_us[k] = r.idle_latency_us[k];
   }
   for (auto& m : rates.patterns)
     if (m.sizes.empty()) m.skipped = "nothing measured" + (m.notes.empty() ? std::string() : " (" + m.notes.back() + ")");
@@ -162,7 +170,8 @@ json pattern_rates_to_json(const PatternRates& r) {
               {"flows", pairs_json(p.flows)},
               {"sizes", sizes},
               {"latency_pairs", pairs_json(p.latency_pairs)},
-              {"latency_us", optionals(p.latency_us)}};
+              {"latency_us", optionals(p.latency_us)},
+              {"idle_latency_us", optionals(p.idle_latency_us)}};
     if (!p.notes.empty()) e["notes"] = p.notes;
     if (p.skipped) e["skipped"] = *p.skipped;
     patterns.push_back(e);
@@ -198,6 +207,11 @@ PatternRates pattern_rates_from_json(const json& j, const std::string& where) {
       }
       p.latency_pairs = pairs_from(e.at("latency_pairs"), r.positions.size(), at + " latency_pairs");
       p.latency_us = optionals_from(e.at("latency_us"), p.latency_pairs.size(), at + " latency_us");
+      // Absent in files written before idle hops were measured: the floor then prices the loaded
+      // hop and says so.
+      p.idle_latency_us = e.contains("idle_latency_us")
+                              ? optionals_from(e.at("idle_latency_us"), p.latency_pairs.size(), at + " idle_latency_us")
+                              : std::vector<std::optional<double>>(p.latency_pairs.size());
       if (e.contains("notes")) p.notes = e.at("notes").get<std::vector<std::string>>();
       if (e.contains("skipped")) p.skipped = e.at("skipped").get<std::string>();
       r.patterns.push_back(std::move(p));
@@ -216,10 +230,11 @@ std::optional<PatternRates> read_pattern_rates(const std::filesystem::path& file
 }
 
 std::string render_pattern_rates(const PatternRates& r) {
-  std::vector<std::vector<std::string>> rows = {{"pattern", "flows", "SM GB/s", "CE GB/s", "hop us", "sizes"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"pattern", "flows", "SM GB/s", "CE GB/s", "hop us", "loaded hop us", "sizes"}};
   for (const auto& p : r.patterns) {
     if (p.skipped) {
-      rows.push_back({p.key, std::to_string(p.flows.size()), "-", "-", "-", "skipped: " + *p.skipped});
+      rows.push_back({p.key, std::to_string(p.flows.size()), "-", "-", "-", "-", "skipped: " + *p.skipped});
       continue;
     }
     std::vector<double> sm, ce;
@@ -234,15 +249,17 @@ std::string render_pattern_rates(const PatternRates& r) {
     }
     std::string sizes;
     for (const auto& s : p.sizes) sizes += (sizes.empty() ? "" : " ") + size_text(s.bytes);
-    char hop[32] = "-";
-    if (const auto h = p.slowest_hop_us()) std::snprintf(hop, sizeof hop, "%.2f", *h);
-    rows.push_back({p.key, std::to_string(p.flows.size()), range(sm), range(ce), hop, sizes});
+    char idle[32] = "-", loaded[32] = "-";
+    if (const auto h = p.slowest_idle_hop_us()) std::snprintf(idle, sizeof idle, "%.2f", *h);
+    if (const auto h = p.slowest_hop_us()) std::snprintf(loaded, sizeof loaded, "%.2f", *h);
+    rows.push_back({p.key, std::to_string(p.flows.size()), range(sm), range(ce), idle, loaded, sizes});
   }
   std::vector<std::size_t> w(rows[0].size(), 0);
   for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size(); ++c) w[c] = std::max(w[c], row[c].size());
   std::string out = fit_line(std::string("Schedule patterns (the floor's rates): every flow of a pattern at once; GB/s "
-                                         "per flow, min..max over its flows; hop: one-way flag latency under it") +
+                                         "per flow, min..max over its flows; hop: one-way flag latency, the slowest pair, with nothing "
+                                         "running (the floor's) and under the pattern") +
                                  (r.timing == "cpu" ? "; CPU threads, CPU timing" : ""),
                              2);
   for (const auto& row : rows) {

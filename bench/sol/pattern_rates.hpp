@@ -39,6 +39,7 @@ struct MeasuredPattern {
   std::vector<SizeRates> sizes;
   std::vector<std::pair<int, int>> latency_pairs;
   std::vector<std::optional<double>> latency_us;  // one-way, per latency pair, under the pattern
+  std::vector<std::optional<double>> idle_latency_us;  // one-way, per latency pair, nothing running
   std::vector<std::string> notes;                 // why a rate or a latency is null
   std::optional<std::string> skipped;             // why nothing was measured
 
@@ -49,6 +50,8 @@ struct MeasuredPattern {
   std::optional<double> fastest_gbps(std::string* mover = nullptr) const;
   // The slowest hop measured under the pattern (every rank waits for its slowest peer).
   std::optional<double> slowest_hop_us() const;
+  // The slowest of the pattern's hops measured with nothing running: the floor's hop.
+  std::optional<double> slowest_idle_hop_us() const;
 };
 
 struct PatternRates {
@@ -74,7 +77,7 @@ PatternRates pattern_rates_from_json(const nlohmann::json& j, const std::string&
 std::optional<PatternRates> read_pattern_rates(const std::filesystem::path& file);
 
 // One line per pattern: its flows, each engine's rate (min..max over the flows of each flow's
-// fastest over the sizes), the slowest hop under it; within 120 columns.
+// fastest over the sizes), the slowest hop idle and under it; within 120 columns.
 std::string render_pattern_rates(const PatternRates& r);
 
 }  // namespace arbench::sol

@@ -4,7 +4,8 @@
 // without a device. `arbench doctor`'s posted-write collapse probe runs one pair alone and every
 // GPU at once, writing (push) and reading (pull); a schedule's own pattern (one-shot: every GPU
 // to every peer; ring: neighbours; bench/sol/probe_plan.hpp) is the same kind of value, measured
-// with SM copies and copy engines and with the flag latency of a hop while the pattern runs.
+// with SM copies and copy engines, and with the flag latency of a hop while the pattern runs and
+// with nothing running.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +29,8 @@ struct Pattern {
   std::string name;
   std::vector<Flow> flows;
   // Ordered pairs (x, y) whose one-way flag latency x -> y is measured while the pattern's flows
-  // run (with copy engines, so the SMs stay free for the ping-pong): the hop a schedule of this
-  // pattern waits on. Measured when PatternProbeOptions::latency_rounds > 0.
+  // run (with copy engines, so the SMs stay free for the ping-pong), and with nothing running: the
+  // hop a schedule of this pattern waits on. Measured when PatternProbeOptions::latency_rounds > 0.
   std::vector<std::pair<int, int>> latency_pairs = {};
 };
 
@@ -40,6 +41,9 @@ struct PatternResult {
   std::vector<std::optional<double>> ce_gbps = {};     // copy engines, per flow (options.copy_engine)
   std::vector<std::optional<double>> latency_us = {};  // per latency pair (options.latency_rounds > 0)
   std::vector<std::string> notes = {};                 // why a copy-engine rate or a latency is null
+  // per latency pair, nothing else running: the least a hop costs (a small message's own flags
+  // cross idle links), what the speed-of-light floor prices
+  std::vector<std::optional<double>> idle_latency_us = {};
 };
 
 struct PatternProbeOptions {
@@ -48,7 +52,7 @@ struct PatternProbeOptions {
   double wait_timeout_s = 5.0;                // bound on the start gate and on each episode's finish
   double budget_s = 20.0;                     // patterns left when it is spent are skipped, saying so
   bool copy_engine = false;  // also each flow by copy engine: cudaMemcpyPeerAsync on a stream of its own
-  int latency_rounds = 0;    // > 0: ping-pong round trips per latency pair, under the copy-engine load
+  int latency_rounds = 0;    // > 0: ping-pong round trips per latency pair, idle and under the copy-engine load
 };
 
 }  // namespace arbench::topo

@@ -92,7 +92,10 @@ class PatternRunner {
   PatternResult run(const Pattern& p) {
     PatternResult r{p.name, std::vector<std::optional<double>>(p.flows.size()), std::nullopt};
     if (opt_.copy_engine) r.ce_gbps.resize(p.flows.size());
-    if (opt_.latency_rounds > 0) r.latency_us.resize(p.latency_pairs.size());
+    if (opt_.latency_rounds > 0) {
+      r.latency_us.resize(p.latency_pairs.size());
+      r.idle_latency_us.resize(p.latency_pairs.size());
+    }
     std::vector<std::vector<DrivenFlow>> driven(n_);  // per driving GPU, at most kMaxFanout
     for (std::size_t f = 0; f < p.flows.size(); ++f) {
       const Flow& fl = p.flows[f];
@@ -187,7 +190,9 @@ class PatternRunner {
     return {};
   }
 
-  // The one-way latency x -> y while the pattern's copy-engine load runs (probe_loaded.cu's method).
+  // The one-way latency x -> y with nothing else running (the floor's hop: a small message's own
+  // flags cross idle links), then while the pattern's copy-engine load runs (probe_loaded.cu's
+  // method).
   void latency(const std::vector<std::vector<DrivenFlow>>& driven, std::pair<int, int> pair, PatternResult* r,
                std::size_t k) {
     const auto [x, y] = pair;
@@ -199,10 +204,17 @@ class PatternRunner {
     }
     ProbeDevice &dx = dev_[std::size_t(x)]->dev, &dy = dev_[std::size_t(y)]->dev;
     const PingPongSides sides{&dx, &dy, dx.flags, dy.flags, dx.stream2, dy.stream2};
-    reset_pingpong(sides);
     ProbeOptions ping;
     ping.latency_rounds = opt_.latency_rounds;
     ping.wait_timeout_s = opt_.wait_timeout_s;
+    reset_pingpong(sides);
+    launch_pingpong(sides, ping);
+    finish(dx.stream2, dx.ordinal);
+    finish(dy.stream2, dy.ordinal);
+    std::string idle_why;
+    if (const auto us = pingpong_one_way_us(sides, ping, &idle_why)) r->idle_latency_us[k] = us;
+    else r->notes.push_back("idle latency " + name + ": " + idle_why);
+    reset_pingpong(sides);
     auto extra = [&] {
       for (ProbeDevice* d : {&dx, &dy}) {
         ARB_CUDA_CHECK(cudaSetDevice(d->ordinal));

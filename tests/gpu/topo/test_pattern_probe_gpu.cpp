@@ -1,6 +1,6 @@
 // The pattern probe on real GPUs (bench/topo/gpu/pattern_probe.cu) and the doctor's collapse probe
 // on it: every flow of a pattern gets a plausible rate, a flow without P2P access or out of range
-// is null, a spent budget skips the patterns left, and `arbench doctor` on the box runs the probe
+// is null, a hop is measured idle and under the load, a spent budget skips the patterns left, and `arbench doctor` on the box runs the probe
 // and says pull or push. Skips below two GPUs with P2P.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -49,6 +49,31 @@ TEST(PatternProbeGpu, EveryFlowOfAPatternGetsARate) {
   }
   EXPECT_FALSE(r[3].gbps[0]);  // GPU 99 does not exist: the flow is left out
   EXPECT_TRUE(r[3].gbps[1]);
+}
+
+TEST(PatternProbeGpu, AHopIsMeasuredIdleAndUnderTheLoad) {
+  ARB_REQUIRE_GPUS(2);
+  const auto gpus = list_cuda_gpus();
+  int can = 0;
+  cudaDeviceCanAccessPeer(&can, gpus[0].ordinal, gpus[1].ordinal);
+  if (!can) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+  PatternProbeOptions o = small();
+  o.copy_engine = true;
+  o.latency_rounds = 200;
+  const std::vector<Pattern> patterns = {{"both ways", {{0, 1, false}, {1, 0, false}}, {{0, 1}}}};
+  const auto r = run_pattern_probe(gpus, patterns, o);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_FALSE(r[0].skipped) << *r[0].skipped;
+  ASSERT_EQ(r[0].idle_latency_us.size(), 1u);
+  ASSERT_TRUE(r[0].idle_latency_us[0]) << (r[0].notes.empty() ? "" : r[0].notes.back());
+  EXPECT_GT(*r[0].idle_latency_us[0], 0.0);
+  EXPECT_LT(*r[0].idle_latency_us[0], 100.0);  // a one-way PCIe flag hop is a few us
+  ASSERT_EQ(r[0].latency_us.size(), 1u);       // under the load: null only with a note
+  if (!r[0].latency_us[0]) {
+    EXPECT_FALSE(r[0].notes.empty());
+  }
+  std::cout << "hop 0->1: idle " << *r[0].idle_latency_us[0] << " us, loaded "
+            << (r[0].latency_us[0] ? std::to_string(*r[0].latency_us[0]) : "null") << " us\n";
 }
 
 TEST(PatternProbeGpu, ASpentBudgetSkipsThePatternsLeft) {

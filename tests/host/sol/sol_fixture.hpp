@@ -1,4 +1,5 @@
 // Fixed pattern rates for the floor's tests: numbers chosen so every floor is computed by hand.
+// The hops listed are idle (nothing running); each pair's hop under its pattern's load is twice it.
 //   w8 all-pairs pull   every flow SM 6 GB/s at 64K, 10 at 1M; copy engines 8; hops 0->1 2.0 us, 7->6 3.0 us
 //   w8 all-pairs push   every flow SM 7 (posted writes collapsed), copy engines 20; hop 0->1 4.0 us
 //   w8 ring push        SM 40 GB/s, but 7->0 20; hops 0->1 1.5 us, 7->0 2.5 us
@@ -24,7 +25,10 @@ inline MeasuredPattern measured(TrafficShape shape, TrafficDirection d, int worl
   const std::size_t n = p.flows.size();
   p.sizes.push_back({1u << 20, std::vector<std::optional<double>>(n, sm), std::vector<std::optional<double>>(n, ce)});
   p.latency_pairs = std::move(hops);
-  for (double h : hop_us) p.latency_us.emplace_back(h);
+  for (double h : hop_us) {
+    p.idle_latency_us.emplace_back(h);  // the floor's hop
+    p.latency_us.emplace_back(2 * h);   // under the pattern's load: twice, never priced while an idle one exists
+  }
   return p;
 }
 

@@ -39,7 +39,8 @@ TEST(SolFloor, OneShotPullAtEightRanksUsesTheLoadedRateAndTheSlowestHop) {
   const auto q = query("oneshot-pull", 8, 1 << 20);
   const SolFloor f = floor_of(oneshot_pull_traffic(q), q, r);
   // 1 MiB per flow at 10 GB/s (SM at 1M beats copy engines' 8 and SM's 6 at 64K): 104.8576 us;
-  // hops: the slowest under the pattern, 3.0 us, x 2 waits (barrier, one wave).
+  // hops: the slowest of the pattern's idle hops, 3.0 us (not its loaded 6.0), x 2 waits (barrier,
+  // one wave).
   EXPECT_NEAR(f.transfer_us, 104.8576, 1e-9);
   EXPECT_DOUBLE_EQ(f.hop_us, 3.0);
   EXPECT_DOUBLE_EQ(f.round_trips, 2);
@@ -88,6 +89,19 @@ TEST(SolFloor, NcclChoosingItsAlgorithmGetsTheLowestScheduleThatWasMeasured) {
   EXPECT_NE(f.schedule.find("ring (simple)"), std::string::npos) << f.schedule;
   EXPECT_NEAR(f.sol_us, 91.7504 + 35, 1e-9);
   EXPECT_NE(f.notes.back().find("the lowest of 6 schedules"), std::string::npos);
+}
+
+TEST(SolFloor, TheLoadedHopOnlyWhereNoIdleOneWasMeasuredSayingSo) {
+  PatternRates r = sol_fixture::rates();
+  for (auto& p : r.patterns) std::fill(p.idle_latency_us.begin(), p.idle_latency_us.end(), std::nullopt);
+  const auto q = query("oneshot-pull", 8, 1 << 20);
+  const SolFloor f = floor_of(oneshot_pull_traffic(q), q, r);
+  // A topo file from before idle hops: the loaded 6.0 us x 2 waits, and a note that says so.
+  EXPECT_DOUBLE_EQ(f.hop_us, 6.0);
+  EXPECT_NEAR(f.sol_us, 104.8576 + 12, 1e-9);
+  ASSERT_FALSE(f.notes.empty());
+  EXPECT_NE(f.notes.back().find("no idle hop"), std::string::npos) << f.notes.back();
+  EXPECT_TRUE(floor_of(oneshot_pull_traffic(q), q, sol_fixture::rates()).notes.empty());
 }
 
 TEST(SolFloor, TheKernelsRoundTripsReplaceTheSchedules) {

@@ -51,7 +51,7 @@ TEST(SolPatternRates, AssembledSizeBySizeKeepingTheFastest) {
   std::vector<topo::PatternResult> small, large;
   for (const auto& p : plan) {
     small.push_back({p.pattern.name, {4.0, 5.0}, std::nullopt, {6.0, std::nullopt}, {}, {}});
-    large.push_back({p.pattern.name, {9.0, 8.0}, std::nullopt, {7.0, 7.5}, {1.25}, {}});
+    large.push_back({p.pattern.name, {9.0, 8.0}, std::nullopt, {7.0, 7.5}, {1.25}, {}, {0.5}});
   }
   large.back().skipped = "budget spent";
   add_size(r, plan, 65536, small);
@@ -64,6 +64,7 @@ TEST(SolPatternRates, AssembledSizeBySizeKeepingTheFastest) {
   EXPECT_EQ(mover, "SM");
   EXPECT_DOUBLE_EQ(*pull->flow_gbps(1, 0, &mover), 8.0);
   EXPECT_DOUBLE_EQ(*pull->slowest_hop_us(), 1.25);
+  EXPECT_DOUBLE_EQ(*pull->slowest_idle_hop_us(), 0.5);
   const MeasuredPattern& last = r.patterns.back();  // measured at 64K only: its 1M note says why
   EXPECT_EQ(last.sizes.size(), 1u);
   EXPECT_NE(last.notes.back().find("1M: budget spent"), std::string::npos);
@@ -95,6 +96,18 @@ TEST(SolPatternRates, AProbeResultRoundTripsThroughTheTopoFile) {
   std::filesystem::remove(old);
 }
 
+TEST(SolPatternRates, AFileWithoutIdleHopsReadsWithTheLoadedOnesOnly) {
+  nlohmann::json j = pattern_rates_to_json(sol_fixture::rates());
+  for (auto& p : j["patterns"]) p.erase("idle_latency_us");  // written before idle hops were measured
+  const PatternRates back = pattern_rates_from_json(j, "old.json");
+  const MeasuredPattern* pull = back.find(TrafficShape::all_pairs, TrafficDirection::pull, 8);
+  ASSERT_NE(pull, nullptr);
+  EXPECT_FALSE(pull->slowest_idle_hop_us());
+  EXPECT_DOUBLE_EQ(*pull->slowest_hop_us(), 6.0);
+  j["patterns"][0]["idle_latency_us"] = {1.0};  // two pairs, one figure
+  EXPECT_THROW((void)pattern_rates_from_json(j, "x"), UsageError);
+}
+
 TEST(SolPatternRates, MalformedObjectsAreRefusedNamingWhere) {
   nlohmann::json j = pattern_rates_to_json(sol_fixture::rates());
   j["patterns"][0]["flows"][3] = {0, 9};
@@ -118,6 +131,8 @@ TEST(SolPatternRates, TheTableFits120Columns) {
   EXPECT_NE(text.find("w8 all-pairs push"), std::string::npos);
   EXPECT_NE(text.find("7.0..7.0"), std::string::npos);    // SM under the push pattern
   EXPECT_NE(text.find("20.0..40.0"), std::string::npos);  // the ring: 7->0 at 20, the rest at 40
+  EXPECT_NE(text.find("loaded hop us"), std::string::npos);
+  EXPECT_NE(text.find("3.00           6.00"), std::string::npos) << text;  // w8 all-pairs pull: idle 3, loaded 6
   for (std::size_t at = 0, nl; at < text.size(); at = nl + 1) {
     nl = text.find('\n', at);
     EXPECT_LE(nl - at, 120u) << text.substr(at, nl - at);
