@@ -73,7 +73,10 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
     if (below_floor(r))
       o << fit_line("  BELOW FLOOR " + r.c.name() + ": " + fixed_us(r.latency_us.median) + " us, floor " +
                         fixed_us(r.sol->sol_us) + " us (" + r.sol->timing + " timing): a timing or traffic pattern "
-                        "error, not a success",
+                        "error, not a success" +
+                        (r.sol->timing == "cpu" ? "; on CPU threads also a machine too loaded to measure the hop "
+                                                  "(rerun it quiet; docs/speed-of-light.md)"
+                                                : ""),
                     4);
   std::map<std::string, int> reasons;
   for (const auto& s : skipped) ++reasons[s.c.variant + ": " + s.reason];

@@ -8,6 +8,9 @@
 #include <string>
 #include <thread>
 
+#include <pthread.h>
+#include <sched.h>
+
 namespace arbench::sol {
 namespace {
 
@@ -20,15 +23,6 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 struct alignas(64) Flag {
   std::atomic<int> v{0};
 };
-
-// Spins (yielding) until *f == want or the deadline; false at the deadline.
-bool wait_for(const Flag& f, int want, Clock::time_point deadline) {
-  while (f.v.load(std::memory_order_acquire) != want) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::yield();
-  }
-  return true;
-}
 
 struct Episode {
   std::vector<double> flow_s;  // per flow: its fastest repetition's seconds x reps; < 0: not done
@@ -101,18 +95,52 @@ class Runner {
   std::vector<std::vector<unsigned char>> src_, dst_;
 };
 
+// Spins until done() or the deadline (false at the deadline): busy for a few thousand checks at a
+// time, then one yield. Busy, so that when both threads of a handoff hold a core the crossing is the
+// cache line's, not a scheduler's wake-up; a yield now and then, so that two threads sharing one
+// core still progress.
+template <class Done>
+bool spin_until(const Done& done, Clock::time_point deadline) {
+  for (;;) {
+    for (int i = 0; i < 4096; ++i)
+      if (done()) return true;
+    if (Clock::now() > deadline) return false;
+    std::this_thread::yield();
+  }
+}
+
+// Pins two threads to two different CPUs of the process's set; false when it has fewer than two
+// or the system refuses. Unpinned, the scheduler of a loaded machine may keep both on one core, and
+// no crossing is ever faster than its context switch.
+bool pin_apart(std::thread& a, std::thread& b) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
+  int cpus[2], found = 0;
+  for (int c = 0; c < CPU_SETSIZE && found < 2; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus[found++] = c;
+  if (found < 2) return false;
+  bool ok = true;
+  for (int i = 0; i < 2; ++i) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[i], &one);
+    ok = pthread_setaffinity_np((i == 0 ? a : b).native_handle(), sizeof one, &one) == 0 && ok;
+  }
+  return ok;
+}
+
 // One hop with no copies running: a thread stamps the time and raises a flag, `rounds` times or
 // until `budget_s` is spent, whichever comes first; the other, spinning on it, reads the clock when
 // it sees the flag and answers, so rounds do not overlap. The hop is the fastest one-way crossing
 // seen (both threads read one steady clock, which GPUs in different devices could not): the least
-// a wait on a peer's flag costs on this machine, so hop x waits stays below what the twins reach
-// (a 2-rank twoshot twin op overlaps its ranks' waits and beats half the round trip x its waits).
-// Not under the pattern's load, unlike on GPUs: the copy threads and these two share the cores,
-// and a hop under load measures the scheduler's time slices (a few us on 2 cores), more than a
-// whole 2-rank twin op takes. The twins hand their flags over the same way (release store, acquire
-// load, yielding while they spin: kernels/mem_host.hpp). nullopt, with *failed, when a wait passed
-// wait_timeout_s before any round ended.
-std::optional<double> idle_hop_us(int rounds, double budget_s, double wait_timeout_s, std::string* failed) {
+// a wait on a peer's flag costs on this machine, a cache line moving between two cores, which no
+// load makes faster. Not half the fastest round trip, nor with the twins' yield on every check
+// (kernels/mem_host.hpp): on a loaded 2-core machine both then measure the scheduler's wake-ups
+// (1.6-2 us), and a 2-rank twoshot twin, whose ranks overlap their four waits, beat 4 x that.
+// nullopt, with *failed, when no round ended before wait_timeout_s.
+std::optional<double> idle_hop_us(int rounds, double budget_s, double wait_timeout_s, std::string* failed,
+                                  bool* pinned_apart) {
   constexpr int kStop = -1;
   Flag ping, pong;
   std::atomic<long long> sent_ns{0};
@@ -127,24 +155,28 @@ std::optional<double> idle_hop_us(int rounds, double budget_s, double wait_timeo
   long long best = -1;  // written by the responder only, read after join
   std::thread responder([&] {
     for (int k = 1;; ++k) {
-      int seen;
-      while ((seen = ping.v.load(std::memory_order_acquire)) != k && seen != kStop) {
-        if (Clock::now() > deadline) return;
-        std::this_thread::yield();
-      }
-      if (seen == kStop) return;
+      int seen = 0;
+      if (!spin_until([&] { return (seen = ping.v.load(std::memory_order_acquire)) == k || seen == kStop; }, deadline) ||
+          seen == kStop)
+        return;
       const long long ns = ns_since_origin() - sent_ns.load(std::memory_order_relaxed);
       if (best < 0 || ns < best) best = ns;
       pong.v.store(k, std::memory_order_release);
     }
   });
-  for (int k = 1; k <= rounds && (k == 1 || Clock::now() < enough); ++k) {
-    sent_ns.store(ns_since_origin(), std::memory_order_relaxed);  // published by the release below
-    ping.v.store(k, std::memory_order_release);
-    if (!wait_for(pong, k, deadline)) break;  // the responder gives up by the same deadline
-  }
-  ping.v.store(kStop, std::memory_order_release);
+  std::thread initiator([&] {
+    for (int k = 1; k <= rounds && (k == 1 || Clock::now() < enough); ++k) {
+      sent_ns.store(ns_since_origin(), std::memory_order_relaxed);  // published by the release below
+      ping.v.store(k, std::memory_order_release);
+      // The responder gives up by the same deadline.
+      if (!spin_until([&] { return pong.v.load(std::memory_order_acquire) == k; }, deadline)) break;
+    }
+    ping.v.store(kStop, std::memory_order_release);
+  });
+  const bool pinned = pin_apart(responder, initiator);
   responder.join();
+  initiator.join();
+  if (pinned_apart) *pinned_apart = pinned;
   if (best < 0) {
     *failed = "a thread waited past " + std::to_string(wait_timeout_s) + " s";
     return std::nullopt;
@@ -152,7 +184,7 @@ std::optional<double> idle_hop_us(int rounds, double budget_s, double wait_timeo
   return double(best) / 1e3;
 }
 
-topo::PatternResult measure(const topo::Pattern& p, std::size_t bytes, const HostProbeOptions& opt, bool latency) {
+topo::PatternResult measure(const topo::Pattern& p, std::size_t bytes, const HostProbeOptions& opt) {
   topo::PatternResult r{p.name, std::vector<std::optional<double>>(p.flows.size()), std::nullopt};
   Runner run(p, bytes, opt);
   for (int reps : {1, opt.repetitions}) {
@@ -165,18 +197,30 @@ topo::PatternResult measure(const topo::Pattern& p, std::size_t bytes, const Hos
       for (std::size_t f = 0; f < p.flows.size(); ++f)
         if (e.flow_s[f] > 0) r.gbps[f] = double(bytes) * reps / e.flow_s[f] / 1e9;
   }
-  if (!latency) return r;
-  // The loaded hop (latency_us) stays null: under the copies it measures the scheduler.
-  r.latency_us.resize(p.latency_pairs.size());
-  r.idle_latency_us.resize(p.latency_pairs.size());
-  for (std::size_t k = 0; k < p.latency_pairs.size(); ++k) {
-    std::string failed;
-    r.idle_latency_us[k] = idle_hop_us(std::max(1, opt.latency_rounds), opt.latency_budget_s, opt.wait_timeout_s, &failed);
-    if (!failed.empty())
-      r.notes.push_back("latency " + std::to_string(p.latency_pairs[k].first) + "->" +
-                        std::to_string(p.latency_pairs[k].second) + ": " + failed);
-  }
   return r;
+}
+
+// The idle hop of every measured pattern's latency pairs: one measurement, since with no copies
+// running a CPU hop depends on neither the pattern nor the pair (no rank's thread has a core).
+// The hop under the pattern's load (latency_us) stays null: under the copies it measures the
+// scheduler's time slices.
+void hop_of_every_pattern(const std::vector<PlannedPattern>& plan, const HostProbeOptions& opt,
+                          std::vector<topo::PatternResult>& results) {
+  std::string failed;
+  bool pinned = false;
+  const auto hop =
+      idle_hop_us(std::max(1, opt.latency_rounds), opt.latency_budget_s, opt.wait_timeout_s, &failed, &pinned);
+  for (std::size_t i = 0; i < results.size() && i < plan.size(); ++i) {
+    if (results[i].skipped) continue;
+    const std::size_t pairs = plan[i].pattern.latency_pairs.size();
+    results[i].latency_us.assign(pairs, std::nullopt);
+    results[i].idle_latency_us.assign(pairs, hop);
+    if (!hop && pairs > 0) results[i].notes.push_back("hop: " + failed);
+    if (hop && pairs > 0 && !pinned)
+      results[i].notes.push_back("hop: its two threads could not be pinned to two CPUs (fewer than two in the "
+                                 "process's set, or the system refused): on a loaded machine it may be a context "
+                                 "switch, not a crossing");
+  }
 }
 
 }  // namespace
@@ -185,9 +229,10 @@ PatternRates run_host_pattern_probe(const std::vector<PlannedPattern>& plan, int
   PatternRates rates;
   rates.timing = "cpu";
   rates.method = "CPU threads, one per rank: memcpy of each flow's bytes in 16 KiB chunks, every flow of a pattern at "
-                 "once; hop: the fastest one-way crossing of a flag between two threads (release store, acquire load, "
-                 "one steady clock) over every pattern's rounds, with no copies running (under load it would price "
-                 "the scheduler); CPU timing";
+                 "once; hop: the fastest one-way crossing of a flag between two busy-spinning threads pinned to two "
+                 "CPUs (release store, "
+                 "acquire load, one steady clock) with no copies running, the same for every pattern (under load it "
+                 "would price the scheduler); CPU timing";
   rates.repetitions = opt.repetitions;
   for (int r = 0; r < ranks; ++r) rates.positions.push_back("rank:" + std::to_string(r));
   const auto start = Clock::now();
@@ -201,21 +246,11 @@ PatternRates run_host_pattern_probe(const std::vector<PlannedPattern>& plan, int
                            "the probe's time budget (" + std::to_string(opt.budget_s) + " s) was spent before it"});
         continue;
       }
-      results.push_back(measure(pp.pattern, sizes[s], opt, s + 1 == sizes.size()));
+      results.push_back(measure(pp.pattern, sizes[s], opt));
     }
+    if (s + 1 == sizes.size()) hop_of_every_pattern(plan, opt, results);
     add_size(rates, plan, sizes[s], results);
   }
-  // With no copies running, a CPU hop does not depend on the pattern: every pattern's pairs sample
-  // the same crossing, at moments spread over the probe. The fastest of all of them is the hop of
-  // every pattern: on a loaded machine one pattern's rounds may all have met a descheduled thread,
-  // and a floor priced from those would sit above cases that beat it honestly.
-  std::optional<double> fastest;
-  for (const auto& p : rates.patterns)
-    for (const auto& l : p.idle_latency_us)
-      if (l && (!fastest || *l < *fastest)) fastest = l;
-  for (auto& p : rates.patterns)
-    for (auto& l : p.idle_latency_us)
-      if (l) l = fastest;
   return rates;
 }
 
