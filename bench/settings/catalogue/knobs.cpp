@@ -37,8 +37,10 @@ const std::vector<Knob>& knobs() {
        .kind = K::env_var, .values = "path of a CSV file", .first = "2.30.3",
        .conditions = "NCCL 2.30.3 or newer (2.28 and 2.29 crash on the first matching row)",
        .what = "NCCL's example tuner plugin with a CSV file of overrides",
-       .source = {"NVIDIA/nccl", "v2.28.9-1, v2.30.7-1", "ext-tuner/example/plugin.c, plugins/tuner/example/plugin.c",
-                  "v2.28.9-1, v2.30.7-1"},
+       .source = {"NVIDIA/nccl", "v2.28.9-1, v2.29.7-1, v2.30.3-1, v2.30.7-1",
+                  "ext-tuner/example/plugin.c, plugins/tuner/example/plugin.c (pluginGetCollInfo's cost-table "
+                  "indexing: as float** to v2.29.7-1, fixed in v2.30.3-1)",
+                  "v2.28.9-1, v2.29.7-1, v2.30.3-1, v2.30.7-1"},
        .verified = true,
        .caveat = "2.28 and 2.29 crash on the first matching row; every version to 2.30.7 sets one channel for "
                  "anything no row matches"},
