@@ -68,7 +68,7 @@ struct SolComparison {
   double base_sol_us = 0, new_sol_us = 0;
   double base_pct = 0, new_pct = 0;  // from the medians: 100 x floor / median
   SampleComparison result;           // of sample / floor: slower = % of SOL fell
-  bool floor_moved = false;          // the floors differ by more than the threshold
+  bool floor_moved = false;          // the floors differ (not the same measured rates): a fall is not counted
   bool counted = false;              // a fall that fails the gate
   std::string not_counted;           // a fall that does not, and why
   bool fell() const { return result.verdict == Verdict::slower; }
@@ -111,7 +111,7 @@ struct CompareReport {
   int error_compared = 0;  // rows with an error figure in either file (lossy variants)
   int sol_compared = 0;    // rows with a floor in both files
   int sol_falls = 0;       // rows whose % of SOL fell (counted or not)
-  int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted)
+  int not_counted = 0;   // rows with a regression verdict that does not count (see not_counted, sol->not_counted)
   int missing = 0;       // cases of BASE absent from NEW that fail the gate (!allow_missing)
   RunLevel run;          // the whole run: did every case move together?
   CompareOptions options;

@@ -24,7 +24,7 @@ std::string summary_line(const CompareReport& rep) {
   for (Verdict v : {Verdict::failed, Verdict::slower, Verdict::noisy, Verdict::same,
                     Verdict::faster})
     s += " " + std::string(verdict_name(v)) + " " + std::to_string(counts[v]);
-  if (rep.not_counted) s += " (" + std::to_string(rep.not_counted) + " slower not counted)";
+  if (rep.not_counted) s += " (" + std::to_string(rep.not_counted) + " slower or fallen not counted)";
   if (rep.run.counted) s += "\nthe whole run is slower: a regression";
   return s;
 }
@@ -140,7 +140,7 @@ std::string human(const CompareReport& rep, bool markdown) {
     if (!r.not_counted.empty()) verdict += " (not counted)";
     if (r.within_noise) verdict += " (within recorded noise)";
     if (r.error_rose()) verdict += ", error rose";
-    if (r.sol_fell()) verdict += ", % of SOL fell";
+    if (r.sol_fell()) verdict += r.sol->counted ? ", % of SOL fell" : ", % of SOL fell (not counted)";
     t.add_row({markdown ? "`" + r.name + "`" : r.name, format_fixed(r.result.base_median, 2),
                format_fixed(r.result.new_median, 2), format_percent_change(r.result.ratio),
                r.result.verdict == Verdict::failed ? "" : format_p_value(r.result.p_value),

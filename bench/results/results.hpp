@@ -32,7 +32,7 @@ struct SolPhase {
 // the lowest over the schedules the variant may run (NCCL: its algorithms and protocols).
 struct SolFloor {
   double sol_us = 0;
-  double hop_us = 0;        // one hop's flag latency, measured under the schedule's patterns
+  double hop_us = 0;        // one hop's flag latency with nothing else running (the loaded one for an old topo file: notes)
   double round_trips = 0;   // waits per op
   std::string round_trips_source;  // the kernel's count (round-trip table) or the schedule's
   double transfer_us = 0;

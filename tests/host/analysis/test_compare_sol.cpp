@@ -1,7 +1,7 @@
 // compare tracks `% of SOL` like a time (analysis/compare.hpp): the samples in units of each file's
 // own floor go through the same rule. A case that fell further from an unchanged floor is a
-// regression; one whose floor moved (the box's rates changed) and whose time did not is reported,
-// not counted unless --strict; files without floors compare as before.
+// regression; one whose floor moved at all (the box's rates changed, or were probed anew) is
+// reported, not counted unless --strict; files without floors compare as before.
 #include <gtest/gtest.h>
 
 #include "tests/host/analysis/compare_test_util.hpp"
@@ -75,6 +75,22 @@ TEST(CompareSol, AFloorThatMovedIsReportedNotCountedUnlessStrict) {
   CompareOptions cpu;
   cpu.correctness_only = true;  // CPU timings: a floor is a time too
   EXPECT_EQ(compare_exit_code(compare_results(base, next, cpu)), 0);
+}
+
+TEST(CompareSol, AFloorThatMovedWithinTheThresholdDoesNotGateATimeWithinIt) {
+  // Time +4% (within the 5% threshold: same); the floor, probed anew, 4% lower: sample / floor
+  // moves 8.3%, a fall, but only the probe's noise put it past the threshold.
+  const auto [base, next] = pair_of(10, 5.0, 10.4, 4.8);
+  const CompareReport rep = compare_results(base, next, {});
+  const CaseComparison& r = row_of(rep, kCase);
+  EXPECT_EQ(r.result.verdict, Verdict::same);
+  ASSERT_TRUE(r.sol);
+  EXPECT_TRUE(r.sol->fell());
+  EXPECT_TRUE(r.sol->floor_moved);
+  EXPECT_FALSE(r.sol->counted);
+  EXPECT_EQ(compare_exit_code(rep), 0);
+  EXPECT_EQ(rep.not_counted, 1);
+  EXPECT_NE(format_compare(rep, ReportFormat::text).find("% of SOL fell (not counted)"), std::string::npos);
 }
 
 TEST(CompareSol, UnchangedOrAbsentFloorsChangeNothing) {
