@@ -21,6 +21,7 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
+#include "sol/pattern_rates.hpp"
 #include "arbench/tuner/tuner_table.hpp"
 #include "arbench/tuner/tuner_table_text.hpp"
 #include "io/input_file.hpp"
@@ -153,7 +154,10 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cli::input_file(cmd, "--links", cfg.links_file,
                   "link bandwidths from `arbench topo --out FILE.json`, the denominator of the efficiency counter "
                   "(default: a short copy-engine probe at start on the cuda backend)",
-                  [](const std::string& path) { topo::read_links_file(path); });
+                  [](const std::string& path) {
+                    topo::read_links_file(path);
+                    (void)sol::read_pattern_rates(path);  // its "patterns" too, before any work
+                  });
   cli::off_flag(cmd, "--no-link-probe", cfg.link_probe,
                 "no link probe at start (no efficiency counter without --links)");
   cli::off_flag(cmd, "--no-sol", cfg.sol,

@@ -82,9 +82,12 @@ class Runner {
       });
     }
     while (ready.load(std::memory_order_acquire) < threads && Clock::now() < deadline) std::this_thread::yield();
+    // A thread that reached the gate after the deadline would copy alone, at an uncontended rate.
+    const bool all_ready = ready.load(std::memory_order_acquire) == threads;
     go.store(true, std::memory_order_release);
     for (auto& t : pool) t.join();
-    if (timed_out) e.failed = "a thread waited past " + std::to_string(opt_.wait_timeout_s) + " s";
+    if (timed_out || !all_ready)
+      e.failed = "a thread waited past " + std::to_string(opt_.wait_timeout_s) + " s";
     return e;
   }
 

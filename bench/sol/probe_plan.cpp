@@ -15,13 +15,23 @@ PlannedPattern planned(const TrafficPhase& phase, int world) {
   PlannedPattern p{phase.shape, phase.direction, world, {pattern_key(phase.shape, phase.direction, world), {}}};
   const bool pull = phase.direction == TrafficDirection::pull;
   for (const auto& f : phase.flows) p.pattern.flows.push_back({f.from, f.to, pull});
+  // The hops measured: the first flow's; a flow between the lowest and the highest rank where the
+  // pattern has one (on a PCIe tree the farthest pair, across the root: every all-pairs wait ends
+  // with it); and the last flow's (the ring's closing edge). Not every pair: each costs a ping-pong.
+  auto add = [&](const TrafficFlow& f) {
+    const std::pair<int, int> hop{f.from, f.to};
+    for (const auto& h : p.pattern.latency_pairs)
+      if (h == hop) return;
+    p.pattern.latency_pairs.push_back(hop);
+  };
   if (!phase.flows.empty()) {
-    // The first flow's hop, and the last flow's: the ring's closing edge, the farthest pair of the
-    // others (flows go in rank order, so the last joins the highest rank to the one below it).
-    const auto& a = phase.flows.front();
-    const auto& b = phase.flows.back();
-    p.pattern.latency_pairs.push_back({a.from, a.to});
-    if (b.from != a.from || b.to != a.to) p.pattern.latency_pairs.push_back({b.from, b.to});
+    add(phase.flows.front());
+    for (const auto& f : phase.flows)
+      if (std::min(f.from, f.to) == 0 && std::max(f.from, f.to) == world - 1) {
+        add(f);
+        break;
+      }
+    add(phase.flows.back());
   }
   return p;
 }

@@ -1,6 +1,12 @@
 // Each bad input gets a one-line message naming the value, and its exit code
 // (docs/user-guide.md, "Errors and exit codes").
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_util.hpp"
 
@@ -46,6 +52,17 @@ TEST(CliErrors, CudaBackendWithoutGpuIsAnEnvironmentError) {
 TEST(CliErrors, MoreGpusThanPresent) {
   if (!has_gpu_driver_and_device()) GTEST_SKIP() << "no GPU: the cuda backend exits 3 before counting";
   expect_exit("run --backend cuda --gpus 64", 2, "more GPUs than");
+}
+
+TEST(CliErrors, LinksFileWithMalformedPatternsBeforeAnyWork) {
+  // A valid links file whose speed-of-light "patterns" object is not one: exit 2 at the option.
+  std::ifstream in(std::string(ARBENCH_SOURCE_DIR) + "/tests/fixtures/topo/loaded_4gpu.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["patterns"] = {{"schema", "arbench-patterns/0"}};
+  const std::string path = testing::TempDir() + "arbench-bad-patterns-" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path) << j.dump();
+  expect_exit(kHost + "--links " + path, 2, "not a patterns object");
+  std::remove(path.c_str());
 }
 
 TEST(CliErrors, MissingLinksFile) {

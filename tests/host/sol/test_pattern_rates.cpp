@@ -3,6 +3,8 @@
 // place, when malformed. Also the plan the probe runs (probe_plan.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +44,13 @@ TEST(SolProbePlan, EverySchedulesShapeForEveryWorldSize) {
   const auto pull = std::find_if(plan.begin(), plan.end(), [](const PlannedPattern& p) { return p.pattern.name == "w8 all-pairs pull"; });
   EXPECT_EQ(pull->pattern.flows.size(), 56u);
   EXPECT_TRUE(pull->pattern.flows[0].pull);
+  // Its hops include the lowest and the highest rank (across the root on a PCIe tree), not only
+  // neighbours: every all-pairs wait ends with the slowest pair.
+  const auto& hops = pull->pattern.latency_pairs;
+  EXPECT_TRUE(std::count(hops.begin(), hops.end(), std::pair<int, int>{0, 7}) +
+                  std::count(hops.begin(), hops.end(), std::pair<int, int>{7, 0}) ==
+              1)
+      << hops.size();
 }
 
 TEST(SolPatternRates, AssembledSizeBySizeKeepingTheFastest) {
