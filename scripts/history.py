@@ -11,7 +11,7 @@ baseline against that result. Each line (schema documented in docs/regression.md
 verdict is compare's (faster/slower/same/noisy/failed), or "new" for a case the baseline
 lacks; regression says whether it failed the night's gate; not_counted why a slower one did
 not (correctness-only gate, abnormal device state); device is tonight's abnormal device state
-("" when normal or not recorded). A case with a speed-of-light floor adds "sol_us", "pct_of_sol"
+("" when normal or not recorded). A case that ran with a speed-of-light floor (its pct_of_sol recorded) adds "sol_us", "pct_of_sol"
 and "sol_fell" (compare's: its % of SOL fell beyond the threshold). A lossy (low-precision) variant's line adds its error figures
 "max_abs_err" and "rms_rel_err" and "error_rose" (compare's: the error rose beyond the threshold,
 a regression). machine is the hardware's id and stack the platform stack in words ("driver 580.65

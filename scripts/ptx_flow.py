@@ -192,8 +192,8 @@ def _blocks(e):
             out.append(first[e.labels[_target(last)]])
             if last.guard is not None and k + 1 < len(e.blocks):
                 out.append(k + 1)
-        elif not last.opcode.startswith(("ret", "exit")) and k + 1 < len(e.blocks):
-            out.append(k + 1)
+        elif (not last.opcode.startswith(("ret", "exit")) or last.guard is not None) and k + 1 < len(e.blocks):
+            out.append(k + 1)  # a guarded ret/exit falls through when its predicate is false
         e.succ.append(sorted(set(out)))
 
 

@@ -94,7 +94,7 @@ def sol_of(case, verdict):
     sol = verdict.get("sol") or {}
     return {"pct": pct, "sol_us": case.get("sol_us"), "base_pct": sol.get("base_pct"),
             "fell": bool(sol.get("fell", False)), "counted": bool(sol.get("counted", False)),
-            "below": pct > 100}
+            "below": bool((case.get("sol") or {}).get("below_floor", pct > 100))}
 
 
 def fmt_sol(e):

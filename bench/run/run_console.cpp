@@ -5,21 +5,13 @@
 #include <map>
 #include <sstream>
 
+#include "analysis/report_table.hpp"
 #include "run/process/multi_process.hpp"
 #include "measure/sampling.hpp"
 #include "sweep/sizes.hpp"
 #include "text/wrap.hpp"
 
 namespace arbench {
-namespace {
-
-std::string fixed_us(double v) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(2) << v;
-  return o.str();
-}
-
-}  // namespace
 
 void print_banner(std::ostream& o, const RunConfig& cfg, Backend b, const FabricCache& fabrics,
                   const std::string& links_source, const std::string& device_state, const SweepCounts& n,
@@ -71,8 +63,8 @@ void print_footer(std::ostream& o, const std::vector<CaseResult>& results, const
   // Faster than its floor: never a success (docs/method.md, "The floor of a case").
   for (const auto& r : results)
     if (below_floor(r))
-      o << fit_line("  BELOW FLOOR " + r.c.name() + ": " + fixed_us(r.latency_us.median) + " us, floor " +
-                        fixed_us(r.sol->sol_us) + " us (" + r.sol->timing + " timing): a timing or traffic pattern "
+      o << fit_line("  BELOW FLOOR " + r.c.name() + ": " + format_fixed(r.latency_us.median, 2) + " us, floor " +
+                        format_fixed(r.sol->sol_us, 2) + " us (" + r.sol->timing + " timing): a timing or traffic pattern "
                         "error, not a success" +
                         (r.sol->timing == "cpu" ? "; on CPU threads also a machine too loaded to measure the hop "
                                                   "(rerun it quiet; docs/speed-of-light.md)"

@@ -225,8 +225,8 @@ EngineSection nccl_section(const EngineContext& c) {
         ex.why = "NCCL's example plugin reads this CSV safely from 2.30.3 (2.28 and 2.29 crash on the first matching "
                  "row); the NCCL given is older: use arbench's plugin above, or upgrade NCCL first";
         ex.versions = knob_for("nccl.example_plugin", c.stack, c.measured_nccl).mine +
-                      ": NCCL_TUNER_CONFIG_FILE is read from 2.28, safely from 2.30.3 (read at " +
-                      std::string(ex.entry->source.ref) + ")";
+                      ": NCCL_TUNER_CONFIG_FILE is read from 2.28, safely from " + std::string(ex.entry->first) +
+                      " (read at " + std::string(ex.entry->source.ref) + ")";
         sec.settings.push_back(ex);
         return sec;
       }

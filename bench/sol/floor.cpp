@@ -132,6 +132,7 @@ void annotate_floor(CaseResult& r, const Registry& reg, const CaseContext& ctx, 
     return;
   }
   TrafficQuery q{r.c, variant_config(r.c.variant), ctx.island_of, ctx.ring_order, r.settings};
+  std::string bad_islands;
   // What the case recorded it ran on wins over the run's defaults (--ring-order, the host
   // backend's two halves).
   for (const auto& [k, v] : r.settings) {
@@ -144,7 +145,8 @@ void annotate_floor(CaseResult& r, const Registry& reg, const CaseContext& ctx, 
         q.ring_order = *order;
     if (k == "islands") try {
         q.island_of = islands::parse_islands(v);
-      } catch (const Error&) {
+      } catch (const Error& bad) {  // priced on the run's islands instead, saying so below
+        bad_islands = "the case's recorded islands '" + v + "' do not parse (" + bad.what() + "); the run's were used";
       }
   }
   const auto kernel = round_trips ? round_trips(r.c.variant, r.c.world, r.c.dtype, ctx.arch) : std::nullopt;
@@ -154,6 +156,7 @@ void annotate_floor(CaseResult& r, const Registry& reg, const CaseContext& ctx, 
     r.sol_none = why;
     return;
   }
+  if (!bad_islands.empty()) r.sol->notes.push_back(bad_islands);
   if (r.data_path.find("SHM") != std::string::npos)
     r.sol->notes.push_back("NCCL moved data through host memory (" + r.data_path +
                            "); the floor prices the P2P patterns, which it did not use");

@@ -107,7 +107,7 @@ Traffic reference_traffic(const TrafficQuery& q) {
 
 VariantEntry reference_entry() {
   VariantEntry e = host_entry({"reference", Family::allreduce,
-                               "plain host all-reduce (barrier, read all peers, sum in rank order, barrier); the yardstick",
+                               "plain host all-reduce (barrier, reduce own slice in rank order, barrier, gather); the yardstick",
                                &reference_traffic},
                               [] { return std::make_unique<ReferenceAllReduce>(); });
   e.no_gpu_reason = "reference runs on the host backend only (use nccl on GPUs)";

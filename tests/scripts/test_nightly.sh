@@ -97,7 +97,8 @@ history=$(echo "$tmp"/results/history/*.jsonl)
 [[ -s $history ]] || fail "night1 wrote no history"
 cases=$(wc -l <"$history")
 ((cases > 0)) || fail "history is empty"
-# The host run's floors (CPU timing) reach the history: % of SOL night by night.
+# The host run's floors (CPU timing) reach the history: % of SOL night by night (night 1 has
+# no compare: nothing fell).
 "$py" - "$history" <<'PY' || fail "night1's history lacks the cases' floors"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -115,6 +116,19 @@ fi
 
 night 0 night2
 (($(wc -l <"$history") == 2 * cases)) || fail "night2 did not append one line per case"
+# history.py takes sol_fell from compare's verdict: a compare report planted with one fallen case.
+"$py" - "$repo/scripts/history.py" "$(latest "$tmp/results")/result.json" "$tmp/planted" <<'PY' || fail "history's sol_fell is not compare's"
+import json, os, subprocess, sys
+script, result, tmp = sys.argv[1:4]
+os.makedirs(tmp, exist_ok=True)
+names = [c["name"] for c in json.load(open(result))["arbench"]["cases"]]
+json.dump({"cases": [{"name": names[0], "verdict": "same", "sol": {"fell": True}}]}, open(tmp + "/compare.json", "w"))
+subprocess.run([sys.executable, script, result, tmp + "/compare.json", tmp + "/history.jsonl"], check=True,
+               stdout=subprocess.DEVNULL)
+lines = {h["case"]: h for h in map(json.loads, open(tmp + "/history.jsonl"))}
+assert lines[names[0]]["sol_fell"] is True, lines[names[0]]
+assert all(h["sol_fell"] is False for n, h in lines.items() if n != names[0])
+PY
 grep -q "correctness only" "$tmp/night2.log" || fail "night2 did not say the host gate is correctness only"
 [[ $(page_nights "$(latest "$tmp/results")/report.html") == 2 ]] || fail "night2's page does not show two nights"
 [[ -s $tmp/results/report.html ]] || fail "no latest report.html in the results folder"

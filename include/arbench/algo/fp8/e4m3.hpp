@@ -7,9 +7,11 @@
 //           multiplications by powers of two, which are exact on any IEEE fp32 machine;
 //   sm_89 and later: the hardware conversions, two elements an instruction and no branch:
 //           cvt.rn.satfinite.e4m3x2.f32 to encode, cvt.rn.f16x2.e4m3x2 (then cvt.f32.f16) to
-//           decode. tests/host/algo/test_fp8_cvt_model.cpp proves, for all 256 codes and a sweep
+//           decode. tests/host/algo/test_fp8_cvt_model.cpp checks, for all 256 codes and a sweep
 //           of fp32 inputs, that the reference equals a host model of what the PTX ISA documents
-//           for those instructions (below), so kernel and twin agree without sharing code.
+//           for those instructions (below): kernel and twin agree as far as that model is the
+//           hardware. The GPU test (tests/gpu/test_fp8_gpu.cpp) compares them on its inputs, which
+//           include no non-finite or subnormal values yet.
 //   encode: round to nearest even; finite values beyond 448 saturate to +-448 (the scale keeps
 //           every finite input of a block inside the range, so this only matters for callers that
 //           pass unscaled values); a NaN or an infinity becomes NaN with its sign: 0x7f, or 0xff
