@@ -597,12 +597,21 @@ def main(argv):
         for entry, s, problems in ks:
             bad += [f"{where}: {entry}: {p}" for p in problems if not p.startswith("note:")]
             bad += bound_problems(kernel, entry, s, where)
+    whole = True  # the build made every PTX file the checked-in expectation has
     if a.expect:
-        bad += expect_problems(results, ptx_memory_ops.read_expected(a.expect))  # the same six columns
-    if a.docs and docs_table(a.docs)[0] != table:
+        expected = ptx_memory_ops.read_expected(a.expect)  # the same six columns
+        bad += expect_problems(results, expected)
+        missing = sorted({k[0] for k in expected} - {where for _, where, _ in results})
+        if missing:
+            whole = False
+            print(f"note: the build has no {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} "
+                  "(other CUDA architectures): the docs table and the header, generated from every one, "
+                  "are not compared")
+    if whole and a.docs and docs_table(a.docs)[0] != table:
         bad.append(f"{a.docs}: the round-trip table is stale; regenerate it with scripts/round_trips.py table "
                    f"--build-dir <build> --write-docs {a.docs}")
-    if a.header and (not os.path.exists(a.header) or open(a.header, encoding="utf-8").read() != header_text(results)):
+    if whole and a.header and (not os.path.exists(a.header) or
+                               open(a.header, encoding="utf-8").read() != header_text(results)):
         bad.append(f"{a.header}: stale; regenerate it with scripts/round_trips.py table --build-dir <build> "
                    f"--write-header {a.header}")
     for v in bad:
