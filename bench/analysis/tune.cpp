@@ -67,11 +67,9 @@ void derive_crossovers_and_rules(TuneTable& t) {
 }  // namespace
 
 DispatchFilter registry_dispatch_filter(const Registry& reg) {
-  return [&reg](const std::string& variant) -> std::string {
+  return [&reg](const std::string& variant, DispatchPlace at) -> std::string {
     if (const VariantEntry* e = reg.find(variant); e != nullptr && !e->peer.empty()) {
-      const auto open = variant.find('[');
-      const std::string config = open == std::string::npos ? "" : variant.substr(open + 1, variant.size() - open - 2);
-      const std::string why = e->not_dispatchable ? e->not_dispatchable(config) : "";
+      const std::string why = peer_not_dispatchable(variant, at);
       return why.empty() ? why : "no engine selects it: " + why;
     }
     const std::string why = reg.unavailable_reason(variant, Backend::cuda);
@@ -85,9 +83,13 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
   rep.alpha = alpha;
   rep.prefer_pull = result.pull_beats_push.value_or(false);
 
+  const auto all_nvlink = [&result](int world) {
+    const auto at = result.all_nvlink.find(world);
+    return at != result.all_nvlink.end() && at->second;
+  };
   // table -> size -> cases
   std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
-  std::map<std::string, std::pair<std::string, int>> excluded;  // variant -> (why, cases)
+  std::map<std::pair<std::string, std::string>, int> excluded;  // (variant, why) -> cases
   int skewed = 0;
   std::map<std::string, int> lossy;  // variant -> cases
   for (const ResultCase& c : result.cases) {
@@ -102,12 +104,10 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
                                     ? "NCCL library nccl@" + library + " measured beside the run's default; an engine "
                                       "loads one NCCL: `arbench compare RESULT --between nccl,nccl@" + library +
                                       "` and `arbench settings` weigh the switch"
-                                : not_dispatchable ? not_dispatchable(c.variant)
+                                : not_dispatchable ? not_dispatchable(c.variant, {c.world, all_nvlink(c.world)})
                                                    : "";
         !why.empty()) {
-      auto& [reason, count] = excluded[c.variant];
-      reason = why;
-      ++count;
+      ++excluded[{c.variant, why}];
       continue;
     }
     if (c.skew_us > 0) {  // a what-if of late arrivals: an engine dispatches without knowing its skew
@@ -130,9 +130,9 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
           [fused ? std::uint64_t(c.tokens) : c.bytes]
               .push_back(&c);
   }
-  for (const auto& [variant, why] : excluded)
-    rep.ignored.push_back(variant + " (" + std::to_string(why.second) + " cases): not a dispatch candidate, " +
-                          why.first);
+  for (const auto& [refused, count] : excluded)
+    rep.ignored.push_back(refused.first + " (" + std::to_string(count) + " cases): not a dispatch candidate, " +
+                          refused.second);
   for (const auto& [variant, count] : lossy)
     rep.ignored.push_back(variant + " (" + std::to_string(count) +
                           " cases): low precision, never in a dispatch table; its speed with its error: "

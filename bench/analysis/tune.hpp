@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arbench/core/peer_dispatch.hpp"
 #include "arbench/variant.hpp"
 #include "results/result_file.hpp"
 
@@ -68,12 +69,15 @@ struct TuneReport : ResultSource {
 // Why a variant cannot be named in a dispatch table (empty when it can), as the end of "not a
 // dispatch candidate, ...": `arbench tune` asks the variant registry whether the variant exists on
 // the cuda backend ("not on the cuda backend: ..."), so `reference` (the host yardstick) and any
-// other host-only or unknown variant never wins a size; and, for a peer, whether an engine can
-// choose it by size ("no engine selects it: ...": a forced schedule or stage).
-using DispatchFilter = std::function<std::string(const std::string& variant)>;
+// other host-only or unknown variant never wins a size; and, for a peer, whether an engine runs it
+// at that world size ("no engine selects it: ...": a forced schedule or stage, vLLM's custom
+// all-reduce above two GPUs without NVLink). `at`: the case's world size and whether the result
+// records every GPU pair of it NVLink-connected.
+using DispatchFilter = std::function<std::string(const std::string& variant, DispatchPlace at)>;
 // That filter from a variant registry: a variant the registry cannot run on the cuda backend is out;
-// a peer competes wherever an engine can choose it by size (VariantEntry::not_dispatchable),
-// whether or not this arbench was built with it (the result may come from one that was).
+// a peer competes wherever an engine runs it (peer_not_dispatchable, the rule `settings` gates the
+// engines' switches with), whether or not this arbench was built with it (the result may come from
+// one that was).
 DispatchFilter registry_dispatch_filter(const Registry& reg);
 
 // Throws UsageError when no case of `result` has a known shape and a dispatchable variant.

@@ -2,6 +2,7 @@
 // for which releases).
 #include <algorithm>
 
+#include "arbench/core/peer_dispatch.hpp"
 #include "settings/engines.hpp"
 
 namespace arbench::engine_detail {
@@ -164,9 +165,10 @@ EngineSection vllm_section(const EngineContext& c) {
   const Advantage& car = peer_or_nearest(f.peer_vllm_custom, f.custom);
   const std::string car_note = peer_note(f.peer_vllm_custom, "vllm-custom", "one-shot / two-shot");
   ar.evidence = car.boundary();
-  if (!p.nvlink && w > 2) {
+  // vLLM's own gate, the rule `tune` dispatches vllm-custom by (arbench/core/peer_dispatch.hpp).
+  if (const std::string gate = peer_not_dispatchable("vllm-custom", {w, p.nvlink}); !gate.empty()) {
     ar.status = S::gated;
-    ar.why = "vLLM turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected; nothing to set";
+    ar.why = gate + "; nothing to set";
     if (car.measured) {
       ar.value = car.lead > 0 ? "a custom P2P kernel would beat NCCL up to " + lead_text(car) + " here"
                               : "a custom P2P kernel would not beat NCCL here";

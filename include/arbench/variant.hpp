@@ -165,10 +165,8 @@ struct VariantEntry {
   // A peer (another project's kernel built from the user's copy, docs/variants.md "Peers"): whose
   // code it is ("" for arbench's own variants). A peer not built into this arbench keeps its entry
   // and configurations, with empty factories and the reason in no_gpu_reason.
+  // Whether an engine runs it at a world size: arbench/core/peer_dispatch.hpp, by name.
   std::string peer;
-  // A peer's configuration (or the peer itself, config ""): why no engine can choose it by size,
-  // so `arbench tune` leaves it out of a dispatch table ("" when an engine can).
-  std::function<std::string(const std::string& config)> not_dispatchable;
 };
 
 // One line of `arbench list`'s variant catalogue.

@@ -27,7 +27,6 @@ void Registry::add(VariantEntry e) {
     if (!have.accepts_config) have.accepts_config = e.accepts_config;
     if (!have.config_summary) have.config_summary = e.config_summary;
     if (have.peer.empty()) have.peer = e.peer;
-    if (!have.not_dispatchable) have.not_dispatchable = e.not_dispatchable;
     return;
   }
   entries_.push_back(std::move(e));

@@ -43,7 +43,6 @@ VariantEntry peer_entry(PeerKind k) {
                                       : &vllm_custom_traffic;
   e.configs = peer_configs(k);
   e.config_summary = [k](const std::string& config) { return peer_config_summary(k, config); };
-  e.not_dispatchable = [k](const std::string& config) { return peer_not_dispatchable(k, config); };
   e.no_host_reason = std::string("a peer: ") + t.project + "'s kernel runs on GPUs only (no host twin)";
   if (const Factory make = factory_of(k); make != nullptr && peer_build().built(t.name)) {
     e.gpu = [make] { return make(""); };

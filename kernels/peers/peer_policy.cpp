@@ -215,19 +215,6 @@ std::optional<VllmStage> parse_vllm_stage(const std::string& config) {
 const char* fusion_shot_name(FusionShot s) { return s == FusionShot::oneshot ? "oneshot" : "twoshot"; }
 const char* vllm_stage_name(VllmStage s) { return s == VllmStage::one ? "1stage" : "2stage"; }
 
-std::string peer_not_dispatchable(PeerKind k, const std::string& config) {
-  if (config.empty()) return {};
-  switch (k) {
-    case PeerKind::pcie_ipc:
-      return "no engine forces a PCIe-IPC schedule: vLLM and SGLang run FlashInfer's own choice (its seed, or "
-             "what its tuner measured)";
-    case PeerKind::fusion: return {};  // FlashInfer's allreduce_fusion takes use_oneshot
-    case PeerKind::vllm_custom:
-      return "vLLM picks its one-stage or two-stage kernel by size itself; no switch forces one";
-  }
-  return {};
-}
-
 std::vector<std::string> peer_configs(PeerKind k) {
   switch (k) {
     case PeerKind::pcie_ipc: return {"unstaged", "staged", "staged-ring", "flat-staged"};

@@ -87,12 +87,6 @@ Support vllm_limits(const Case& c, std::optional<VllmStage> forced);
 
 // ---- configurations -----------------------------------------------------------------------------
 
-// Why no engine can choose peer `k` in configuration `config` ("" the peer as it selects) by size,
-// so that `arbench tune` leaves it out of a dispatch table; "" when one can (the engine switches
-// settings cites: VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC, FlashInfer's use_oneshot, vLLM's custom
-// all-reduce).
-std::string peer_not_dispatchable(PeerKind k, const std::string& config);
-
 std::optional<PcieIpcSchedule> parse_pcie_ipc_schedule(const std::string& config);
 std::optional<FusionShot> parse_fusion_shot(const std::string& config);
 std::optional<VllmStage> parse_vllm_stage(const std::string& config);

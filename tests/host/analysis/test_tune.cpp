@@ -214,7 +214,7 @@ TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
   const ResultFile result = parse_result_json(testing::make_result(cases), "host.json");
   EXPECT_EQ(tune_results(result, 0.01).tables.at(0).points.at(0).best, "reference");  // the unfiltered ranking
 
-  const auto not_on_gpus = [&](const std::string& v) { return reg.unavailable_reason(v, Backend::cuda); };
+  const auto not_on_gpus = [&](const std::string& v, DispatchPlace) { return reg.unavailable_reason(v, Backend::cuda); };
   const TuneReport rep = tune_results(result, 0.01, not_on_gpus);
   for (const TuneTable& t : rep.tables) {
     for (const TunePoint& p : t.points) {
@@ -239,9 +239,6 @@ TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
   peer.peer = "FlashInfer";
   peer.configs = {"staged"};
   peer.no_gpu_reason = "peers off: no FlashInfer";
-  peer.not_dispatchable = [](const std::string& config) {
-    return config.empty() ? std::string() : "no engine forces a PCIe-IPC schedule";
-  };
   reg.add(peer);
   VariantEntry own;
   own.name = "oneshot-push";
@@ -266,6 +263,42 @@ TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
                                 "no engine forces a PCIe-IPC schedule"),
             std::string::npos)
       << rep.ignored[0];
+}
+
+// vLLM's custom all-reduce, fastest everywhere in a run at 2, 4 and 8 GPUs over PCIe: dispatched at
+// 2 only (vLLM turns it off above two GPUs not all NVLink-connected: the rule `settings` gates
+// with); at 4 and 8 the next variant wins, and where the result records NVLink at 4 it competes.
+TEST(Tune, VllmCustomDispatchedWhereVllmRunsIt) {
+  Registry reg;
+  VariantEntry peer;
+  peer.name = "vllm-custom";
+  peer.peer = "vLLM";
+  reg.add(peer);
+  VariantEntry own;
+  own.name = "oneshot-push";
+  own.gpu = [] { return std::unique_ptr<Variant>(); };
+  reg.add(own);
+  std::vector<testing::SynthCase> cases;
+  unsigned seed = 1;
+  for (int w : {2, 4, 8})
+    for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
+      cases.push_back({ar_name("vllm-custom", w, b), jittered(2, 0.01, 30, seed++)});
+      cases.push_back({ar_name("oneshot-push", w, b), jittered(5, 0.01, 30, seed++)});
+    }
+  json j = testing::make_result(cases);
+  const TuneReport pcie = tune_results(parse_result_json(j, "pcie.json"), 0.01, registry_dispatch_filter(reg));
+  for (int w : {2, 4, 8})
+    for (const DispatchRule& r : find(pcie, "allreduce", w).rules)
+      EXPECT_EQ(r.variant, w == 2 ? "vllm-custom" : "oneshot-push") << w;
+  ASSERT_EQ(pcie.ignored.size(), 1u);
+  EXPECT_NE(pcie.ignored[0].find("vllm-custom (6 cases): not a dispatch candidate, no engine selects it: vLLM turns its "
+                                 "custom all-reduce off on more than two GPUs"),
+            std::string::npos)
+      << pcie.ignored[0];
+  j["arbench"]["provenance"]["nvlink_all_pairs"] = {{"2", false}, {"4", true}, {"8", false}};
+  const TuneReport nvlink4 = tune_results(parse_result_json(j, "nvlink4.json"), 0.01, registry_dispatch_filter(reg));
+  EXPECT_EQ(find(nvlink4, "allreduce", 4).rules.back().variant, "vllm-custom");
+  EXPECT_EQ(find(nvlink4, "allreduce", 8).rules.back().variant, "oneshot-push");
 }
 
 }  // namespace

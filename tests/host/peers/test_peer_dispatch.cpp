@@ -1,0 +1,52 @@
+// The peers' one dispatch rule (arbench/core/peer_dispatch.hpp), one test per refusal: each
+// engine gate refuses where the engine's code does and nowhere else.
+#include <gtest/gtest.h>
+
+#include "arbench/core/peer_dispatch.hpp"
+
+namespace arbench {
+namespace {
+
+bool runs(const std::string& variant, int world, bool nvlink = false) {
+  return peer_not_dispatchable(variant, {world, nvlink}).empty();
+}
+
+// vLLM's CustomAllreduce.__init__: disabled above two GPUs unless they are fully (NVLink) connected.
+TEST(PeerDispatch, VllmCustomOffAboveTwoPcieGpus) {
+  EXPECT_TRUE(runs("vllm-custom", 2));
+  for (int w : {4, 6, 8}) {
+    EXPECT_FALSE(runs("vllm-custom", w)) << w;
+    EXPECT_TRUE(runs("vllm-custom", w, /*nvlink=*/true)) << w;
+  }
+  EXPECT_NE(peer_not_dispatchable("vllm-custom", {4, false}).find("not all NVLink-connected"), std::string::npos);
+}
+
+// CustomAllreduce._SUPPORTED_WORLD_SIZES: 2, 4, 6, 8 (NVLink or not).
+TEST(PeerDispatch, VllmCustomOnlyAtItsWorldSizes) {
+  for (int w : {3, 5, 7, 16}) {
+    const std::string why = peer_not_dispatchable("vllm-custom", {w, true});
+    EXPECT_NE(why.find("2, 4, 6 or 8 GPUs only, not " + std::to_string(w)), std::string::npos) << why;
+  }
+}
+
+// No engine forces vLLM's stage or FlashInfer's PCIe-IPC schedule, at any world size.
+TEST(PeerDispatch, ForcedStagesAndSchedulesNeverDispatched) {
+  for (int w : {2, 4, 8}) {
+    EXPECT_FALSE(runs("vllm-custom[1stage]", w, true)) << w;
+    EXPECT_FALSE(runs("vllm-custom[2stage]", w, true)) << w;
+    for (const char* s : {"unstaged", "staged", "staged-ring", "flat-staged"})
+      EXPECT_FALSE(runs(std::string("flashinfer-pcie-ipc[") + s + "]", w)) << s << " at " << w;
+    EXPECT_TRUE(runs("flashinfer-pcie-ipc", w)) << w;
+  }
+}
+
+// The fusion's kernel choice is its caller's argument (use_oneshot): every configuration runs, as
+// does every name that is no peer.
+TEST(PeerDispatch, FusionConfigurationsAndOwnVariantsRun) {
+  for (const char* v : {"flashinfer-fused", "flashinfer-fused[oneshot]", "flashinfer-fused[twoshot]",
+                        "flashinfer-fused[vllm]", "flashinfer-fused[flashinfer]", "oneshot-push", "nccl[ring/ll]"})
+    for (int w : {2, 4, 8}) EXPECT_TRUE(runs(v, w)) << v << " at " << w;
+}
+
+}  // namespace
+}  // namespace arbench
