@@ -97,6 +97,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
       rep.ignored.push_back(c.name + ": not an arbench case name, shape unknown");
       continue;
     }
+    if (std::string label = peer_engine_label(c.variant); !label.empty()) rep.peer_labels[c.variant] = std::move(label);
     // Another NCCL library of the run (--nccl-lib): an engine loads one NCCL, so its cases are no
     // dispatch candidates; `compare --between` and `settings` weigh the switch.
     const std::string library = split_library(c.variant).library;

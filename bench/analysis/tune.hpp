@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct TuneReport : ResultSource {
   std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place, cache
   std::vector<std::string> ignored;  // failed cases, names without a shape
   bool prefer_pull = false;          // the result's pull_beats_push (`arbench run --doctor`)
+  // Every peer of the result (docs/variants.md, "Peers") and the engine that runs it so
+  // (peer_engine_label), whether it competed or was left out.
+  std::map<std::string, std::string> peer_labels;
 };
 
 // Why a variant cannot be named in a dispatch table (empty when it can), as the end of "not a

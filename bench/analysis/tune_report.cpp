@@ -105,6 +105,11 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
                format_size(c.last_from, t.axis) + " and " + format_size(c.first_to, t.axis) + "\n";
     }
   }
+  if (!rep.peer_labels.empty()) {
+    out += "\npeers (other projects' kernels: docs/variants.md, \"Peers\"):\n";
+    for (const auto& [variant, label] : rep.peer_labels)
+      out += md ? "- `" + variant + "`: " + label + "\n" : fit_line("  " + variant + ": " + label, 4);
+  }
   if (!rep.ignored.empty()) {
     out += "\nignored (" + std::to_string(rep.ignored.size()) + "):\n";
     for (const std::string& s : rep.ignored) out += md ? "- " + s + "\n" : fit_line("  " + s, 4);

@@ -98,16 +98,21 @@ EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
   bool leading = true;
   const auto world = c.m.fused.find(w);
   std::vector<Evidence> all;
-  // FlashInfer's own kernel forced as vLLM picks it (flashinfer-fused[oneshot] / [twoshot]) where the
-  // run has it, else arbench's fused kernel of the same kind.
+  // The case that ran FlashInfer's kernel as the user's vLLM release runs it: the kernel its table
+  // picks, forced and launched as vLLM launches it (flashinfer-fused[oneshot] / [twoshot]), else
+  // flashinfer-fused[vllm] (vLLM's rule at the run's capability: the same choice wherever the table of
+  // the user's release has the capability's row as the newest does, 12.x included), else arbench's
+  // fused kernel of the same kind.
   bool peer = false;
   for (const auto& [tokens, at] : world->second)
-    peer = peer || at.count("flashinfer-fused[oneshot]") || at.count("flashinfer-fused[twoshot]");
+    peer = peer || at.count("flashinfer-fused[oneshot]") || at.count("flashinfer-fused[twoshot]") ||
+           at.count("flashinfer-fused[vllm]");
   for (const auto& [tokens, at] : world->second) {
     const std::uint64_t bytes = tokens * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
     const bool oneshot = !one_shot || bytes <= one_shot->small_max;
-    const std::string kernel = peer ? (oneshot ? "flashinfer-fused[oneshot]" : "flashinfer-fused[twoshot]")
-                                    : (oneshot ? "fused-oneshot" : "fused-twoshot");
+    std::string kernel = peer ? (oneshot ? "flashinfer-fused[oneshot]" : "flashinfer-fused[twoshot]")
+                              : (oneshot ? "fused-oneshot" : "fused-twoshot");
+    if (peer && !at.count(kernel)) kernel = "flashinfer-fused[vllm]";
     const ResultCase* picked = at.count(kernel) ? at.at(kernel) : nullptr;
     const ResultCase* best = nullptr;
     for (const char* u : {"unfused-nccl", "unfused-oneshot"})

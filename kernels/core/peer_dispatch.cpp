@@ -18,13 +18,35 @@ namespace {
 
 bool supported_by_vllm(int world) { return world == 2 || world == 4 || world == 6 || world == 8; }
 
+void split(const std::string& variant, std::string* base, std::string* config) {
+  const auto open = variant.find('[');
+  *base = variant.substr(0, open);
+  *config = open == std::string::npos || variant.back() != ']' ? "" : variant.substr(open + 1, variant.size() - open - 2);
+}
+
 }  // namespace
 
+std::string peer_engine_label(const std::string& variant) {
+  std::string base, config;
+  split(variant, &base, &config);
+  if (base == "flashinfer-pcie-ipc")
+    return config.empty() ? "as vLLM runs it (VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC: FlashInfer's own schedule choice)"
+                          : "FlashInfer's " + config + " schedule forced: no engine runs it";
+  if (base == "flashinfer-fused") {
+    if (config.empty() || config == "vllm")
+      return "as vLLM's fusion pass runs it (its use_oneshot rule, PDL on); SGLang does not run it on 12.x";
+    if (config == "flashinfer") return "FlashInfer's own rule and defaults (use_oneshot=None, no PDL)";
+    return "FlashInfer's " + config + " kernel forced, launched as vLLM launches it";
+  }
+  if (base == "vllm-custom")
+    return config.empty() ? "as vLLM runs it (its size rule; on 2 GPUs, or more all NVLink-connected)"
+                          : "vLLM's " + config + " kernel forced at every size: no engine runs it";
+  return {};
+}
+
 std::string peer_not_dispatchable(const std::string& variant, DispatchPlace at) {
-  const auto open = variant.find('[');
-  const std::string base = variant.substr(0, open);
-  const std::string config =
-      open == std::string::npos || variant.back() != ']' ? "" : variant.substr(open + 1, variant.size() - open - 2);
+  std::string base, config;
+  split(variant, &base, &config);
   if (base == "flashinfer-pcie-ipc") {
     if (!config.empty())
       return "no engine forces a PCIe-IPC schedule: vLLM and SGLang run FlashInfer's own choice (its seed, or "

@@ -27,13 +27,13 @@ namespace {
 constexpr fa::AllReduceFusionPattern kPattern = fa::AllReduceFusionPattern::kARResidualRMSNorm;
 
 // FlashInfer's launcher for one dtype and rank count, with fp32 accumulation (fp32_acc=True, as
-// vLLM's fusion pass calls it).
+// vLLM's fusion pass calls it) and programmatic dependent launch where the configuration has it.
 template <typename T>
-cudaError_t launch_fusion(const fa::AllReduceFusionParams<T>& p) {
+cudaError_t launch_fusion(const fa::AllReduceFusionParams<T>& p, bool pdl) {
   switch (p.nranks) {
-    case 2: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 2, true>(p, false);
-    case 4: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 4, true>(p, false);
-    case 8: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 8, true>(p, false);
+    case 2: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 2, true>(p, pdl);
+    case 4: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 4, true>(p, pdl);
+    case 8: return fa::allreduce_fusion_kernel_launcher<kPattern, T, 8, true>(p, pdl);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -57,7 +57,7 @@ const void* kernel_of(int world, FusionShot shot) {
 class FlashinferFusion final : public PeerVariant {
  public:
   explicit FlashinferFusion(const std::string& config)
-      : PeerVariant(PeerKind::fusion, config), forced_(parse_fusion_shot(config)) {}
+      : PeerVariant(PeerKind::fusion, config) {}
 
   std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& /*t*/) const override {
     const FusionSizes s = fusion_sizes(f.world(), c.tokens, c.hidden, int(dtype_size(c.dtype)));
@@ -74,7 +74,8 @@ class FlashinferFusion final : public PeerVariant {
     hidden_ = c.hidden;
     eps_ = static_cast<float>(t.eps);
     const int elem = int(dtype_size(c.dtype));
-    shot_ = forced_ ? *forced_ : fusion_shot(world_, tokens_, hidden_, elem);
+    cc_ = capability(f);
+    launch_ = launch_of(c, cc_);
     sizes_ = fusion_sizes(world_, tokens_, hidden_, elem);
     buffer_ = f.alloc(sizes_.buffer, Placement::symmetric);
     flags_ = f.alloc(sizes_.flags, Placement::symmetric);  // zero-filled, as FlashInfer starts them
@@ -98,8 +99,8 @@ class FlashinferFusion final : public PeerVariant {
 
   void launch(int rank, Stream stream) override {
     try {
-      const cudaError_t e = dtype_ == DType::bf16 ? launch_fusion(params<nv_bfloat16>(rank, stream))
-                                                  : launch_fusion(params<half>(rank, stream));
+      const cudaError_t e = dtype_ == DType::bf16 ? launch_fusion(params<nv_bfloat16>(rank, stream), launch_.pdl)
+                                                  : launch_fusion(params<half>(rank, stream), launch_.pdl);
       check_launch(e, "FlashInfer's allreduce_fusion_kernel_launcher");
     } catch (const flashinfer::Error& e) {  // its FLASHINFER_CHECKs
       throw CaseError(std::string(name()) + ": FlashInfer refused the launch: " + e.what());
@@ -109,12 +110,15 @@ class FlashinferFusion final : public PeerVariant {
   Placement buffer_placement() const override { return Placement::local; }  // peers meet in the workspace
 
  protected:
-  Support limits(const Case& c, const Tuning& /*t*/) const override { return fusion_limits(c, forced_); }
+  Support limits(const Case& c, const Fabric& f, const Tuning& /*t*/) const override {
+    if (c.family != Family::allreduce_rmsnorm || c.tokens < 1 || c.hidden < 1) return fusion_limits(c, std::nullopt);
+    return fusion_limits(c, launch_of(c, capability(f)).shot);
+  }
 
   Support fits_device(const Case& c, const Fabric& f, const Tuning& /*t*/) const override {
     if (f.ranks_per_device() <= 1) return Support::yes();
     const int elem = int(dtype_size(c.dtype));
-    const FusionShot shot = forced_ ? *forced_ : fusion_shot(c.world, c.tokens, c.hidden, elem);
+    const FusionShot shot = launch_of(c, capability(f)).shot;
     const void* k = c.dtype == DType::bf16 ? kernel_of<nv_bfloat16>(c.world, shot) : kernel_of<half>(c.world, shot);
     int current = 0, sms = 0, regs_per_block = 0, max_cluster = 1, clusters = 0;
     ARB_CUDA_CHECK(cudaGetDevice(&current));
@@ -144,11 +148,13 @@ class FlashinferFusion final : public PeerVariant {
   }
 
   std::vector<std::pair<std::string, std::string>> launch_settings() const override {
-    return {{"kernel", fusion_shot_name(shot_)},
-            {"chosen_by", forced_ ? "forced (configuration)" : "FlashInfer's use_oneshot heuristic"},
+    return {{"kernel", fusion_shot_name(launch_.shot)},
+            {"chosen_by", fusion_rule_text(launch_.rule, cc_)},
+            {"capability", std::to_string(cc_ / 10) + "." + std::to_string(cc_ % 10)},
             {"pattern", "kARResidualRMSNorm"},
             {"fp32_acc", "true"},
-            {"pdl", "off"},
+            {"pdl", launch_.pdl ? "on" : "off"},
+            {"trigger_completion_at_end", launch_.trigger_at_end ? "true" : "false"},
             {"lamport_bytes_per_rank", std::to_string(sizes_.lamport)}};
   }
 
@@ -172,15 +178,22 @@ class FlashinferFusion final : public PeerVariant {
     p.rms_eps = eps_;
     p.weight_bias = 0.f;  // standard RMSNorm: gamma x x / rms
     p.scale_factor = nullptr;
-    p.use_oneshot = shot_ == FusionShot::oneshot;
+    p.use_oneshot = launch_.shot == FusionShot::oneshot;
     p.stream = static_cast<cudaStream_t>(stream);
     p.pattern = kPattern;
-    p.trigger_completion_at_end = true;
+    p.trigger_completion_at_end = launch_.trigger_at_end;
     return p;
   }
 
-  std::optional<FusionShot> forced_;
-  FusionShot shot_ = FusionShot::oneshot;
+  // The launch of this configuration for `c` on GPUs of capability `cc` (peer_policy.hpp).
+  FusionLaunch launch_of(const Case& c, int cc) const {
+    const auto l = fusion_launch(config_, cc, c.world, c.tokens, c.hidden, int(dtype_size(c.dtype)));
+    if (!l) throw CaseError(std::string(name()) + ": unknown configuration '" + config_ + "'");
+    return *l;
+  }
+
+  FusionLaunch launch_;
+  int cc_ = 0;
   OpBuffers bufs_;
   DType dtype_ = DType::bf16;
   int world_ = 2, tokens_ = 0, hidden_ = 0;

@@ -103,7 +103,7 @@ class FlashinferPcieIpc final : public PeerVariant {
   bool signed_zeros() const override { return false; }
 
  protected:
-  Support limits(const Case& c, const Tuning& t) const override { return pcie_ipc_limits(c, forced_, t.blocks); }
+  Support limits(const Case& c, const Fabric& /*f*/, const Tuning& t) const override { return pcie_ipc_limits(c, forced_, t.blocks); }
 
   Support fits_device(const Case& c, const Fabric& f, const Tuning& t) const override {
     if (f.ranks_per_device() <= 1) return Support::yes();

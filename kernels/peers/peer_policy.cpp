@@ -129,6 +129,58 @@ FusionShot fusion_shot(int world, int tokens, int hidden, int elem) {
   return FusionShot::oneshot;
 }
 
+double vllm_fusion_oneshot_max_mib(int cc, int world) {
+  struct Row {
+    int cc;
+    double mib[3];  // 2, 4, 8 ranks
+  };
+  static constexpr Row kTable[] = {{90, {32, 2, 0.5}}, {100, {32, 4, 1}}, {103, {32, 4, 2}}, {107, {32, 4, 2}}};
+  const int at = world == 2 ? 0 : world == 4 ? 1 : world == 8 ? 2 : -1;
+  for (const Row& r : kTable)
+    if (r.cc == cc && at >= 0) return r.mib[at];
+  return 0;
+}
+
+FusionShot vllm_fusion_shot(int cc, int world, std::size_t bytes) {
+  const double mib = vllm_fusion_oneshot_max_mib(cc, world);
+  return mib == 0 || double(bytes) <= mib * 1024 * 1024 ? FusionShot::oneshot : FusionShot::twoshot;
+}
+
+std::optional<FusionLaunch> fusion_launch(const std::string& config, int cc, int world, int tokens, int hidden,
+                                          int elem) {
+  FusionLaunch l;
+  if (config == "flashinfer") {
+    l.rule = FusionRule::flashinfer;
+    l.shot = fusion_shot(world, tokens, hidden, elem);
+    return l;
+  }
+  if (config.empty() || config == "vllm") {
+    l.shot = vllm_fusion_shot(cc, world, std::size_t(tokens) * std::size_t(hidden) * std::size_t(elem));
+  } else if (const auto forced = parse_fusion_shot(config)) {
+    l.rule = FusionRule::forced;
+    l.shot = *forced;
+  } else {
+    return std::nullopt;
+  }
+  l.pdl = true;
+  l.trigger_at_end = l.shot == FusionShot::oneshot || tokens > kVllmPdlAdvanceTokens;
+  return l;
+}
+
+std::string fusion_rule_text(FusionRule r, int cc) {
+  switch (r) {
+    case FusionRule::vllm: {
+      const bool listed = vllm_fusion_oneshot_max_mib(cc, 8) > 0;
+      return std::string("vLLM's use_oneshot rule") +
+             (listed ? "" : " (no entry for capability " + std::to_string(cc / 10) + "." + std::to_string(cc % 10) +
+                                ": one-shot at every size)");
+    }
+    case FusionRule::flashinfer: return "FlashInfer's own rule (use_oneshot=None)";
+    case FusionRule::forced: return "forced (configuration), launched as vLLM launches it";
+  }
+  return {};
+}
+
 Support fusion_limits(const Case& c, std::optional<FusionShot> forced) {
   const std::string me = "flashinfer-fused";
   if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
@@ -218,7 +270,7 @@ const char* vllm_stage_name(VllmStage s) { return s == VllmStage::one ? "1stage"
 std::vector<std::string> peer_configs(PeerKind k) {
   switch (k) {
     case PeerKind::pcie_ipc: return {"unstaged", "staged", "staged-ring", "flat-staged"};
-    case PeerKind::fusion: return {"oneshot", "twoshot"};
+    case PeerKind::fusion: return {"vllm", "flashinfer", "oneshot", "twoshot"};
     case PeerKind::vllm_custom: return {"1stage", "2stage"};
   }
   return {};
@@ -228,8 +280,14 @@ std::string peer_config_summary(PeerKind k, const std::string& config) {
   const std::string base = std::string("`") + peer_text(k).name + "` with ";
   switch (k) {
     case PeerKind::pcie_ipc: return base + "FlashInfer's " + config + " schedule forced";
-    case PeerKind::fusion: return base + "FlashInfer's " + (config == "oneshot" ? "one-shot (Lamport)" : "two-shot") +
-                                  " kernel forced (use_oneshot)";
+    case PeerKind::fusion:
+      if (config == "vllm")
+        return base + "vLLM's use_oneshot rule, PDL on: as vLLM's fusion pass runs it (the plain name's choice; "
+                      "one-shot at every size on 12.x); SGLang does not run it on 12.x";
+      if (config == "flashinfer")
+        return base + "FlashInfer's own rule (use_oneshot=None, tuned on B200) and its defaults (no PDL)";
+      return base + "FlashInfer's " + (config == "oneshot" ? "one-shot (Lamport)" : "two-shot") +
+             " kernel forced (use_oneshot), launched as vLLM launches it";
     case PeerKind::vllm_custom: return base + "vLLM's " + (config == "1stage" ? "one-stage" : "two-stage") +
                                        " kernel forced at every size";
   }

@@ -62,6 +62,42 @@ struct FusionGrid {
 };
 FusionGrid fusion_grid(int world, int tokens, int hidden, int elem, FusionShot shot, int sms, int max_cluster,
                        int max_block_threads);
+// ---- the fusion as each engine runs it (flashinfer-fused[vllm], [flashinfer]; docs/variants.md) ----
+//
+// vLLM's fusion pass passes use_oneshot itself (_select_flashinfer_allreduce_use_oneshot, in
+// vllm/compilation/passes/fusion/allreduce_rms_fusion.py and later the collective-norm module it
+// moved to): one-shot while the all-reduce's bytes are at most its table's MiB for the GPU's
+// capability and world size, one-shot at every size where the table has no entry (capability 12.x
+// has none at any release read); it launches with launch_with_pdl=True and completes at the end
+// for one-shot or above PDL_ADVANCE_LAUNCH_TOKENS tokens. The table of v0.15.0's and v0.16.0's docs
+// holds 9.0 and 10.0; the index copy of the newer module adds 10.3 and 10.7. SGLang does not call
+// the kernel on capability 12.x: python/sglang/srt/layers/communicator.py
+// (apply_flashinfer_allreduce_fusion: SM90 or SM100 only). FlashInfer's own rule (use_oneshot=None)
+// is fusion_shot above, launched as allreduce_fusion's defaults (no PDL, completion at the end).
+
+inline constexpr int kVllmPdlAdvanceTokens = 16;  // PDL_ADVANCE_LAUNCH_TOKENS
+
+// vLLM's one-shot table: MiB for capability `cc` (major x 10 + minor: 90, 100, 120) at `world`
+// ranks; 0 where the table has no entry.
+double vllm_fusion_oneshot_max_mib(int cc, int world);
+// vLLM's choice for an all-reduce of `bytes` (tokens x hidden x elem).
+FusionShot vllm_fusion_shot(int cc, int world, std::size_t bytes);
+
+enum class FusionRule { vllm, flashinfer, forced };
+struct FusionLaunch {
+  FusionShot shot = FusionShot::oneshot;
+  bool pdl = false;             // launch_with_pdl
+  bool trigger_at_end = true;   // trigger_completion_at_end
+  FusionRule rule = FusionRule::vllm;
+};
+// The launch of configuration `config`: "" and "vllm" as vLLM runs it; "flashinfer" FlashInfer's own
+// rule and defaults; "oneshot" / "twoshot" that kernel forced, launched as vLLM launches it. nullopt
+// for any other name. `cc` as vllm_fusion_oneshot_max_mib takes it.
+std::optional<FusionLaunch> fusion_launch(const std::string& config, int cc, int world, int tokens, int hidden,
+                                          int elem);
+// "vLLM's rule (...)" and the like: what a case records as `chosen_by`.
+std::string fusion_rule_text(FusionRule r, int cc);
+
 // Why `c` cannot run, or yes: world 2, 4 or 8; bf16 or fp16; hidden a multiple of 8 (16-byte
 // accesses) and at most 65536 (one token per cluster of at most 8 blocks of at most 1024
 // threads); out of place; two-shot only with more tokens than ranks (trtllm_allreduce_fusion's

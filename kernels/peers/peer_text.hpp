@@ -24,8 +24,8 @@ inline constexpr PeerText kPeerText[] = {
      "peer: FlashInfer's PCIe-IPC all-reduce (pcie_ipc_all_reduce.cuh), its schedule as FlashInfer picks one "
      "untuned (its seed); on arbench's peer memory"},
     {"flashinfer-fused", Family::allreduce_rmsnorm, "FlashInfer",
-     "peer: FlashInfer's fused all-reduce + residual add + RMSNorm (trtllm_allreduce_fusion.cuh), one-shot or "
-     "two-shot as FlashInfer's heuristic picks"},
+     "peer: FlashInfer's fused all-reduce + residual add + RMSNorm (trtllm_allreduce_fusion.cuh), as vLLM runs it: "
+     "one-shot or two-shot by vLLM's rule (one-shot at every size on 12.x), PDL on"},
     {"vllm-custom", Family::allreduce, "vLLM",
      "peer: vLLM's custom all-reduce, one-stage or two-stage as vLLM picks by size (told the GPUs are fully "
      "connected, else it runs nothing on 4 or more)"},

@@ -31,7 +31,7 @@ class PeerVariant : public Variant {
       return Support::no(std::string(name()) + " runs on GPUs only: it is " + peer_text(kind_).project +
                          "'s kernel, which has no host twin");
     if (std::string why = f.symmetric_unsupported_reason(); !why.empty()) return Support::no(why);
-    if (Support s = limits(c, t); !s.ok) return s;
+    if (Support s = limits(c, f, t); !s.ok) return s;
     return fits_device(c, f, t);
   }
 
@@ -44,8 +44,8 @@ class PeerVariant : public Variant {
 
  protected:
   const char* name() const { return peer_text(kind_).name; }
-  // The peer's own limits (peer_policy.hpp), for this configuration and --blocks.
-  virtual Support limits(const Case& c, const Tuning& t) const = 0;
+  // The peer's own limits (peer_policy.hpp), for this configuration and --blocks, on `f`'s GPUs.
+  virtual Support limits(const Case& c, const Fabric& f, const Tuning& t) const = 0;
   // Whether the launch fits the fabric's devices: on the single-GPU fabric every rank's blocks
   // must be resident at once (the ranks wait on each other), which the peer's own grid may not.
   virtual Support fits_device(const Case& c, const Fabric& f, const Tuning& t) const = 0;
@@ -62,6 +62,14 @@ class PeerVariant : public Variant {
     return "unknown";
   }
 
+  // The compute capability of the fabric's GPUs as major x 10 + minor (120 for 12.0), as vLLM keys
+  // its tables (DeviceCapability.to_int()).
+  static int capability(const Fabric& f) {
+    int major = 0, minor = 0;
+    ARB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, f.device_of(0)));
+    ARB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, f.device_of(0)));
+    return major * 10 + minor;
+  }
   // Blocks of `threads` a device holds at once for `kernel`, all SMs together.
   static int resident_blocks(const Fabric& f, const void* kernel, int threads) {
     int per_sm = 0, current = 0;

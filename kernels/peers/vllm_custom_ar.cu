@@ -117,7 +117,7 @@ class VllmCustom final : public PeerVariant {
   Placement buffer_placement() const override { return Placement::symmetric; }
 
  protected:
-  Support limits(const Case& c, const Tuning& t) const override {
+  Support limits(const Case& c, const Fabric& /*f*/, const Tuning& t) const override {
     if (Support s = vllm_limits(c, forced_); !s.ok) return s;
     if (const int blocks = vllm_blocks(c.bytes, t.blocks); blocks > vllm::kMaxBlocks)
       return Support::no(std::string(name()) + " has signal slots for " + std::to_string(vllm::kMaxBlocks) +

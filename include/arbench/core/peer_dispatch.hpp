@@ -21,4 +21,8 @@ struct DispatchPlace {
 // peer. The text completes "no engine selects it: ...".
 std::string peer_not_dispatchable(const std::string& variant, DispatchPlace at);
 
+// Which engine runs `variant` so, for the labels of `arbench tune`: "as vLLM runs it (...)",
+// "FlashInfer's own rule (...)", "... forced: no engine runs it"; "" for every name that is no peer.
+std::string peer_engine_label(const std::string& variant);
+
 }  // namespace arbench

@@ -299,6 +299,9 @@ TEST(Tune, VllmCustomDispatchedWhereVllmRunsIt) {
   const TuneReport nvlink4 = tune_results(parse_result_json(j, "nvlink4.json"), 0.01, registry_dispatch_filter(reg));
   EXPECT_EQ(find(nvlink4, "allreduce", 4).rules.back().variant, "vllm-custom");
   EXPECT_EQ(find(nvlink4, "allreduce", 8).rules.back().variant, "oneshot-push");
+  // Labelled with the engine that runs it so, whether it competed or not.
+  EXPECT_NE(pcie.peer_labels.at("vllm-custom").find("as vLLM runs it"), std::string::npos);
+  EXPECT_NE(format_tune(pcie, ReportFormat::text).find("vllm-custom: as vLLM runs it"), std::string::npos);
 }
 
 }  // namespace

@@ -48,5 +48,17 @@ TEST(PeerDispatch, FusionConfigurationsAndOwnVariantsRun) {
     for (int w : {2, 4, 8}) EXPECT_TRUE(runs(v, w)) << v << " at " << w;
 }
 
+// `arbench tune` labels each peer with the engine that runs it so.
+TEST(PeerDispatch, EachPeerLabelledWithItsEngine) {
+  EXPECT_NE(peer_engine_label("flashinfer-fused").find("as vLLM's fusion pass runs it"), std::string::npos);
+  EXPECT_EQ(peer_engine_label("flashinfer-fused"), peer_engine_label("flashinfer-fused[vllm]"));
+  EXPECT_NE(peer_engine_label("flashinfer-fused[flashinfer]").find("FlashInfer's own rule"), std::string::npos);
+  EXPECT_NE(peer_engine_label("flashinfer-fused[twoshot]").find("forced"), std::string::npos);
+  EXPECT_NE(peer_engine_label("vllm-custom").find("as vLLM runs it"), std::string::npos);
+  EXPECT_NE(peer_engine_label("vllm-custom[2stage]").find("no engine runs it"), std::string::npos);
+  EXPECT_NE(peer_engine_label("flashinfer-pcie-ipc[staged]").find("no engine runs it"), std::string::npos);
+  EXPECT_EQ(peer_engine_label("oneshot-push"), "");
+}
+
 }  // namespace
 }  // namespace arbench
