@@ -147,6 +147,10 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
               "blocks in turn");
   cli::size(cmd, "--ring-chunk", cfg.tuning.ring_chunk, cli::byte_sizes(algo::kPackBytes, 64 << 20),
             "ring: chunk size in bytes (default: policy)");
+  cli::size(cmd, "--peer-workspace", cfg.tuning.peer_workspace_bytes, cli::byte_sizes(16, 16ull << 30),
+            "peer flashinfer-pcie-ipc: the largest all-reduce its workspace is sized for, as the engine sizes it for "
+            "its largest batch (vLLM: largest CUDA-graph batch x hidden x dtype bytes; default 8M = 512 x 8192 x "
+            "bf16); a larger case gets a workspace of its own size (docs/variants.md, \"Peers\")");
   cli::number(cmd, "--ring-channels", cfg.tuning.ring_channels, "N", cli::ints(1, algo::RingPolicy::kMaxChannels),
               "ring: independent rings (default: policy; capped at what fits on the GPU)");
   cli::int_list(cmd, "--ring-order", cfg.tuning.ring_order, "R", cli::ints(0, kMaxRanks - 1),

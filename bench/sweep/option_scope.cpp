@@ -28,6 +28,7 @@ void note(SweepScope& s, const Case& c) {
   s.symm = s.symm || takes_symm_provider(c.variant);
   s.islands = s.islands || c.variant.find("island-") != std::string::npos;
   s.nccl_libs = s.nccl_libs || !split_library(c.variant).library.empty();
+  s.pcie_ipc = s.pcie_ipc || c.variant.rfind("flashinfer-pcie-ipc", 0) == 0;
 }
 
 }  // namespace
@@ -63,6 +64,9 @@ void check_options_apply(const RunConfig& cfg, Backend b, const SweepScope& scop
     refuse("--nccl-lib", "adds the variants of each library it names (nccl@<label>, nccl-symm@<label>, of the "
                          "allreduce family), and --family and --variants select none of them; drop it, or add e.g. "
                          "'nccl@*' to --variants (`arbench list --nccl-lib ...` names them)");
+  if (given("--peer-workspace") && !scope.pcie_ipc)
+    refuse("--peer-workspace", "sizes the workspace of the peer flashinfer-pcie-ipc, which this sweep does not run; "
+                               "drop it, or add flashinfer-pcie-ipc to --variants");
   if (given("--blocks") && !scope.blocks)
     refuse("--blocks", "sets the blocks of arbench's own kernels (oneshot-*, twoshot, fused-*, unfused-oneshot), and "
                        "this sweep runs none of them (the ring takes --ring-channels, NCCL chooses its own); drop it");
@@ -99,6 +103,7 @@ void drop_unused_config(nlohmann::json& config, Backend b, const SweepScope& sco
     for (const char* k : {"ring_chunk", "ring_channels", "ring_order"}) config.erase(k);
   if (!scope.blocks) config.erase("blocks");
   if (!scope.islands) config.erase("islands");
+  if (!scope.pcie_ipc) config.erase("peer_workspace_bytes");
   if (b != Backend::cuda)
     for (const char* k : {"links_file", "link_probe", "allow_ll128_pcie"}) config.erase(k);
   if (b != Backend::cuda || !scope.symm) config.erase("symm_mem");

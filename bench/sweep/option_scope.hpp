@@ -23,6 +23,7 @@ struct SweepScope {
   bool symm = false;       // a custom kernel whose symmetric memory a provider maps (not NCCL's variants)
   bool islands = false;    // an island variant (island-*, fused-island-*)
   bool nccl_libs = false;  // a variant of a library given with --nccl-lib (`nccl@<label>`, `nccl-symm@<label>`)
+  bool pcie_ipc = false;   // the peer flashinfer-pcie-ipc, whose workspace --peer-workspace sizes
 };
 SweepScope sweep_scope(const Sweep& sweep);
 

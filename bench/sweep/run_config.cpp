@@ -277,6 +277,9 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
           {"symm_mem", cfg.symm_mem},
           {"sampling", sampling_json(cfg)}};
   if (!cfg.nccl_libs.empty()) j["nccl_libs"] = cfg.nccl_libs;  // --nccl-lib as typed; absent without it
+  // Absent at its default, so that sweep_key does not change for the runs made before it existed.
+  if (cfg.tuning.peer_workspace_bytes != kDefaultPeerWorkspaceBytes)
+    j["peer_workspace_bytes"] = cfg.tuning.peer_workspace_bytes;
   return j;
 }
 

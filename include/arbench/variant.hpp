@@ -37,6 +37,11 @@ struct OpBuffers {
   RankBuffers* residual_out = nullptr;  // fused: r = sum + residual
 };
 
+// vLLM sizes FlashInfer's PCIe-IPC workspace for its largest CUDA-graph capture size x the model's
+// hidden size (flashinfer_pcie_ipc_all_reduce.py, setup()): 512 tokens x 8192 x bf16 here, a
+// common default batch of a large model; --peer-workspace sets the user's.
+inline constexpr std::size_t kDefaultPeerWorkspaceBytes = std::size_t(512) * 8192 * 2;
+
 // Experiment knobs from the command line; 0 / empty = the variant's own policy.
 struct Tuning {
   int blocks = 0;
@@ -56,6 +61,9 @@ struct Tuning {
   int host_threads = 0;
   // `nccl[tuned]`: the tuner table arbench's NCCL plugin applies (--tuner-table, an absolute path).
   std::string nccl_tuner_table;
+  // --peer-workspace: the largest all-reduce a peer's workspace is sized for, as an engine sizes it
+  // for its largest batch (FlashInfer's PCIe-IPC max_numel; docs/variants.md, "Peers").
+  std::size_t peer_workspace_bytes = kDefaultPeerWorkspaceBytes;
 };
 
 // How a variant's data moves between ranks, recorded per case (docs/method.md, "Data path"):

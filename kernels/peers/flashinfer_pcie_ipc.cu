@@ -57,9 +57,10 @@ class FlashinferPcieIpc final : public PeerVariant {
   explicit FlashinferPcieIpc(const std::string& config)
       : PeerVariant(PeerKind::pcie_ipc, config), forced_(parse_pcie_ipc_schedule(config)) {}
 
-  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& /*f*/, const Tuning& /*t*/) const override {
-    return static_cast<std::size_t>(fi::workspace_size(c.world, static_cast<std::int64_t>(c.elements()),
-                                                       int(dtype_size(c.dtype)), kPcieIpcMaxBlocks));
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& /*f*/, const Tuning& t) const override {
+    const int elem = int(dtype_size(c.dtype));
+    const PcieIpcWorkspace ws = pcie_ipc_workspace(c.elements(), t.peer_workspace_bytes, elem);
+    return static_cast<std::size_t>(fi::workspace_size(c.world, ws.max_numel, elem, kPcieIpcMaxBlocks));
   }
 
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
@@ -70,8 +71,10 @@ class FlashinferPcieIpc final : public PeerVariant {
     numel_ = static_cast<std::int64_t>(c.elements());
     const int elem = int(dtype_size(c.dtype));
     launch_ = pcie_ipc_launch(forced_, world_, c.elements(), elem, t.blocks);
-    // max_numel is the case's own size: FlashInfer places the epoch halves max_numel apart.
-    layout_ = fi::compute_workspace_layout(world_, numel_, elem, kPcieIpcMaxBlocks);
+    // max_numel as the engine sizes it (peer_policy.hpp): FlashInfer places the epoch halves
+    // world x max_numel apart, so the case runs with the engine's spacing, not its own.
+    workspace_ = pcie_ipc_workspace(c.elements(), t.peer_workspace_bytes, elem);
+    layout_ = fi::compute_workspace_layout(world_, workspace_.max_numel, elem, kPcieIpcMaxBlocks);
     // Zero-filled (Fabric::alloc): +0.0 is the sentinel kernels' "not yet written", and FlashInfer
     // zeroes the slab once, before the first collective, as this does.
     slab_ = f.alloc(layout_.total_bytes, Placement::symmetric);
@@ -91,11 +94,12 @@ class FlashinferPcieIpc final : public PeerVariant {
     if (dtype_ == DType::bf16)
       e = fi::all_reduce<nv_bfloat16>(static_cast<const nv_bfloat16*>(io_.in->local(rank)),
                                       static_cast<nv_bfloat16*>(io_.out->local(rank)), numel_, v, rank, world_,
-                                      kPcieIpcMaxBlocks, numel_, launch_.blocks, launch_.threads, algo, false, s);
+                                      kPcieIpcMaxBlocks, workspace_.max_numel, launch_.blocks, launch_.threads, algo,
+                                      false, s);
     else
       e = fi::all_reduce<half>(static_cast<const half*>(io_.in->local(rank)), static_cast<half*>(io_.out->local(rank)),
-                               numel_, v, rank, world_, kPcieIpcMaxBlocks, numel_, launch_.blocks, launch_.threads,
-                               algo, false, s);
+                               numel_, v, rank, world_, kPcieIpcMaxBlocks, workspace_.max_numel, launch_.blocks,
+                               launch_.threads, algo, false, s);
     check_launch(e, "FlashInfer's all_reduce");
   }
 
@@ -103,7 +107,9 @@ class FlashinferPcieIpc final : public PeerVariant {
   bool signed_zeros() const override { return false; }
 
  protected:
-  Support limits(const Case& c, const Fabric& /*f*/, const Tuning& t) const override { return pcie_ipc_limits(c, forced_, t.blocks); }
+  Support limits(const Case& c, const Fabric& /*f*/, const Tuning& t) const override {
+    return pcie_ipc_limits(c, forced_, t.blocks, t.peer_workspace_bytes);
+  }
 
   Support fits_device(const Case& c, const Fabric& f, const Tuning& t) const override {
     if (f.ranks_per_device() <= 1) return Support::yes();
@@ -119,7 +125,10 @@ class FlashinferPcieIpc final : public PeerVariant {
             {"blocks", std::to_string(launch_.blocks)},
             {"threads", std::to_string(launch_.threads)},
             {"pdl", "off"},
-            {"workspace_bytes_per_rank", std::to_string(layout_.total_bytes)}};
+            {"workspace_bytes_per_rank", std::to_string(layout_.total_bytes)},
+            {"workspace_max_numel", std::to_string(workspace_.max_numel)},
+            {"workspace_sized_by", workspace_.engine_sized ? "the engine's largest batch (--peer-workspace)"
+                                                           : "the case (larger than --peer-workspace)"}};
   }
 
  private:
@@ -129,6 +138,7 @@ class FlashinferPcieIpc final : public PeerVariant {
   int world_ = 2;
   std::int64_t numel_ = 0;
   PcieIpcLaunch launch_;
+  PcieIpcWorkspace workspace_;
   fi::WorkspaceLayout layout_{};
   std::unique_ptr<RankBuffers> slab_;
   std::vector<fi::PeerViews> views_;

@@ -55,7 +55,14 @@ PcieIpcLaunch pcie_ipc_launch(std::optional<PcieIpcSchedule> forced, int world, 
   return l;
 }
 
-Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks) {
+PcieIpcWorkspace pcie_ipc_workspace(std::size_t numel, std::size_t workspace_bytes, int elem) {
+  const std::size_t pack = 16 / std::size_t(elem);
+  const std::size_t engine = workspace_bytes / std::size_t(elem) / pack * pack;
+  if (numel > engine) return {std::int64_t(numel), false};
+  return {std::int64_t(engine), true};
+}
+
+Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks, std::size_t workspace_bytes) {
   const std::string me = "flashinfer-pcie-ipc";
   if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
   if (!any_of(c.world, {2, 4, 8}))
@@ -71,6 +78,10 @@ Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, in
                        " bytes at " + std::to_string(c.world) + " ranks; FlashInfer's _admits)");
   if (c.elements() / pack > std::size_t(INT_MAX) / std::size_t(2 * c.world))
     return Support::no(me + " counts packs in int: " + size_text(c.bytes) + " is too large");
+  if (const auto ws = pcie_ipc_workspace(c.elements(), workspace_bytes, int(dtype_size(c.dtype)));
+      std::size_t(ws.max_numel) / pack > std::size_t(INT_MAX) / std::size_t(2 * c.world))
+    return Support::no(me + " counts packs in int: a workspace for " + size_text(workspace_bytes) +
+                       " (--peer-workspace) is too large at " + std::to_string(c.world) + " ranks");
   if (forced) {
     if (c.world == 2 && *forced != PcieIpcSchedule::unstaged && *forced != PcieIpcSchedule::staged)
       return Support::no(me + " at 2 ranks has the unstaged and staged schedules only");

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -37,10 +38,24 @@ PcieIpcLaunch pcie_ipc_seed(int world, std::size_t numel, int elem);
 // kernel at 8 needs). `blocks` > 0 (--blocks) replaces the block count.
 PcieIpcLaunch pcie_ipc_launch(std::optional<PcieIpcSchedule> forced, int world, std::size_t numel, int elem,
                               int blocks = 0);
+// The workspace's max_numel as an engine sizes it (vLLM's flashinfer_pcie_ipc_all_reduce.py:
+// max_numel = its largest CUDA-graph capture size x hidden): `workspace_bytes` (--peer-workspace)
+// in elements, whole 16-byte packs; the case's own `numel` where that is larger (an engine would
+// fall back to another all-reduce there: FlashInfer's workspace cannot grow). FlashInfer places the
+// epoch halves world x max_numel apart, so a workspace larger than the case costs time at small
+// batch (pcie_ipc_ar.py's docstring): that is the engine's cost, and measured with it.
+struct PcieIpcWorkspace {
+  std::int64_t max_numel = 0;
+  bool engine_sized = true;  // false: the case is larger than the engine's workspace
+};
+PcieIpcWorkspace pcie_ipc_workspace(std::size_t numel, std::size_t workspace_bytes, int elem);
+
 // Why `c` cannot run (FlashInfer's _admits and _is_launchable, the launcher's checks in
 // csrc/pcie_ipc_all_reduce.cu), or yes: world 2, 4 or 8; bf16 or fp16; a whole number of 16-byte
 // packs, at least one per rank; out of place; the schedule at this world size.
-Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks = 0);
+// `workspace_bytes`: as pcie_ipc_workspace takes it (0: the case's own size).
+Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks = 0,
+                        std::size_t workspace_bytes = 0);
 
 // ---- FlashInfer's fused all-reduce + residual + RMSNorm (flashinfer/comm/trtllm_ar.py) -----------
 

@@ -89,3 +89,20 @@ TEST(CliPeers, VersionSaysWhichPeersAreBuilt) {
     EXPECT_NE(r.output.find("flashinfer-pcie-ipc: "), std::string::npos) << r.output;
   }
 }
+
+// --peer-workspace (the engine's largest batch for FlashInfer's PCIe-IPC workspace): checked before
+// any work, refused where no flashinfer-pcie-ipc case is in the sweep, and recorded in the config.
+TEST(CliPeers, PeerWorkspaceCheckedAndScoped) {
+  for (const char* bad : {"0", "-1", "8X", "32G"}) {
+    const CliResult r = run_arbench(std::string("list --backend host --gpus 2 -b 1K -e 1K --variants flashinfer-pcie-ipc "
+                                                "--peer-workspace ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_NE(r.output.find("--peer-workspace"), std::string::npos) << r.output;
+  }
+  CliResult r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants oneshot-push --peer-workspace 1M");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--peer-workspace sizes the workspace of the peer flashinfer-pcie-ipc"), std::string::npos)
+      << r.output;
+  r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants flashinfer-pcie-ipc --peer-workspace 1M");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}

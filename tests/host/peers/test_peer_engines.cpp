@@ -81,3 +81,22 @@ TEST(PeerEngines, ConfigurationsListedAndLabelled) {
   EXPECT_NE(peer_config_summary(PeerKind::fusion, "flashinfer").find("use_oneshot=None"), std::string::npos);
   EXPECT_NE(std::string(peer_text(PeerKind::fusion).summary).find("as vLLM runs it"), std::string::npos);
 }
+
+// FlashInfer's PCIe-IPC workspace as an engine sizes it: max_numel for the engine's largest batch
+// (--peer-workspace, whole 16-byte packs), the case's own size where the case is larger.
+TEST(PeerEngines, PcieIpcWorkspaceAsTheEngineSizesIt) {
+  const PcieIpcWorkspace small = pcie_ipc_workspace(512, kDefaultPeerWorkspaceBytes, 2);
+  EXPECT_EQ(small.max_numel, 512 * 8192);  // 8 MiB of bf16: vLLM's 512 tokens x hidden 8192
+  EXPECT_TRUE(small.engine_sized);
+  const PcieIpcWorkspace large = pcie_ipc_workspace(std::size_t(16) << 20, kDefaultPeerWorkspaceBytes, 2);
+  EXPECT_EQ(large.max_numel, std::int64_t(16) << 20);
+  EXPECT_FALSE(large.engine_sized);
+  EXPECT_EQ(pcie_ipc_workspace(8, 1000, 2).max_numel, 496);  // 1000 bytes: 62 whole packs of 8 elements
+  EXPECT_EQ(pcie_ipc_workspace(8, 0, 2).max_numel, 8);       // no engine size: the case's own
+  // A workspace whose packs overflow FlashInfer's int pack counts is a skip reason, not a launch.
+  const Case c{"flashinfer-pcie-ipc", Family::allreduce, DType::bf16, 8, 1024, 0, 0, false};
+  EXPECT_TRUE(pcie_ipc_limits(c, std::nullopt, 0, kDefaultPeerWorkspaceBytes).ok);
+  const Support huge = pcie_ipc_limits(c, std::nullopt, 0, std::size_t(16) << 30);
+  EXPECT_FALSE(huge.ok);
+  EXPECT_NE(huge.reason.find("--peer-workspace"), std::string::npos) << huge.reason;
+}
