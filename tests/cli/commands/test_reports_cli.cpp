@@ -112,4 +112,41 @@ TEST(TuneCli, PlainBenchmarkWithoutArbenchNamesExitsTwo) {
   EXPECT_NE(r.output.find(plain + ": no successful case"), std::string::npos) << r.output;
 }
 
+// The done-when: a run with vllm-custom fastest at 2, 4 and 8 GPUs over PCIe (no NVLink
+// recorded) dispatches it at 2 only, through the registry the executable has (built with the peers
+// or not: the result may come from a build that had them); each peer labelled with its engine.
+TEST(TuneCli, VllmCustomDispatchedAtTwoGpusOnly) {
+  std::vector<SynthCase> cases;
+  unsigned seed = 1;
+  for (int w : {2, 4, 8})
+    for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
+      cases.push_back({ar_name("vllm-custom", w, b), jittered(2, 0.01, 30, seed++)});
+      cases.push_back({ar_name("oneshot-push", w, b), jittered(5, 0.01, 30, seed++)});
+    }
+  const std::string result = write_temp(make_result(cases).dump(), "vllm-custom");
+  const std::string out = result + ".table.json";
+  const CliResult r = run_arbench("tune " + result + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream f(out);
+  const json table = json::parse(f);
+  ASSERT_EQ(table["tables"].size(), 3u) << table.dump(1);
+  for (const json& t : table["tables"])
+    for (const json& rule : t["rules"])
+      EXPECT_EQ(rule["variant"], t["world"] == 2 ? "vllm-custom" : "oneshot-push") << t.dump(1);
+  std::string flat;  // the report's lines joined at their wraps (fit_line indents a continuation)
+  for (char ch : r.output) {
+    if (ch == ' ' && !flat.empty() && (flat.back() == ' ' || flat.back() == '\n')) {
+      if (flat.back() == '\n') flat.back() = ' ';
+      continue;
+    }
+    flat += ch;
+  }
+  EXPECT_NE(flat.find("vllm-custom (6 cases): not a dispatch candidate, no engine selects it: vLLM turns its custom "
+                      "all-reduce off on more than two GPUs"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(flat.find("vllm-custom: as vLLM runs it"), std::string::npos) << r.output;
+  std::filesystem::remove(out);
+}
+
 }  // namespace
