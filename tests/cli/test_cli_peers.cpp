@@ -14,7 +14,8 @@ namespace {
 const char* const kPeerNames[] = {"flashinfer-pcie-ipc", "flashinfer-pcie-ipc[unstaged]", "flashinfer-pcie-ipc[staged]",
                                   "flashinfer-pcie-ipc[staged-ring]", "flashinfer-pcie-ipc[flat-staged]",
                                   "vllm-custom", "vllm-custom[1stage]", "vllm-custom[2stage]", "flashinfer-fused",
-                                  "flashinfer-fused[oneshot]", "flashinfer-fused[twoshot]"};
+                                  "flashinfer-fused[vllm]", "flashinfer-fused[flashinfer]", "flashinfer-fused[oneshot]",
+                                  "flashinfer-fused[twoshot]"};
 
 // The catalogue line of `name` in `out` (the line that starts with it after the family), joined
 // with its continuation lines.
@@ -58,6 +59,9 @@ TEST(CliPeers, ListNamesEveryPeerAndConfigurationWithWhyNot) {
   }
   EXPECT_NE(catalogue_line(r.raw, "flashinfer-pcie-ipc[staged-ring]").find("FlashInfer's staged-ring schedule forced"),
             std::string::npos);
+  // The fusion as each engine runs it: vLLM's rule named, FlashInfer's own rule labelled.
+  EXPECT_NE(catalogue_line(r.raw, "flashinfer-fused[vllm]").find("vLLM's use_oneshot rule, PDL on"), std::string::npos);
+  EXPECT_NE(catalogue_line(r.raw, "flashinfer-fused[flashinfer]").find("FlashInfer's own rule"), std::string::npos);
 }
 
 TEST(CliPeers, DefaultSweepLeavesOutPeersNotBuilt) {
