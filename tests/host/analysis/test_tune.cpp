@@ -229,21 +229,27 @@ TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
   EXPECT_NE(rep.ignored[0].find("host only"), std::string::npos) << rep.ignored[0];
 }
 
-// Peers (docs/variants.md, "Peers") through the registry's filter: a peer as it selects competes
-// even where this arbench was not built with it (no factory: the result came from one that was);
-// a forced schedule no engine can choose is ignored, saying so; arbench's own GPU variants compete.
-TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
+// A registry with peer `name` (not built here: no factory) and arbench's oneshot-push.
+Registry peer_beside_own(const std::string& name, const std::string& project, std::vector<std::string> configs) {
   Registry reg;
   VariantEntry peer;
-  peer.name = "flashinfer-pcie-ipc";
-  peer.peer = "FlashInfer";
-  peer.configs = {"staged"};
-  peer.no_gpu_reason = "peers off: no FlashInfer";
+  peer.name = name;
+  peer.peer = project;
+  peer.configs = std::move(configs);
+  peer.no_gpu_reason = "peers off: no " + project;
   reg.add(peer);
   VariantEntry own;
   own.name = "oneshot-push";
   own.gpu = [] { return std::unique_ptr<Variant>(); };
   reg.add(own);
+  return reg;
+}
+
+// Peers (docs/variants.md, "Peers") through the registry's filter: a peer as it selects competes
+// even where this arbench was not built with it (no factory: the result came from one that was);
+// a forced schedule no engine can choose is ignored, saying so; arbench's own GPU variants compete.
+TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
+  const Registry reg = peer_beside_own("flashinfer-pcie-ipc", "FlashInfer", {"staged"});
   std::vector<testing::SynthCase> cases;
   unsigned seed = 1;
   for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
@@ -269,15 +275,7 @@ TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
 // 2 only (vLLM turns it off above two GPUs not all NVLink-connected: the rule `settings` gates
 // with); at 4 and 8 the next variant wins, and where the result records NVLink at 4 it competes.
 TEST(Tune, VllmCustomDispatchedWhereVllmRunsIt) {
-  Registry reg;
-  VariantEntry peer;
-  peer.name = "vllm-custom";
-  peer.peer = "vLLM";
-  reg.add(peer);
-  VariantEntry own;
-  own.name = "oneshot-push";
-  own.gpu = [] { return std::unique_ptr<Variant>(); };
-  reg.add(own);
+  const Registry reg = peer_beside_own("vllm-custom", "vLLM", {});
   std::vector<testing::SynthCase> cases;
   unsigned seed = 1;
   for (int w : {2, 4, 8})
