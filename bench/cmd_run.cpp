@@ -22,7 +22,7 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
-#include "run/run_dry.hpp"
+#include "run/dry/run_dry.hpp"
 #include "sol/pattern_rates.hpp"
 #include "arbench/tuner/tuner_table.hpp"
 #include "arbench/tuner/tuner_table_text.hpp"

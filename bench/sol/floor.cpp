@@ -84,7 +84,7 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
   const std::vector<int> waits = phase_waits(s);
   const double scale = s.round_trips > 0 ? f.round_trips / s.round_trips : 0;
   double phases_us = 0;      // not pipelined: the phases one after another, each its larger bound
-  bool busiest_won = false;  // some phase's busiest link outlasted its chain of waits
+  bool busiest_won = false;  // some phase priced below its waits plus its busiest transfer
   bool loaded_hop = false;   // a pattern without an idle hop (an older topo file) priced its loaded one
   std::string no_hop;       // patterns whose waits had no hop to price them
   std::optional<double> cheapest_hop;
@@ -129,7 +129,8 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
       const double by_waits = sp.waits * sp.hop_us + quickest_us.value_or(0);
       const double by_busiest = busiest_link_bound(sp, phase.steps);
       phases_us += std::max(by_waits, by_busiest);
-      busiest_won = busiest_won || by_busiest > by_waits;
+      // Below waits x hop + the busiest transfer only where the phase's links differ over its steps.
+      busiest_won = busiest_won || std::max(by_waits, by_busiest) < sp.waits * sp.hop_us + sp.transfer_us - 1e-9;
     }
     f.phases.push_back(std::move(sp));
   }

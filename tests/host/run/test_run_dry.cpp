@@ -7,7 +7,7 @@
 #include "arbench/core/errors.hpp"
 #include "kernels/ring/ring_variant.hpp"
 #include "kernels/symm/symm_variant.hpp"
-#include "run/run_dry.hpp"
+#include "run/dry/run_dry.hpp"
 #include "tests/host/text_checks.hpp"
 
 using namespace arbench;

@@ -1,5 +1,5 @@
 // `arbench run --dry-run`; see run_dry.hpp.
-#include "run/run_dry.hpp"
+#include "run/dry/run_dry.hpp"
 
 #include <algorithm>
 #include <cstdio>
