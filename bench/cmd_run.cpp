@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <limits>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "cli/gbench_flags.hpp"
 #include "cli/values.hpp"
 #include "commands.hpp"
+#include "run/dry/run_dry.hpp"
 #include "sol/pattern_rates.hpp"
 #include "arbench/tuner/tuner_table.hpp"
 #include "arbench/tuner/tuner_table_text.hpp"
@@ -236,7 +238,7 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
       parsed->cfg.given = given_options(*cmd);
       to_config(parsed->cfg, parsed->dtypes, parsed->families, parsed->cache);
       parsed->cfg.filter = benchmark::GetBenchmarkFilter();
-      exit_code = run_sweep(parsed->cfg, list_only, world);
+      exit_code = parsed->cfg.dry_run ? run_dry(parsed->cfg, std::cout) : run_sweep(parsed->cfg, list_only, world);
     });
   };
 
@@ -254,6 +256,9 @@ void add_run_commands(CLI::App& app, int& exit_code, const std::string& command_
                 "Google Benchmark's console table with every counter instead of arbench's 120-column one "
                 "(also --benchmark_format=console)")
       ->excludes(quiet);
+  run->add_flag("--dry-run", cfg.dry_run,
+                "run nothing: print every case's speed-of-light floor on --links FILE's rates (a box's `arbench topo "
+                "--out` file, or a published one under results/reference/); needs no GPU (docs/speed-of-light.md)");
   run->footer(cli::gbench_flags_help(false));
   sweep_on(run, false);
 

@@ -82,12 +82,14 @@ nlohmann::json sol_to_json(const SolFloor& f, bool below) {
   nlohmann::json phases = nlohmann::json::array();
   for (const auto& p : f.phases)
     phases.push_back({{"what", p.what}, {"pattern", p.pattern}, {"busiest_bytes", p.busiest_bytes},
-                      {"gbps", p.gbps}, {"mover", p.mover}, {"transfer_us", p.transfer_us}});
+                      {"gbps", p.gbps}, {"mover", p.mover}, {"transfer_us", p.transfer_us},
+                      {"waits", p.waits}, {"hop_us", p.hop_us}});
   nlohmann::json j = {{"schedule", f.schedule},       {"hop_us", f.hop_us},
                       {"round_trips", f.round_trips}, {"round_trips_source", f.round_trips_source},
                       {"transfer_us", f.transfer_us}, {"phases", phases},
                       {"rates", f.rates},             {"timing", f.timing},
-                      {"below_floor", below}};
+                      {"below_floor", below}, {"latency_us", f.latency_us},
+                      {"pipelined", f.pipelined}};
   if (!f.notes.empty()) j["notes"] = f.notes;
   return j;
 }
@@ -99,9 +101,12 @@ SolFloor sol_from_json(const nlohmann::json& j) {
   f.round_trips = j.value("round_trips", 0.0);
   f.round_trips_source = j.value("round_trips_source", "");
   f.transfer_us = j.value("transfer_us", 0.0);
+  f.latency_us = j.value("latency_us", f.hop_us * f.round_trips);
+  f.pipelined = j.value("pipelined", false);
   for (const auto& p : j.value("phases", nlohmann::json::array()))
     f.phases.push_back({p.value("what", ""), p.value("pattern", ""), p.value("busiest_bytes", 0.0), p.value("gbps", 0.0),
-                        p.value("mover", ""), p.value("transfer_us", 0.0)});
+                        p.value("mover", ""), p.value("transfer_us", 0.0), p.value("waits", 0.0),
+                        p.value("hop_us", 0.0)});
   f.rates = j.value("rates", "");
   f.timing = j.value("timing", "");
   f.notes = j.value("notes", std::vector<std::string>{});

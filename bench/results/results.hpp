@@ -25,14 +25,19 @@ struct SolPhase {
   double gbps = 0;           // that flow's rate under the pattern
   std::string mover;         // "SM" or "copy engine": which gave that rate
   double transfer_us = 0;
+  double waits = 0;   // the op's waits this phase pays
+  double hop_us = 0;  // each at the hop of this phase's own pattern (idle; 0 where none was measured: notes)
 };
 
 // The speed-of-light floor of a case (bench/sol/; docs/method.md, "The floor of a case"):
-//   sol_us = hop_us x round_trips + the phases' transfer_us
+//   sol_us = latency_us + transfer_us; latency_us = the sum over phases of waits x the phase's hop;
+//   transfer_us = the phases' transfer_us added (pipelined: the slowest phase's alone)
 // the lowest over the schedules the variant may run (NCCL: its algorithms and protocols).
 struct SolFloor {
   double sol_us = 0;
-  double hop_us = 0;        // one hop's flag latency with nothing else running (the loaded one for an old topo file: notes)
+  double hop_us = 0;        // latency_us / round_trips: the mean hop a wait was priced at (per phase: phases)
+  double latency_us = 0;    // the waits, each at its phase's hop
+  bool pipelined = false;   // the phases overlap pack by pack: transfer_us is the slowest phase's
   double round_trips = 0;   // waits per op
   std::string round_trips_source;  // the kernel's count (round-trip table) or the schedule's
   double transfer_us = 0;

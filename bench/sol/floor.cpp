@@ -1,6 +1,7 @@
 // The floor of a case; see floor.hpp.
 #include "sol/floor.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "arbench/algo/ring/ring_order.hpp"
@@ -30,6 +31,40 @@ std::string variant_config(const std::string& variant) {
   return variant.substr(open + 1, variant.size() - open - 2);
 }
 
+std::optional<double> priced_flow_gbps(const MeasuredPattern& p, const FloorInputs& in, const TrafficFlow& flow,
+                                       std::string* mover, bool* fell_back, std::string* why) {
+  const int a = position(in, flow.from), b = position(in, flow.to);
+  if (a < 0 || b < 0) {
+    *why = "rank " + std::to_string(a < 0 ? flow.from : flow.to) + "'s GPU is not among the probed ones";
+    return std::nullopt;
+  }
+  std::optional<double> gbps = p.flow_gbps(a, b, mover);
+  if (!gbps) {
+    gbps = p.fastest_gbps(mover);
+    *fell_back = true;
+  }
+  if (!gbps) *why = "no flow of " + p.key + " was measured";
+  return gbps;
+}
+
+namespace {
+
+// A phase's time by its busiest link alone: every step of its busiest flow back to back (a link
+// carries one step after another), the last one still to arrive (one hop, where the phase waits),
+// and the waits beyond one per step (barriers) before it.
+double busiest_link_bound(const SolPhase& p, int steps) {
+  const double beyond_steps = std::max(0.0, p.waits - steps);
+  return p.transfer_us + (p.waits > 0 ? p.hop_us : 0) + beyond_steps * p.hop_us;
+}
+
+}  // namespace
+
+PhaseHop phase_hop(const MeasuredPattern& p) {
+  if (const auto idle = p.slowest_idle_hop_us()) return {*idle, false};
+  if (const auto loaded = p.slowest_hop_us()) return {*loaded, true};
+  return {};
+}
+
 std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, const FloorInputs& in,
                                        const std::optional<RoundTrips>& kernel, std::string* why) {
   if (in.rates == nullptr) {
@@ -40,57 +75,85 @@ std::optional<SolFloor> schedule_floor(const TrafficSchedule& s, int world, cons
   f.schedule = s.name;
   f.rates = in.rates_source;
   f.timing = in.rates->timing;
+  f.pipelined = s.pipelined;
   f.round_trips = kernel ? kernel->per_op : s.round_trips;
-  f.round_trips_source = kernel ? kernel->source : "the schedule's own count (no count of the kernel's code)";
-  std::optional<double> hop;
-  bool loaded_hop = false;  // a pattern without an idle hop (an older topo file) priced its loaded one
-  for (const TrafficPhase& phase : s.phases) {
+  f.round_trips_source = kernel                     ? kernel->source
+                         : !s.waits_source.empty() ? s.waits_source
+                                                   : "the schedule's own count (no count of the kernel's code)";
+  // The kernel's count replaces the schedule's; the phases keep their shares of it.
+  const std::vector<int> waits = phase_waits(s);
+  const double scale = s.round_trips > 0 ? f.round_trips / s.round_trips : 0;
+  double phases_us = 0;      // not pipelined: the phases one after another, each its larger bound
+  bool busiest_won = false;  // some phase priced below its waits plus its busiest transfer
+  bool loaded_hop = false;   // a pattern without an idle hop (an older topo file) priced its loaded one
+  std::string no_hop;       // patterns whose waits had no hop to price them
+  std::optional<double> cheapest_hop;
+  for (std::size_t k = 0; k < s.phases.size(); ++k) {
+    const TrafficPhase& phase = s.phases[k];
     const MeasuredPattern* p = in.rates->find(phase.shape, phase.direction, world);
     const std::string key = pattern_key(phase.shape, phase.direction, world);
     if (p == nullptr) {
       *why = "the pattern " + key + " was not measured";
       return std::nullopt;
     }
-    SolPhase sp{phase.what, key, 0, 0, "", 0};
+    SolPhase sp{phase.what, key, 0, 0, "", 0, waits[k] * scale, 0};
     bool fell_back = false;
+    std::optional<double> quickest_us;  // the phase's fastest flow, all its steps
     for (const TrafficFlow& flow : phase.flows) {
-      const int a = position(in, flow.from), b = position(in, flow.to);
-      if (a < 0 || b < 0) {
-        *why = "rank " + std::to_string(a < 0 ? flow.from : flow.to) + "'s GPU is not among the probed ones";
-        return std::nullopt;
-      }
       std::string mover;
-      std::optional<double> gbps = p->flow_gbps(a, b, &mover);
-      if (!gbps) {
-        gbps = p->fastest_gbps(&mover);
-        fell_back = true;
-      }
-      if (!gbps) {
-        *why = "no flow of " + key + " was measured";
-        return std::nullopt;
-      }
+      const auto gbps = priced_flow_gbps(*p, in, flow, &mover, &fell_back, why);
+      if (!gbps) return std::nullopt;
       const double bytes = flow.bytes * phase.steps;
       const double us = bytes / *gbps / 1e3;  // GB/s = bytes per ns
-      if (us > sp.transfer_us) sp = {phase.what, key, bytes, *gbps, mover, us};
+      if (!quickest_us || us < *quickest_us) quickest_us = us;
+      if (us > sp.transfer_us) {
+        sp.busiest_bytes = bytes;
+        sp.gbps = *gbps;
+        sp.mover = mover;
+        sp.transfer_us = us;
+      }
     }
     if (fell_back)
       f.notes.push_back(key + ": a flow the probe did not measure (other GPUs than 0..N-1) takes the pattern's fastest rate");
-    std::optional<double> h = p->slowest_idle_hop_us();
-    if (!h && (h = p->slowest_hop_us())) loaded_hop = true;
-    if (h && (!hop || *h > *hop)) hop = h;
-    f.transfer_us += sp.transfer_us;
+    const PhaseHop h = phase_hop(*p);
+    if (h.us) {
+      sp.hop_us = *h.us;
+      loaded_hop = loaded_hop || (h.loaded && sp.waits > 0);
+      if (!cheapest_hop || *h.us < *cheapest_hop) cheapest_hop = h.us;
+    } else if (sp.waits > 0) {
+      no_hop += (no_hop.empty() ? "" : ", ") + key;
+    }
+    f.latency_us += sp.waits * sp.hop_us;
+    f.transfer_us = s.pipelined ? std::max(f.transfer_us, sp.transfer_us) : f.transfer_us + sp.transfer_us;
+    if (!s.pipelined) {
+      const double by_waits = sp.waits * sp.hop_us + quickest_us.value_or(0);
+      const double by_busiest = busiest_link_bound(sp, phase.steps);
+      phases_us += std::max(by_waits, by_busiest);
+      // Below waits x hop + the busiest transfer only where the phase's links differ over its steps.
+      busiest_won = busiest_won || std::max(by_waits, by_busiest) < sp.waits * sp.hop_us + sp.transfer_us - 1e-9;
+    }
     f.phases.push_back(std::move(sp));
   }
-  if (f.round_trips > 0 && !hop) {
-    *why = "no hop latency was measured under its patterns";
-    return std::nullopt;
+  if (s.round_trips == 0 && f.round_trips > 0) {
+    // The schedule splits no waits over its phases: the kernel's, each at the cheapest phase's hop.
+    f.latency_us = f.round_trips * cheapest_hop.value_or(0);
+    if (!cheapest_hop) no_hop = "any of its patterns";
   }
-  if (loaded_hop && f.round_trips > 0)
+  if (!no_hop.empty())
+    f.notes.push_back("no hop latency under " + no_hop + ": those waits are priced at 0 us (the rates have no hop "
+                      "there), so the floor is the transfer alone, lower than it could be");
+  if (loaded_hop)
     f.notes.push_back("hop: the one measured under the pattern's load (the rates have no idle hop: a topo file "
                       "from before arbench measured one); a small message's flags cross idle links, so this "
                       "floor may sit above what it can reach (`arbench topo --out FILE` again)");
-  f.hop_us = hop.value_or(0);
-  f.sol_us = f.hop_us * f.round_trips + f.transfer_us;
+  if (s.pipelined)
+    f.notes.push_back("pipelined: the phases overlap pack by pack, so the transfer is the slowest phase's alone "
+                      "and every phase's waits are the pipeline's fill");
+  if (busiest_won)
+    f.notes.push_back("a phase's busiest link outlasts its chain of waits (its links differ): that phase is priced at "
+                      "its busiest link's steps back to back plus one hop, not at its waits plus its busiest transfer");
+  f.hop_us = f.round_trips > 0 ? f.latency_us / f.round_trips : 0;
+  f.sol_us = s.pipelined || s.round_trips == 0 ? f.latency_us + f.transfer_us : phases_us;
   return f;
 }
 

@@ -2,16 +2,21 @@
 // traffic (arbench/traffic.hpp) costs at the rates this box reached under that traffic's own
 // pattern and concurrency (pattern_rates.hpp):
 //
-//   floor = hop latency x round trips per op + sum over phases of max over the phase's flows of
+//   floor = sum over phases of (the phase's waits x the hop of the phase's own pattern)
+//         + sum over phases of max over the phase's flows of
 //           (the flow's bytes x steps / the flow's rate measured with every flow of the pattern at once)
 //
+// and for a pipelined schedule (phases overlapping pack by pack) the slowest phase's transfer alone
+// in place of the sum: the pipeline's fill is its waits, one per phase.
 // The flow that takes longest is the busiest path; its rate is the fastest the pattern probe saw
 // for that flow (over the sizes measured, SM copies or copy engines): a floor, not a prediction.
-// The hop latency is the slowest of the schedule's patterns' hops measured with nothing running (a
-// wait on every peer ends with the slowest; a small message's own flags cross idle links, and a
-// hop measured under bulk copies would put the floor above what it can reach); the loaded hop only
-// where the rates have no idle one (older topo files), saying so. The round trips are the
-// kernel's (round_trips.hpp), else the schedule's.
+// A phase's hop is the slowest of its pattern's hops measured with nothing running (a wait on
+// every peer ends with the slowest; a small message's own flags cross idle links, and a hop
+// measured under bulk copies would put the floor above what it can reach); the loaded hop only
+// where the rates have no idle one (older topo files), saying so; none (published rates without a
+// latency): 0, saying so. Each phase pays its waits at its own hop, never at another phase's:
+// waits inside a switch are not priced at the hop across the host. The waits are the kernel's
+// (round_trips.hpp), shared over the phases as the schedule shares its own; else the schedule's.
 // A variant with several schedules (NCCL choosing its algorithm) gets the lowest of their floors.
 // Host-only.
 #pragma once
@@ -33,6 +38,21 @@ struct FloorInputs {
   std::vector<int> position_of_rank;  // rank r's position in rates->positions; empty: r itself
   std::string rates_source;           // where the rates came from, for SolFloor::rates
 };
+
+// The rate the floor gives `flow` of a phase priced under pattern `p` (the flow's fastest, or the
+// pattern's fastest where the probe did not measure that flow: *fell_back); nullopt with *why when
+// a rank's GPU was not probed or nothing was measured. The ideal execution (ideal_execution.hpp)
+// runs every flow at this same rate.
+std::optional<double> priced_flow_gbps(const MeasuredPattern& p, const FloorInputs& in, const TrafficFlow& flow,
+                                       std::string* mover, bool* fell_back, std::string* why);
+
+// A phase's hop: its pattern's slowest idle hop, else its slowest loaded one (`loaded`); none
+// where the rates have no hop for it.
+struct PhaseHop {
+  std::optional<double> us;
+  bool loaded = false;
+};
+PhaseHop phase_hop(const MeasuredPattern& p);
 
 // The floor of one schedule of a world of `world` ranks; nullopt, with the reason in *why, when a
 // phase's pattern, a rank's position or the hop latency is not measured. `kernel`: the kernel's

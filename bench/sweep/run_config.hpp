@@ -61,6 +61,7 @@ struct RunConfig {
   std::string islands_source;
   bool link_probe = true;  // measure links at start (cuda backend) unless --links or --no-link-probe
   bool sol = true;         // the speed-of-light floor of every case (bench/sol/); --no-sol: no floor, no probe
+  bool dry_run = false;    // --dry-run: each case's floor on --links FILE's rates, nothing run (run/run_dry.hpp)
   Tuning tuning;
   std::string command_line;
   // The long names of the options typed on the command line ("--tokens"): an option that cannot

@@ -7,8 +7,9 @@
 // A flow is data of rank `from` landing at rank `to`. Push: `from` stores into `to`'s memory
 // (posted writes); pull: `to` loads from `from`'s memory (reads). Every flow of a phase runs at
 // once; a phase's flows repeat `steps` times one after another (a ring's steps); phases run one
-// after another. Bytes are wire bytes: LL lines carry 8 data bytes per 16 (twice the data),
-// FP8 its codes and scales.
+// after another, unless the schedule is pipelined (its phases overlap pack by pack: every pack
+// goes through every phase, and the packs stream). Bytes are wire bytes: LL lines carry 8 data
+// bytes per 16 (twice the data), FP8 its codes and scales.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,10 @@ struct TrafficPhase {
   TrafficDirection direction = TrafficDirection::pull;
   int steps = 1;
   std::vector<TrafficFlow> flows;
+  // The waits of the schedule's count (TrafficSchedule::round_trips) this phase pays, each priced
+  // at the hop of this phase's own links; a one-phase schedule's phase pays them all whatever this
+  // says (phase_waits).
+  int waits = 0;
 };
 
 struct TrafficSchedule {
@@ -55,7 +60,17 @@ struct TrafficSchedule {
   int round_trips = 0;
   // Wire bytes per byte of the message (LL: 2; FP8: its codes and scales over the data's bytes).
   double wire_ratio = 1;
+  // The phases overlap pack by pack (FlashInfer's 8-rank unstaged kernel: each pack pushed three
+  // times in a row, no barrier): no phase waits for the whole of the one before it.
+  bool pipelined = false;
+  // Where round_trips comes from when it is not arbench's count of its own kernel (the peers': what
+  // their code was read to do); the floor says it. Empty: the schedule's own count.
+  std::string waits_source = {};
 };
+
+// The waits each phase of `s` pays: a one-phase schedule's phase all of s.round_trips; else each
+// phase's own count (traffic_problem checks they add up to s.round_trips).
+std::vector<int> phase_waits(const TrafficSchedule& s);
 
 // A variant's traffic for one case: one schedule, or several where the variant picks among them at
 // run time in a way arbench does not see (NCCL's algorithm and protocol when NCCL chooses); the

@@ -28,6 +28,13 @@ const std::string* TrafficQuery::setting(const std::string& key) const {
   return nullptr;
 }
 
+std::vector<int> phase_waits(const TrafficSchedule& s) {
+  if (s.phases.size() == 1) return {s.round_trips};
+  std::vector<int> w;
+  for (const TrafficPhase& p : s.phases) w.push_back(p.waits);
+  return w;
+}
+
 TrafficQuery query_of(const Traffic& t, const TrafficQuery& q) {
   TrafficQuery out = q;
   if (!t.island_of.empty()) out.island_of = t.island_of;
@@ -196,6 +203,16 @@ std::string traffic_problem(const TrafficSchedule& s, const TrafficQuery& q) {
   const double message = double(q.c.bytes);
   if (s.phases.empty()) return s.name + ": no phase";
   if (!(s.wire_ratio > 0)) return s.name + ": wire ratio " + std::to_string(s.wire_ratio) + " is not positive";
+  if (s.phases.size() > 1) {
+    int sum = 0;
+    for (const TrafficPhase& p : s.phases) {
+      if (p.waits < 0) return s.name + ", phase \"" + p.what + "\": " + std::to_string(p.waits) + " waits";
+      sum += p.waits;
+    }
+    if (sum != s.round_trips)
+      return s.name + ": its phases' waits add up to " + std::to_string(sum) + ", not the schedule's " +
+             std::to_string(s.round_trips) + " round trips";
+  }
   std::vector<std::set<int>> knows(std::size_t(std::max(world, 0)));
   for (int r = 0; r < world; ++r) knows[std::size_t(r)].insert(r);
   std::vector<double> received(std::size_t(std::max(world, 0)), 0.0);

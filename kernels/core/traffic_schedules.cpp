@@ -16,12 +16,15 @@ TrafficSchedule oneshot_schedule(std::string name, TrafficDirection d, int world
   return {std::move(name), {all_pairs_phase(what, d, world, wire_bytes)}, round_trips, wire_ratio};
 }
 
-TrafficSchedule twoshot_schedule(std::string name, TrafficDirection scatter, TrafficDirection gather, int world,
-                                 double shard_bytes, double gather_bytes, int round_trips, double wire_ratio) {
-  return {std::move(name),
-          {all_pairs_phase("reduce-scatter: every rank gets its shard of every peer's message", scatter, world, shard_bytes),
-           all_pairs_phase("all-gather: every rank gets every owner's reduced shard", gather, world, gather_bytes)},
-          round_trips,
+TrafficSchedule twoshot_schedule(std::string name, const TwoShotHalves& halves, int world, double shard_bytes,
+                                 double gather_bytes, double wire_ratio) {
+  TrafficPhase scatter = all_pairs_phase("reduce-scatter: every rank gets its shard of every peer's message",
+                                         halves.scatter, world, shard_bytes);
+  scatter.waits = halves.scatter_waits;
+  TrafficPhase gather =
+      all_pairs_phase("all-gather: every rank gets every owner's reduced shard", halves.gather, world, gather_bytes);
+  gather.waits = halves.gather_waits;
+  return {std::move(name), {std::move(scatter), std::move(gather)}, halves.scatter_waits + halves.gather_waits,
           wire_ratio};
 }
 

@@ -13,21 +13,19 @@ double wire_bytes(const TrafficQuery& q) { return double(algo::fp8_slot_packs(q.
 }  // namespace
 
 Traffic oneshot_fp8_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const double w = wire_bytes(q);
-  t.schedules.push_back(oneshot_schedule("one-shot pull, FP8 on the wire", TrafficDirection::pull, q.c.world, w, 2,
-                                         w / double(q.c.bytes)));
-  return t;
+  return one_schedule(q, [&] {
+    return oneshot_schedule("one-shot pull, FP8 on the wire", TrafficDirection::pull, q.c.world, w, 2,
+                            w / double(q.c.bytes));
+  });
 }
 
 Traffic twoshot_fp8_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const double w = wire_bytes(q), shard = w / q.c.world;
-  t.schedules.push_back(twoshot_schedule("two-shot, FP8 on the wire (quantized for each half)", TrafficDirection::pull,
-                                         TrafficDirection::pull, q.c.world, shard, shard, 4, w / double(q.c.bytes)));
-  return t;
+  return one_schedule(q, [&] {
+    return twoshot_schedule("two-shot, FP8 on the wire (quantized for each half)", {}, q.c.world, shard, shard,
+                            w / double(q.c.bytes));
+  });
 }
 
 }  // namespace arbench

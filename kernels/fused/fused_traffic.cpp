@@ -12,13 +12,11 @@ namespace arbench {
 Traffic unfused_nccl_traffic(const TrafficQuery& q) { return nccl_traffic(q); }
 
 Traffic fused_twoshot_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const double shard = double(q.c.bytes) / q.c.world;
-  t.schedules.push_back(twoshot_schedule("fused two-shot (rows reduce-scattered; r and y all-gathered)",
-                                         TrafficDirection::pull, TrafficDirection::pull, q.c.world, shard, 2 * shard,
-                                         4, 1));
-  return t;
+  return one_schedule(q, [&] {
+    return twoshot_schedule("fused two-shot (rows reduce-scattered; r and y all-gathered)", {}, q.c.world, shard,
+                            2 * shard, 1);
+  });
 }
 
 }  // namespace arbench

@@ -34,9 +34,15 @@ bool islands_of(const TrafficQuery& q, algo::IslandMap* m, Traffic* none) {
   return true;
 }
 
-// Islands of one rank have nothing inside: their inside phases are dropped.
+// Islands of one rank have nothing inside: their inside phases are dropped, and their waits
+// with them (nothing inside an island of one is waited for).
 Traffic without_empty_phases(Traffic t) {
-  for (auto& s : t.schedules) std::erase_if(s.phases, [](const TrafficPhase& p) { return p.flows.empty(); });
+  for (auto& s : t.schedules)
+    std::erase_if(s.phases, [&](const TrafficPhase& p) {
+      if (!p.flows.empty()) return false;
+      s.round_trips -= p.waits;
+      return true;
+    });
   return t;
 }
 
@@ -54,14 +60,13 @@ Traffic island_oneshot_traffic(const TrafficQuery& q) {
   for (int r = 0; r < q.c.world; ++r)
     for (int d = 0; d < q.c.world; ++d)
       if ((algo::cross_destinations<NoFault>(m, r) >> d) & 1u) across.push_back({r, d, ll});
-  t.schedules.push_back(
-      {"island one-shot (LL inside, the island's partial across)",
-       {island_inside_phase("every rank stores its message (LL) into every island peer", TrafficDirection::push,
-                            algo::island_labels(m, q.c.world), ll),
-        island_across_phase("every rank stores its island's partial (LL) into its partners", TrafficDirection::push,
-                            std::move(across))},
-       2,
-       2});
+  TrafficPhase inside = island_inside_phase("every rank stores its message (LL) into every island peer",
+                                            TrafficDirection::push, algo::island_labels(m, q.c.world), ll);
+  inside.waits = 1;  // a poll wave
+  TrafficPhase crossing = island_across_phase("every rank stores its island's partial (LL) into its partners",
+                                              TrafficDirection::push, std::move(across));
+  crossing.waits = 1;  // a poll wave
+  t.schedules.push_back({"island one-shot (LL inside, the island's partial across)", {inside, crossing}, 2, 2});
   return without_empty_phases(std::move(t));
 }
 
@@ -76,9 +81,11 @@ Traffic island_twoshot_traffic(const TrafficQuery& q) {
   TrafficPhase scatter = island_inside_phase("island reduce-scatter: every rank loads its shard from every island peer",
                                              TrafficDirection::pull, labels, 1);
   for (auto& f : scatter.flows) f.bytes = bytes / k_of(f.to);
+  scatter.waits = 2;  // barrier, wave
   TrafficPhase gather = island_inside_phase("island all-gather: every rank loads every island peer's shard",
                                             TrafficDirection::pull, labels, 1);
   for (auto& f : gather.flows) f.bytes = bytes / k_of(f.from);
+  gather.waits = 2;  // barrier, wave
   std::vector<TrafficFlow> across;
   for (int r = 0; r < n; ++r)
     for (int d = 0; d < n; ++d) {
@@ -87,14 +94,14 @@ Traffic island_twoshot_traffic(const TrafficQuery& q) {
       const double overlap = std::min(a.second, b.second) - std::max(a.first, b.first);
       if (overlap > bytes * 1e-12) across.push_back({r, d, overlap});
     }
-  t.schedules.push_back(
-      {"island two-shot (reduce-scatter inside, shards across, all-gather inside)",
-       {std::move(scatter),
-        island_across_phase("every rank stores its shard's partial into the ranks of other islands whose shard meets it",
-                            TrafficDirection::push, std::move(across)),
-        std::move(gather)},
-       5,
-       1});
+  TrafficPhase crossing = island_across_phase(
+      "every rank stores its shard's partial into the ranks of other islands whose shard meets it",
+      TrafficDirection::push, std::move(across));
+  crossing.waits = 1;  // the cross flags
+  t.schedules.push_back({"island two-shot (reduce-scatter inside, shards across, all-gather inside)",
+                         {std::move(scatter), std::move(crossing), std::move(gather)},
+                         5,
+                         1});
   return without_empty_phases(std::move(t));
 }
 

@@ -97,8 +97,9 @@ Traffic nccl_symm_traffic(const TrafficQuery& q) {
   const double m = double(q.c.bytes);
   t.schedules.push_back(oneshot_schedule("NCCL symmetric AllReduce_AGxLL_R (one-shot push, LL)", TrafficDirection::push,
                                          n, 2 * m, 1, 2));
+  // Loads after a barrier (2 waits), stores then a barrier before the next op may write (2).
   t.schedules.push_back(twoshot_schedule("NCCL symmetric AllReduce_RSxLD_AGxST (reduce-scatter loads, all-gather stores)",
-                                         TrafficDirection::pull, TrafficDirection::push, n, m / n, m / n, 4, 1));
+                                         {TrafficDirection::pull, TrafficDirection::push, 2, 2}, n, m / n, m / n, 1));
   return t;
 }
 

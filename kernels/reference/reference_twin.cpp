@@ -95,12 +95,10 @@ class ReferenceAllReduce final : public Variant {
 // Its traffic (arbench/traffic.hpp): a two-shot by loads: every rank reads its slice of every
 // peer's input, then every owner's summed slice; waits: barrier, wave, barrier, wave.
 Traffic reference_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const double slice = double(q.c.bytes) / q.c.world;
-  t.schedules.push_back(twoshot_schedule("reference (slices read, summed slices read)", TrafficDirection::pull,
-                                         TrafficDirection::pull, q.c.world, slice, slice, 4, 1));
-  return t;
+  return one_schedule(q, [&] {
+    return twoshot_schedule("reference (slices read, summed slices read)", {}, q.c.world, slice, slice, 1);
+  });
 }
 
 }  // namespace

@@ -7,13 +7,11 @@
 namespace arbench {
 
 Traffic ring_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const int n = q.c.world;
-  t.schedules.push_back(
-      ring_schedule("ring (stores into the next rank)", ring_or_identity(q.ring_order, n), double(q.c.bytes) / n,
-                    2 * (n - 1), 1));
-  return t;
+  return one_schedule(q, [&] {
+    return ring_schedule("ring (stores into the next rank)", ring_or_identity(q.ring_order, n), double(q.c.bytes) / n,
+                         2 * (n - 1), 1);
+  });
 }
 
 }  // namespace arbench

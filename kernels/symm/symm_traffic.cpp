@@ -10,27 +10,20 @@
 namespace arbench {
 
 Traffic oneshot_pull_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
-  t.schedules.push_back(oneshot_schedule("one-shot pull", TrafficDirection::pull, q.c.world, double(q.c.bytes), 2, 1));
-  return t;
+  return one_schedule(
+      q, [&] { return oneshot_schedule("one-shot pull", TrafficDirection::pull, q.c.world, double(q.c.bytes), 2, 1); });
 }
 
 Traffic oneshot_push_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
-  t.schedules.push_back(
-      oneshot_schedule("one-shot push (LL)", TrafficDirection::push, q.c.world, 2.0 * double(q.c.bytes), 1, 2));
-  return t;
+  return one_schedule(q, [&] {
+    return oneshot_schedule("one-shot push (LL)", TrafficDirection::push, q.c.world, 2.0 * double(q.c.bytes), 1, 2);
+  });
 }
 
 Traffic twoshot_traffic(const TrafficQuery& q) {
-  Traffic t;
-  if (one_rank(q, &t)) return t;
   const double shard = double(q.c.bytes) / q.c.world;
-  t.schedules.push_back(twoshot_schedule("two-shot (reduce-scatter, all-gather; loads)", TrafficDirection::pull,
-                                         TrafficDirection::pull, q.c.world, shard, shard, 4, 1));
-  return t;
+  return one_schedule(
+      q, [&] { return twoshot_schedule("two-shot (reduce-scatter, all-gather; loads)", {}, q.c.world, shard, shard, 1); });
 }
 
 }  // namespace arbench

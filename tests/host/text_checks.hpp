@@ -19,4 +19,10 @@ inline void expect_contains_all(const std::string& text, std::initializer_list<s
                                                    << text;
 }
 
+// Every line of `text` within `width` columns (the console's 120 unless told).
+inline void expect_lines_fit(const std::string& text, std::size_t width = 120) {
+  for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
+    EXPECT_LE(end - at, width) << text.substr(at, end - at);
+}
+
 }  // namespace arbench::test

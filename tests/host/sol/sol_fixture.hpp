@@ -57,3 +57,48 @@ inline PatternRates rates() {
 }
 
 }  // namespace sol_fixture
+
+namespace sol_fixture {
+
+// Rates for every pattern the floor can ask for at 2..8 ranks (every shape, both directions),
+// each flow its own rate in [10, 60) GB/s and each pattern its own idle hops in [0.3, 3.3) us on
+// three pairs, drawn from `seed`: links that differ, phase by phase and flow by flow.
+inline PatternRates every_pattern(unsigned seed) {
+  PatternRates r;
+  r.timing = "gpu";
+  r.method = "fixture: every pattern, drawn rates";
+  r.repetitions = 1;
+  for (int i = 0; i < 8; ++i) r.positions.push_back("rank:" + std::to_string(i));
+  unsigned state = seed * 2654435761u + 1;
+  auto draw = [&](double lo, double hi) {
+    state = state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * double(state >> 8) / double(1u << 24);
+  };
+  for (int world = 2; world <= 8; ++world)
+    for (TrafficShape shape : {TrafficShape::all_pairs, TrafficShape::ring, TrafficShape::chain,
+                               TrafficShape::island_inside, TrafficShape::island_across})
+      for (TrafficDirection d : {TrafficDirection::push, TrafficDirection::pull}) {
+        MeasuredPattern p;
+        p.key = pattern_key(shape, d, world);
+        p.shape = shape;
+        p.direction = d;
+        p.world = world;
+        SizeRates size{1u << 20, {}, {}};
+        for (int a = 0; a < world; ++a)
+          for (int b = 0; b < world; ++b)
+            if (a != b) {
+              p.flows.emplace_back(a, b);
+              size.sm_gbps.emplace_back(draw(10, 60));
+            }
+        p.sizes.push_back(std::move(size));
+        for (int k = 0; k < 3; ++k) {
+          p.latency_pairs.emplace_back(k % world, (k + 1) % world);
+          p.idle_latency_us.emplace_back(draw(0.3, 3.3));
+          p.latency_us.emplace_back(std::nullopt);
+        }
+        r.patterns.push_back(std::move(p));
+      }
+  return r;
+}
+
+}  // namespace sol_fixture

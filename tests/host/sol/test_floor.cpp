@@ -65,11 +65,13 @@ TEST(SolFloor, RingIsBoundByItsSlowestEdgeOverEveryStep) {
   const PatternRates r = sol_fixture::rates();
   const auto q = query("ring", 8, 8 << 20);
   const SolFloor f = floor_of(ring_traffic(q), q, r);
-  // 14 steps of 1 MiB over the 7->0 edge at 20 GB/s: 734.0032 us; hop 2.5 x 14 steps.
+  // 14 steps of 1 MiB over the 7->0 edge at 20 GB/s: 734.0032 us, the last landing a hop (2.5)
+  // later; the chain of 14 waits (2.5 each) over the other edges' 40 GB/s is shorter (402.0016 us).
   EXPECT_NEAR(f.transfer_us, 734.0032, 1e-9);
   EXPECT_DOUBLE_EQ(f.phases[0].busiest_bytes, 14.0 * (1 << 20));
   EXPECT_DOUBLE_EQ(f.phases[0].gbps, 20);
-  EXPECT_NEAR(f.sol_us, 769.0032, 1e-9);
+  EXPECT_NEAR(f.latency_us, 35, 1e-9);
+  EXPECT_NEAR(f.sol_us, 736.5032, 1e-9);
 }
 
 TEST(SolFloor, TwoShotAddsItsPhases) {
@@ -85,9 +87,10 @@ TEST(SolFloor, NcclChoosingItsAlgorithmGetsTheLowestScheduleThatWasMeasured) {
   const PatternRates r = sol_fixture::rates();  // no chain pattern: the tree cannot be priced
   const auto q = query("nccl", 8, 1 << 20);
   const SolFloor f = floor_of(nccl_traffic(q), q, r);
-  // Ring, Simple: 14 steps of 128 KiB over 7->0 at 20 GB/s = 91.7504 us; hop 2.5 x 14.
+  // Ring, Simple: 14 steps of 128 KiB over 7->0 at 20 GB/s = 91.7504 us, the last a hop (2.5)
+  // later; the chain of 14 waits over the 40 GB/s edges is shorter (35 + 45.8752).
   EXPECT_NE(f.schedule.find("ring (simple)"), std::string::npos) << f.schedule;
-  EXPECT_NEAR(f.sol_us, 91.7504 + 35, 1e-9);
+  EXPECT_NEAR(f.sol_us, 91.7504 + 2.5, 1e-9);
   EXPECT_NE(f.notes.back().find("the lowest of 6 schedules"), std::string::npos);
 }
 
