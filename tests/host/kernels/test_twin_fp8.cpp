@@ -205,7 +205,7 @@ template <algo::Fault F>
 std::size_t outside_with_fault(Fp8Algo algo, Fp8Inputs kind) {
   HostFabric fabric(4);
   const RankValues in = fp8_inputs(11u, 4, 1024, DType::bf16, kind);
-  auto v = make_fp8_twin_with<FaultyMem<F>>(algo);
+  auto v = make_twin_with<FaultyMem<F>>(algo);
   const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::bf16, in);
   const auto ref = algo::fp8_reference(in, DType::bf16, fp8_quantizations(algo));
   std::size_t bad = 0;
