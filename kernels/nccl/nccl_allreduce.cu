@@ -35,6 +35,7 @@
 #include "kernels/fabric/cuda/clock_kernels.hpp"
 #include "arbench/core/nccl_library_name.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_features.hpp"
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/variant_entry.hpp"
 
@@ -260,8 +261,9 @@ std::vector<VariantEntry> nccl_library_entries(const NcclApi& library) {
   const std::string which = "NCCL " + nccl_version_text(library.version) + " (" + library.path + ")";
   const std::string plain = with_library("nccl", library.label), symm = with_library("nccl-symm", library.label);
   // VariantText holds pointers: the entries copy them into their own strings at once.
+  const bool channels = nccl_channels_missing(library.version).empty();  // `/ch:N`: from 2.28
   const std::string plain_summary = "`nccl` of " + which + ": ncclAllReduce with that NCCL's own tuner; " + plain +
-                                    "[<algo>/<proto>[/ch:N]] forces them";
+                                    (channels ? "[<algo>/<proto>[/ch:N]]" : "[<algo>/<proto>]") + " forces them";
   const std::string symm_summary = "`nccl-symm` of " + which + ": its own symmetric kernels on its windows";
   std::vector<VariantEntry> out;
   out.push_back(nccl_entry_for({plain.c_str(), Family::allreduce, plain_summary.c_str(), &nccl_traffic}, &library));
