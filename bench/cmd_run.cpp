@@ -172,9 +172,9 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
   cli::int_list(cmd, "--nccl-channels", cfg.nccl_channels, "N", cli::ints(1, tuner::kMaxChannels),
                 "forced NCCL configurations also on N channels: nccl[<algo>/<proto>/ch:N] (default: none)");
   cli::library_files(cmd, "--nccl-lib", cfg.nccl_libs,
-                     "[NAME=]PATH of another NCCL (2.28 or newer) to measure beside the default one (ARBENCH_NCCL_LIBRARY, "
+                     "[NAME=]PATH of another NCCL (2.14 or newer) to measure beside the default one (ARBENCH_NCCL_LIBRARY, "
                      "else libnccl.so.2), each with its own communicators; repeat it for more. Its variants are "
-                     "nccl@<NAME> and nccl-symm@<NAME>, NAME defaulting to the version it reports (nccl@2.29.2); "
+                     "nccl@<NAME> and, where the library has symmetric memory, nccl-symm@<NAME>, NAME defaulting to the version it reports (nccl@2.29.2); "
                      "a file that is not such a library is refused before any work");
   cli::input_file(cmd, "--tuner-table", cfg.tuner_table,
                   "the table nccl[tuned] applies, from `arbench settings` (default: none)", check_tuner_table_file);

@@ -226,9 +226,11 @@ std::vector<std::string> nccl_library_lines(const std::vector<const NcclLibrary*
                                                                                       : NcclApi::get().file)
                                                    : "unavailable (" + NcclApi::version_or_reason() + ")") +
                   " (the default: ARBENCH_NCCL_LIBRARY, else libnccl.so.2)");
-  for (const NcclLibrary* lib : libs)
+  for (const NcclLibrary* lib : libs) {
     lines.push_back(with_library("nccl", lib->api.label) + ": NCCL " + nccl_version_text(lib->api.version) + " " +
                     lib->api.path + (lib->named ? "" : " (labelled by its version)"));
+    for (const std::string& limit : nccl_library_limits(*lib)) lines.push_back("  " + limit);
+  }
   return lines;
 }
 

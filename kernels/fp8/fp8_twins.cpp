@@ -5,7 +5,7 @@
 namespace arbench {
 
 std::unique_ptr<Variant> make_fp8_twin(Fp8Algo algo, SymmOptions opt, TwinOptions twin) {
-  return make_fp8_twin_with<HostMem>(algo, opt, twin);
+  return make_twin_with<HostMem>(algo, opt, twin);
 }
 
 VariantEntry fp8_host_entry(Fp8Algo algo) {

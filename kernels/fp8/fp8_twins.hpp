@@ -1,7 +1,7 @@
 // Host twins of oneshot-fp8 and twoshot-fp8: the protocols of include/arbench/algo/fp8/ run
-// sequentially or block-faithfully (kernels/twin_grid.hpp), like the exact symm twins.
+// sequentially or block-faithfully, on the exact symm twins' grid (kernels/symm/grid_twin.hpp).
 // Fp8Twin<Mem> takes any host memory policy: HostMem in production (make_fp8_twin), the mutant
-// policies of the mutation score in tests (make_fp8_twin_with).
+// policies of the mutation score in tests (make_twin_with, kernels/symm/grid_twin.hpp).
 #pragma once
 
 #include <memory>
@@ -9,47 +9,30 @@
 #include "arbench/algo/fp8/fp8_protocols.hpp"
 #include "arbench/algo/launch_policy.hpp"
 #include "kernels/fp8/fp8_variant.hpp"
-#include "kernels/twin_grid.hpp"
+#include "kernels/symm/grid_twin.hpp"
 
 namespace arbench {
 
 template <class Mem>
-class Fp8Twin final : public Fp8Variant {
+class Fp8Twin final : public GridTwin<Fp8Twin<Mem>, Fp8Variant, algo::Fp8LaunchPolicy> {
  public:
-  Fp8Twin(Fp8Algo algo, SymmOptions opt, TwinOptions twin) : Fp8Variant(algo, opt), grids_(twin) {}
+  using GridTwin<Fp8Twin<Mem>, Fp8Variant, algo::Fp8LaunchPolicy>::GridTwin;
 
-  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
-    grids_.choose(t.host_threads, algo::Fp8LaunchPolicy::threads_ok(t.host_threads), label());
-    Fp8Variant::prepare(c, f, b, t);
-    grids_.prepare(f.world(), 0, f.timeout_s());
-  }
-
-  void launch(int rank, Stream /*stream*/) override {
-    const algo::SymmArgs a = args_for(rank);
-    with_dtype(dtype_, [&](auto d) { run<decltype(d)::value>(rank, a); });
+  template <DType D>
+  bool block(const algo::SymmArgs& a, const algo::BlockCtx& c) const {
+    return this->fp8_ == Fp8Algo::oneshot ? algo::oneshot_fp8_block<Mem, D>(a, c) : algo::twoshot_fp8_block<Mem, D>(a, c);
   }
 
  protected:
   int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t /*packs*/) const override {
-    return fp8_blocks(grids_.sms(algo::Fp8LaunchPolicy::kHostSms), 1, t.blocks);
+    return this->fp8_blocks(this->host_sms(), 1, t.blocks);
   }
-  int threads() const override { return grids_.threads(); }
-
- private:
-  template <DType D>
-  void run(int rank, const algo::SymmArgs& a) {
-    grids_.launch(rank, blocks(), [&](const algo::BlockCtx& c, void* /*shared*/) {
-      return fp8_ == Fp8Algo::oneshot ? algo::oneshot_fp8_block<Mem, D>(a, c) : algo::twoshot_fp8_block<Mem, D>(a, c);
-    });
-  }
-
-  TwinGrids grids_;
 };
 
 template <class Mem>
-std::unique_ptr<SymmVariant> make_fp8_twin_with(Fp8Algo algo, SymmOptions opt = {}, TwinOptions twin = {}) {
-  return std::make_unique<Fp8Twin<Mem>>(algo, opt, twin);
-}
+struct TwinOf<Fp8Algo, Mem> {
+  using type = Fp8Twin<Mem>;
+};
 
 // The twin with HostMem.
 std::unique_ptr<Variant> make_fp8_twin(Fp8Algo algo, SymmOptions opt = {}, TwinOptions twin = {});

@@ -31,7 +31,7 @@ class FusedTwin final : public FusedVariant {
   std::unique_ptr<Variant> make_allreduce() const override {
     SymmOptions o;
     o.start_epoch = opt_.start_epoch;
-    return make_symm_twin_with<Mem>(SymmAlgo::oneshot_pull, o, twin_);
+    return make_twin_with<Mem>(SymmAlgo::oneshot_pull, o, twin_);
   }
   // Sequential: a stand-in SM count that keeps multi-block paths tested. Block-faithful: the
   // kernel's policy with the host's cores as SMs.

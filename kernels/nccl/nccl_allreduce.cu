@@ -35,6 +35,7 @@
 #include "kernels/fabric/cuda/clock_kernels.hpp"
 #include "arbench/core/nccl_library_name.hpp"
 #include "kernels/fabric/nccl/nccl_api.hpp"
+#include "kernels/fabric/nccl/nccl_features.hpp"
 #include "kernels/fabric/nccl/nccl_version.hpp"
 #include "kernels/variant_entry.hpp"
 
@@ -101,6 +102,10 @@ class NcclAllReduce final : public Variant {
 
   Support supports(const Case& c, const Fabric& f) const override {
     if (c.family != Family::allreduce) return Support::no("nccl is an allreduce");
+    // A channel configuration of a library beside the default one that cannot read arbench's
+    // tuner plugin (before NCCL 2.28): it would run on NCCL's own channel count, unforced.
+    if (library_ != nullptr && env_.count("ARBENCH_NCCL_TUNER_CHANNELS") > 0)
+      if (std::string why = nccl_channels_missing(library_->version); !why.empty()) return Support::no(why);
     if (f.backend() != Backend::cuda || f.nccl_comm(0) == nullptr)
       return Support::no("NCCL needs one real GPU per rank (it forbids two ranks on one GPU); use --backend cuda");
     if (placement_ == Placement::symmetric)
@@ -250,16 +255,21 @@ VariantEntry nccl_symm_entry() {
 }
 
 std::vector<VariantEntry> nccl_library_entries(const NcclApi& library) {
+  // From NCCL 2.14 (nccl_features.hpp): `nccl@<label>` and its forced configurations always; its
+  // nccl-symm only where the library has symmetric memory (`list` says why not:
+  // nccl_library_limits).
   const std::string which = "NCCL " + nccl_version_text(library.version) + " (" + library.path + ")";
   const std::string plain = with_library("nccl", library.label), symm = with_library("nccl-symm", library.label);
   // VariantText holds pointers: the entries copy them into their own strings at once.
+  const bool channels = nccl_channels_missing(library.version).empty();  // `/ch:N`: from 2.28
   const std::string plain_summary = "`nccl` of " + which + ": ncclAllReduce with that NCCL's own tuner; " + plain +
-                                    "[<algo>/<proto>[/ch:N]] forces them";
+                                    (channels ? "[<algo>/<proto>[/ch:N]]" : "[<algo>/<proto>]") + " forces them";
   const std::string symm_summary = "`nccl-symm` of " + which + ": its own symmetric kernels on its windows";
   std::vector<VariantEntry> out;
   out.push_back(nccl_entry_for({plain.c_str(), Family::allreduce, plain_summary.c_str(), &nccl_traffic}, &library));
-  out.push_back(nccl_entry_of({symm.c_str(), Family::allreduce, symm_summary.c_str(), &nccl_symm_traffic},
-                              Placement::symmetric, &library));
+  if (nccl_symmetric_missing(library.version, nccl_symmetric_entries(library)).empty())
+    out.push_back(nccl_entry_of({symm.c_str(), Family::allreduce, symm_summary.c_str(), &nccl_symm_traffic},
+                                Placement::symmetric, &library));
   return out;
 }
 

@@ -21,8 +21,9 @@ Traffic nccl_symm_traffic(const TrafficQuery& q);
 
 // The variants of an NCCL-API library measured beside the default one
 // (kernels/fabric/nccl/nccl_libraries.hpp): `nccl@<label>` with the forced configurations
-// (`nccl@<label>[ring/ll]`, `.../ch:N`; not `[tuned]`) and `nccl-symm@<label>`, each running on
-// that library's communicators. `library` must outlive the entries (loaded libraries are kept for
+// (`nccl@<label>[ring/ll]`, `.../ch:N`, skipped before NCCL 2.28; not `[tuned]`) and
+// `nccl-symm@<label>` where the library has symmetric memory (kernels/fabric/nccl/nccl_features.hpp),
+// each running on that library's communicators. `library` must outlive the entries (loaded libraries are kept for
 // the process).
 std::vector<VariantEntry> nccl_library_entries(const NcclApi& library);
 

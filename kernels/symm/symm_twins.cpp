@@ -5,7 +5,7 @@
 namespace arbench {
 
 std::unique_ptr<Variant> make_symm_twin(SymmAlgo algo, SymmOptions opt, TwinOptions twin) {
-  return make_symm_twin_with<HostMem>(algo, opt, twin);
+  return make_twin_with<HostMem>(algo, opt, twin);
 }
 
 VariantEntry symm_host_entry(SymmAlgo algo) {

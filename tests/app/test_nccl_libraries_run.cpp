@@ -62,6 +62,29 @@ TEST(NcclLibrariesRun, ListNamesEveryLibraryWithItsVersionAndItsVariants) {
   EXPECT_EQ(plain.find('@'), std::string::npos) << plain;
 }
 
+// An NCCL from before the upgrade (stand-ins posing as 2.26.6 and 2.27.3, without the symmetric
+// memory those releases lack): `nccl@<label>` and its forced configurations, no nccl-symm, and
+// `list` says why (kernels/fabric/nccl/nccl_features.hpp).
+TEST(NcclLibrariesRun, AnOlderNcclIsListedWithItsConfigurationsButNoSymmetricVariant) {
+  const auto [rc, out] = list_of(host_list({ARBENCH_FAKE_NCCL_226, std::string("engine=") + ARBENCH_FAKE_NCCL_227}));
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("allreduce/nccl@2.26.6/bf16/gpus:2/bytes:1024  # skipped"), std::string::npos) << out;
+  EXPECT_NE(out.find("allreduce/nccl@engine/bf16/gpus:2/bytes:1024  # skipped"), std::string::npos) << out;
+  for (const char* config : {"nccl@2.26.6[ring/simple]", "nccl@2.26.6[ring/ll]", "nccl@2.26.6[ring/ll128]",
+                             "nccl@2.26.6[tree/simple]", "nccl@2.26.6[tree/ll]", "nccl@engine[ring/ll]"})
+    EXPECT_NE(out.find(config), std::string::npos) << config << "\n" << out;
+  // No symmetric variant, as a case or in the catalogue; the reason instead.
+  EXPECT_EQ(out.find("allreduce/nccl-symm@"), std::string::npos) << out;
+  EXPECT_EQ(out.find("nccl-symm@2.26.6 "), std::string::npos) << out;
+  EXPECT_EQ(out.find("nccl-symm@engine "), std::string::npos) << out;
+  EXPECT_NE(out.find("#   nccl@2.26.6: NCCL 2.26.6 " ARBENCH_FAKE_NCCL_226), std::string::npos) << out;
+  EXPECT_NE(out.find("#     no nccl-symm@2.26.6: NCCL 2.26.6 has no ncclCommWindowRegister"), std::string::npos) << out;
+  EXPECT_NE(out.find("#     no nccl-symm@engine: NCCL 2.27.3 has no ncclDevCommCreate"), std::string::npos) << out;
+  EXPECT_NE(out.find("#     nccl@2.26.6[<algo>/<proto>/ch:N] skipped: NCCL 2.26.6 reads no tuner plugin"),
+            std::string::npos)
+      << out;
+}
+
 TEST(NcclLibrariesRun, AValueThatIsNoNcclLibraryIsRefusedBeforeAnyWork) {
   const std::string text = ::testing::TempDir() + "arbench-not-a-library.txt";
   std::ofstream(text) << "NCCL 2.29.2\n";
@@ -81,7 +104,7 @@ TEST(NcclLibrariesRun, AValueThatIsNoNcclLibraryIsRefusedBeforeAnyWork) {
   EXPECT_NE(why.find("not an NCCL library: it has no ncclGetVersion"), std::string::npos) << why;
   std::tie(rc, why) = code_of(host_list({ARBENCH_FAKE_NCCL_OLD}));
   EXPECT_EQ(rc, 2);
-  EXPECT_NE(why.find("NCCL 2.27.3 is older than 2.28"), std::string::npos) << why;
+  EXPECT_NE(why.find("NCCL 2.13.4 is older than 2.14, the oldest arbench can drive"), std::string::npos) << why;
   std::tie(rc, why) = code_of(host_list({ARBENCH_NEEDS_DEP}));
   EXPECT_EQ(rc, 3);
   EXPECT_NE(why.find("the loader cannot load it"), std::string::npos) << why;

@@ -29,6 +29,19 @@ TEST(CliNcclLibs, ListNamesBothLibrariesWithTheirVersions) {
   EXPECT_NE(r.output.find("nccl-symm@2.29.7"), std::string::npos) << r.output;
 }
 
+// An NCCL 2.2x from before the upgrade (a stand-in posing as 2.26.6: no symmetric windows, no
+// device API) beside the default: its `nccl@2.26.6` and forced configurations, no nccl-symm, and why.
+TEST(CliNcclLibs, ListOffersAnNccl226WithoutItsSymmetricVariantAndSaysWhy) {
+  const CliResult r = run_arbench(kList + "--nccl-lib " ARBENCH_FAKE_NCCL_226);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("#   nccl@2.26.6: NCCL 2.26.6 " ARBENCH_FAKE_NCCL_226), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("allreduce/nccl@2.26.6/bf16/gpus:2/bytes:1024  # skipped"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nccl@2.26.6[tree/ll]"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("allreduce/nccl-symm@2.26.6"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no nccl-symm@2.26.6: NCCL 2.26.6 has no ncclCommWindowRegister"), std::string::npos)
+      << r.output;
+}
+
 TEST(CliNcclLibs, AValueThatIsNoNcclLibraryIsRefusedBeforeAnyWork) {
   const std::string text = ::testing::TempDir() + "arbench-cli-not-a-library-" + std::to_string(getpid()) + ".txt";
   std::ofstream(text) << "not a library\n";
@@ -40,7 +53,7 @@ TEST(CliNcclLibs, AValueThatIsNoNcclLibraryIsRefusedBeforeAnyWork) {
       {"--nccl-lib " + text, "--nccl-lib: " + text + ": not a shared library (no ELF header"},
       {"--nccl-lib /nonexistent/libnccl.so.2", "--nccl-lib: /nonexistent/libnccl.so.2: no such file"},
       {"--nccl-lib " ARBENCH_NOT_NCCL, "not an NCCL library: it has no ncclGetVersion"},
-      {"--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD, "--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD ": NCCL 2.27.3 is older than 2.28"},
+      {"--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD, "--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD ": NCCL 2.13.4 is older than 2.14"},
       {"--nccl-lib " ARBENCH_FAKE_NCCL " --nccl-lib " ARBENCH_FAKE_NCCL, ARBENCH_FAKE_NCCL " is given twice"},
       {"--nccl-lib x=" ARBENCH_FAKE_NCCL " --nccl-lib x=" ARBENCH_FAKE_NCCL_NEXT, "the NAME x is given twice"},
       {"--nccl-lib 'a/b=x'", "no such file"},  // a '/' before '=': all of it is a path

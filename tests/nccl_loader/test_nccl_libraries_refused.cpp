@@ -1,7 +1,7 @@
 // What --nccl-lib refuses before any work (kernels/fabric/nccl/nccl_libraries.hpp), each with its
 // exit code and a message naming the value as typed: a path that is no NCCL library (missing, a
-// folder, a text file, a shared library without ncclGetVersion, one lacking an entry point arbench
-// calls, an NCCL older than 2.28) is exit 2, and so are libraries that would be one object or
+// folder, a text file, a shared library without ncclGetVersion, one lacking an entry point every
+// NCCL from 2.14 has, an NCCL older than 2.14) is exit 2, and so are libraries that would be one object or
 // share one label; an ELF library the loader cannot load (a dependency on no loader path) is exit 3.
 // The default library is the installed one, named by its full path (ARBENCH_NCCL_LIBRARY), in
 // each child.
@@ -39,9 +39,10 @@ TEST(NcclLibrariesRefused, ALibraryThatIsNoNcclIsUsage) {
   ARB_EXPECT_REFUSED((std::vector<NcclLibrarySpec>{{"", ARBENCH_NOT_NCCL}}), 2,
                      "libarbench-not-nccl.so: not an NCCL library: it has no ncclGetVersion");
   ARB_EXPECT_REFUSED((std::vector<NcclLibrarySpec>{{"", ARBENCH_FAKE_NCCL_PARTIAL}}), 2,
-                     "an NCCL-API library without ncclDevCommCreate, which arbench calls");
+                     "an NCCL-API library without ncclCommInitRankConfig, which arbench calls");
   ARB_EXPECT_REFUSED((std::vector<NcclLibrarySpec>{{"old", ARBENCH_FAKE_NCCL_OLD}}), 2,
-                     "--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD ": NCCL 2.27.3 is older than 2.28");
+                     "--nccl-lib old=" ARBENCH_FAKE_NCCL_OLD ": NCCL 2.13.4 is older than 2.14, the oldest arbench can "
+                     "drive: it has no ncclCommInitRankConfig");
 }
 
 TEST(NcclLibrariesRefused, ALibraryTheLoaderCannotLoadIsEnvironment) {

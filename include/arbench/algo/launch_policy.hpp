@@ -15,7 +15,8 @@
 namespace arbench::algo {
 
 // Threads per block, and one work item per thread per block when the message is small: a 16-byte
-// pack for the exact kernels, an FP8 unit (128 elements, fp8/fp8_payload.hpp) for the FP8 ones.
+// pack for the exact kernels, an FP8 unit (one block of kFp8UnitElems = 32 elements: its 2 code packs and
+// scale byte, fp8/fp8_payload.hpp) for the FP8 ones.
 template <int Threads>
 struct SymmGridPolicy {
   static constexpr int kThreads = Threads;

@@ -1,7 +1,7 @@
 // CrossLinkMem: HostMem whose stores into (and data loads from) another island's memory wait
 // for the host fabric's cross-island link model (cross_link.hpp) first. For tests that measure
 // the island variants against the flat ones on a host fabric with an injected cross-island
-// delay: twins made with this policy (make_island_twin_with<CrossLinkMem>, make_symm_twin_with
+// delay: twins made with this policy (make_island_twin_with<CrossLinkMem>, make_twin_with
 // <CrossLinkMem>) pay the link on every flag, LL line and data pack their protocol routes through
 // the policy; without a link on the fabric (or off a rank thread) it is exactly HostMem.
 // Which flat protocols it covers: oneshot-push moves all its bytes in LL lines (all charged);

@@ -18,7 +18,9 @@
 namespace arbench {
 namespace {
 
-constexpr int kMinVersion = 22800;  // 2.28.0: symmetric windows and ncclDevCommCreate
+// The default library: 2.28.0, symmetric windows and ncclDevCommCreate (the custom kernels' peer
+// memory and their device API). A library beside it may be older (nccl_features.hpp).
+constexpr int kMinVersion = 22800;
 
 // The object's ELF build id (NT_GNU_BUILD_ID) as hex, read from its program headers in memory;
 // empty when it has none.
@@ -94,10 +96,18 @@ Loaded load() {
       case NcclLoad::Problem::lacks_entry:
         l.error = "NCCL at " + c + " lacks " + one.detail + "; NCCL >= 2.28 is required. " + install;
         break;
-      default:
-        l.error = "NCCL " + nccl_version_text(l.api.version) + " at " + c +
-                  " is too old: arbench needs NCCL >= 2.28. " + install;
+      case NcclLoad::Problem::not_loaded:  // handled above
+      case NcclLoad::Problem::too_old:      // below, with the default's own floor
+        break;
     }
+    if (l.error.empty() && l.api.version < kMinVersion)
+      l.error = "NCCL " + nccl_version_text(l.api.version) + " at " + c +
+                " is too old: arbench needs NCCL >= 2.28 as its default library (an older one can be measured "
+                "beside it, from 2.14: arbench run --nccl-lib). " + install;
+    else if (const std::string missing = nccl_symmetric_missing(l.api.version, nccl_symmetric_entries(l.api));
+             l.error.empty() && !missing.empty())
+      l.error = "NCCL at " + c + ": " + missing + "; the default library needs all of NCCL 2.28's symmetric memory. " +
+                install;
     return l;
   }
   l.error = "NCCL (libnccl.so.2, version >= 2.28) could not be loaded:" + tried +
@@ -134,6 +144,16 @@ NcclLoad load_nccl_library(const std::string& path) {
     l.problem = NcclLoad::Problem::not_nccl;
     return l;
   }
+  if (l.api.GetVersion(&l.api.version) != ncclSuccess) {
+    l.problem = NcclLoad::Problem::not_nccl;
+    l.detail = "a working ncclGetVersion";
+    return l;
+  }
+  if (std::string why = nccl_too_old(l.api.version); !why.empty()) {
+    l.problem = NcclLoad::Problem::too_old;
+    l.detail = std::move(why);
+    return l;
+  }
   sym(l.api.GetErrorString, "ncclGetErrorString");
   sym(l.api.GetLastError, "ncclGetLastError");
   sym(l.api.CommInitAll, "ncclCommInitAll");
@@ -145,19 +165,19 @@ NcclLoad load_nccl_library(const std::string& path) {
   sym(l.api.GroupStart, "ncclGroupStart");
   sym(l.api.GroupEnd, "ncclGroupEnd");
   sym(l.api.AllReduce, "ncclAllReduce");
-  sym(l.api.MemAlloc, "ncclMemAlloc");
-  sym(l.api.MemFree, "ncclMemFree");
-  sym(l.api.CommWindowRegister, "ncclCommWindowRegister");
-  sym(l.api.CommWindowDeregister, "ncclCommWindowDeregister");
-  sym(l.api.DevCommCreate, "ncclDevCommCreate");
-  sym(l.api.DevCommDestroy, "ncclDevCommDestroy");
   if (l.problem != NcclLoad::Problem::none) return l;
-  if (l.api.GetVersion(&l.api.version) != ncclSuccess) {
-    l.problem = NcclLoad::Problem::not_nccl;
-    l.detail = "a working ncclGetVersion";
-    return l;
-  }
-  if (l.api.version < kMinVersion) l.problem = NcclLoad::Problem::too_old;
+  // Symmetric memory (nccl_features.hpp): each pair is kept only whole.
+  auto optional = [&](auto& a, const char* name_a, auto& b, const char* name_b) {
+    a = reinterpret_cast<std::remove_reference_t<decltype(a)>>(dlsym(h, name_a));
+    b = reinterpret_cast<std::remove_reference_t<decltype(b)>>(dlsym(h, name_b));
+    if (!a || !b) {
+      a = nullptr;
+      b = nullptr;
+    }
+  };
+  optional(l.api.MemAlloc, "ncclMemAlloc", l.api.MemFree, "ncclMemFree");
+  optional(l.api.CommWindowRegister, "ncclCommWindowRegister", l.api.CommWindowDeregister, "ncclCommWindowDeregister");
+  optional(l.api.DevCommCreate, "ncclDevCommCreate", l.api.DevCommDestroy, "ncclDevCommDestroy");
   return l;
 }
 
@@ -182,6 +202,10 @@ std::string NcclApi::version_or_reason() {
 }
 
 bool NcclApi::available() { return loaded().error.empty(); }
+
+NcclSymmetricEntries nccl_symmetric_entries(const NcclApi& api) {
+  return {api.MemAlloc != nullptr, api.CommWindowRegister != nullptr, api.DevCommCreate != nullptr};
+}
 
 std::string nccl_api_text(const NcclApi& api) {
   const std::string v = "NCCL " + nccl_version_text(api.version);

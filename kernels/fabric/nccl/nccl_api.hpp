@@ -12,6 +12,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/nccl/nccl_features.hpp"
 
 namespace arbench {
 
@@ -30,6 +31,8 @@ struct NcclApi {
   decltype(&::ncclGroupStart) GroupStart = nullptr;
   decltype(&::ncclGroupEnd) GroupEnd = nullptr;
   decltype(&::ncclAllReduce) AllReduce = nullptr;
+  // Symmetric memory: null where a library beside the default one lacks them (its nccl-symm is not
+  // offered: nccl_features.hpp); the default library has them all.
   decltype(&::ncclMemAlloc) MemAlloc = nullptr;
   decltype(&::ncclMemFree) MemFree = nullptr;
   decltype(&::ncclCommWindowRegister) CommWindowRegister = nullptr;
@@ -47,7 +50,7 @@ struct NcclApi {
   std::string label;
 
   // The loaded API; throws EnvironmentError (exit 3) saying what to install when NCCL is
-  // missing or older than 2.28.
+  // missing, older than 2.28 or without its symmetric-memory entry points.
   static const NcclApi& get();
   // "2.28.9" or the reason NCCL is unavailable; never throws.
   static std::string version_or_reason();
@@ -55,21 +58,26 @@ struct NcclApi {
   static bool available();
 };
 
+// Which symmetric-memory entry points `api` has (nccl_features.hpp).
+NcclSymmetricEntries nccl_symmetric_entries(const NcclApi& api);
+
 // What loading one NCCL-API library found (load_nccl_library).
 struct NcclLoad {
   enum class Problem {
     none,
     not_loaded,   // dlopen failed (detail: dlerror)
     not_nccl,     // no ncclGetVersion, or it failed
-    lacks_entry,  // an entry point arbench calls is missing (detail: its name)
-    too_old,      // older than 2.28
+    lacks_entry,  // an entry point every NCCL arbench drives has is missing (detail: its name)
+    too_old,      // older than 2.14, the oldest arbench drives (detail: why; nccl_features.hpp)
   };
   NcclApi api;  // path, version, file, build_id and the entry points found
   Problem problem = Problem::none;
   std::string detail;
 };
 
-// dlopen(path, RTLD_NOW | RTLD_LOCAL), then every entry point arbench calls, then ncclGetVersion.
+// dlopen(path, RTLD_NOW | RTLD_LOCAL), then ncclGetVersion and the version (too_old below 2.14),
+// then every entry point arbench calls: the symmetric-memory ones are left null where missing
+// (the caller decides: the default library needs them, one beside it runs without nccl-symm).
 // The loader matches a name with a '/' by file identity (device and inode), not by SONAME: two
 // copies of one library at two paths are two objects, each with its own state; the same file
 // twice (or a link to it) is one. A bare name (libnccl.so.2) is answered by any object already

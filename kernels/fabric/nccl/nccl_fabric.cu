@@ -107,6 +107,11 @@ std::string NcclFabric::describe() const {
 }
 
 void NcclFabric::probe_symmetric() {
+  // A library beside the default one may lack symmetric memory (nccl_features.hpp).
+  if (std::string why = nccl_symmetric_missing(api_.version, nccl_symmetric_entries(api_)); !why.empty()) {
+    symmetric_reason_ = why;
+    return;
+  }
   if (std::string why = nccl_device_api_mismatch(NCCL_VERSION_CODE, api_.version); !why.empty()) {
     symmetric_reason_ = why;
     return;

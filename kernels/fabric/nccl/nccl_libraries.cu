@@ -47,14 +47,12 @@ NcclApi load_checked(const NcclLibrarySpec& s) {
                              "another machine; fix its environment, or name another build");
     case NcclLoad::Problem::not_nccl:
       throw UsageError(what + "not an NCCL library: it has no " + l.detail +
-                       "; name an NCCL library (libnccl.so.2) of version 2.28 or newer");
+                       "; name an NCCL library (libnccl.so.2) of version 2.14 or newer");
     case NcclLoad::Problem::lacks_entry:
       throw UsageError(what + "an NCCL-API library without " + l.detail +
-                       ", which arbench calls (its NCCL fabric needs NCCL 2.28's API); name an NCCL 2.28 or newer");
+                       ", which arbench calls (every NCCL from 2.14 has it); name an NCCL 2.14 or newer");
     case NcclLoad::Problem::too_old:
-      throw UsageError(what + "NCCL " + nccl_version_text(l.api.version) +
-                       " is older than 2.28, which arbench needs (symmetric windows, ncclDevCommCreate); name an NCCL "
-                       "2.28 or newer");
+      throw UsageError(what + l.detail + "; name an NCCL 2.14 or newer");
   }
   return std::move(l.api);
 }
@@ -146,6 +144,15 @@ std::vector<const NcclLibrary*> nccl_libraries() {
   Store& st = store();
   std::lock_guard<std::mutex> lock(st.m);
   return st.current;
+}
+
+std::vector<std::string> nccl_library_limits(const NcclLibrary& lib) {
+  std::vector<std::string> out;
+  if (const std::string why = nccl_symmetric_missing(lib.api.version, nccl_symmetric_entries(lib.api)); !why.empty())
+    out.push_back("no " + with_library("nccl-symm", lib.api.label) + ": " + why);
+  if (const std::string why = nccl_channels_missing(lib.api.version); !why.empty())
+    out.push_back(with_library("nccl", lib.api.label) + "[<algo>/<proto>/ch:N] skipped: " + why);
+  return out;
 }
 
 const NcclApi& nccl_api_of_provider(const std::string& provider) {

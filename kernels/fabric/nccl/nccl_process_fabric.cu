@@ -93,7 +93,10 @@ std::string NcclProcessFabric::symmetric_problem(World& w) {
   if (l.nodes > 1)
     return "the custom kernels load and store their peers' memory, and this run spans " + std::to_string(l.nodes) +
            " nodes: a GPU on another node is not reachable that way (NCCL runs across nodes)";
-  std::string why = nccl_device_api_mismatch(NCCL_VERSION_CODE, api_.version);
+  // A library beside the default one may lack symmetric memory (nccl_features.hpp); every process
+  // loaded the same one.
+  std::string why = nccl_symmetric_missing(api_.version, nccl_symmetric_entries(api_));
+  if (why.empty()) why = nccl_device_api_mismatch(NCCL_VERSION_CODE, api_.version);
   // The kernels size their grids by one GPU's SM count (Fabric::device_of): the GPUs must match.
   cudaDeviceProp prop{};
   std::string model;  // a process that cannot tell still reaches the collective below

@@ -165,8 +165,10 @@ TEST(Fp8CvtModel, E8m0ScaleByteIsThePowerOfTwoExactly) {
     EXPECT_EQ(double(e8m0_scale(e8m0_of_exp(k))), std::ldexp(1.0, k)) << k;
     EXPECT_EQ(f32_bits(e8m0_scale(e8m0_of_exp(k))), f32_bits(pow2f(k))) << k;
   }
-  // Every scale the rule can choose fits the byte: k in [-126, 120] (amax up to FLT_MAX).
-  EXPECT_EQ(fp8_scale_exp(std::numeric_limits<float>::max()), 120);
+  // Every scale the rule can choose fits the byte: k in [-126, 120] (120 for amax in
+  // (1.75, 1.9375) * 2^127; above, kFp8TopScaleExp = 119: e4m3.hpp).
+  EXPECT_EQ(fp8_scale_exp(std::nextafter(std::ldexp(1.9375f, 127), 0.0f)), 120);
+  EXPECT_EQ(fp8_scale_exp(std::numeric_limits<float>::max()), kFp8TopScaleExp);
   EXPECT_EQ(fp8_scale_exp(1e-40f), kFp8MinScaleExp);
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "arbench/algo/fp8/fp8_bound.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -93,7 +95,7 @@ TEST(Fp8Scale, PowerOfTwoThatFitsTheAmaxInto224To448) {
   EXPECT_EQ(fp8_scale_exp(4.0f), -6);
   EXPECT_EQ(fp8_scale_exp(0.0f), 0);
   EXPECT_EQ(fp8_scale_exp(1e-40f), kFp8MinScaleExp);
-  EXPECT_EQ(fp8_scale_exp(std::numeric_limits<float>::max()), 120);
+  EXPECT_EQ(fp8_scale_exp(std::numeric_limits<float>::max()), kFp8TopScaleExp);  // the test below
   for (float amax : {1e-30f, 3e-7f, 0.1f, 1.0f, 2.5f, 447.9f, 448.1f, 7e4f, 3e38f}) {
     const int k = fp8_scale_exp(amax);
     const double q = double(amax) / std::ldexp(1.0, k);
@@ -104,6 +106,51 @@ TEST(Fp8Scale, PowerOfTwoThatFitsTheAmaxInto224To448) {
   EXPECT_EQ(finite_abs(-3.0f), 3.0f);
   EXPECT_EQ(finite_abs(std::numeric_limits<float>::infinity()), 0.0f);
   EXPECT_EQ(finite_abs(std::numeric_limits<float>::quiet_NaN()), 0.0f);
+}
+
+// x quantized at its block's scale (amax: the block's largest finite |x|) and decoded.
+float round_trip(float x, float amax) {
+  const int k = fp8_scale_exp(amax);
+  return e4m3_decode(e4m3_encode(x * pow2f(-k))) * pow2f(k);
+}
+
+// The top of fp32's range: a block whose amax is >= 1.9375 * 2^127 (bf16's largest finite value
+// among them) decodes finite, off by no more than the bound's quantization term (fp8_bound.hpp:
+// u8 |x| + d8 s + t(|x|)). The scale 2^120 that "amax <= 448 s" alone picks rounds 1.9375 * 2^7
+// up to 2^8, and 2^8 * 2^120 is +inf.
+TEST(Fp8Scale, TheLargestFiniteInputsDecodeFinite) {
+  const float bf16_max = bf16_to_f32(0x7f7f), fp32_max = std::numeric_limits<float>::max();
+  const float top = std::ldexp(1.9375f, 127), below = std::nextafter(top, 0.0f);
+  EXPECT_EQ(double(bf16_max), std::ldexp(1.9921875, 127));
+  for (float amax : {bf16_max, fp32_max, top}) {
+    EXPECT_EQ(fp8_scale_exp(amax), kFp8TopScaleExp) << amax;
+    for (float x : {amax, -amax, below, std::ldexp(1.75f, 127)}) {
+      const float y = round_trip(x, amax);
+      EXPECT_TRUE(std::isfinite(y)) << x << " in a block of amax " << amax << " decodes as " << y;
+      const double a = std::fabs(double(x)), s = std::ldexp(1.0, fp8_scale_exp(amax));
+      EXPECT_LE(std::fabs(double(y) - double(x)), std::ldexp(a, -4) + std::ldexp(s, -10) + fp8_saturation_error(a))
+          << x << " in a block of amax " << amax;
+    }
+    EXPECT_EQ(round_trip(amax, amax), std::ldexp(1.75f, 127)) << amax;  // saturated: 448 * 2^119
+  }
+  // Just below, the rule's own scale 2^120 rounds to 1.875 * 2^127: finite, no saturation.
+  EXPECT_EQ(fp8_scale_exp(below), 120);
+  EXPECT_EQ(round_trip(below, below), std::ldexp(1.875f, 127));
+  // Every finite fp32 as its block's amax (a stride through the patterns, and the top binade's
+  // every mantissa step of 2^-16): finite, and within the quantization term.
+  auto check = [](std::uint32_t bits) {
+    const float x = bits_f32(bits);
+    const float y = round_trip(x, x);
+    const double a = double(x), s = std::ldexp(1.0, fp8_scale_exp(x));
+    return std::isfinite(y) && std::fabs(double(y) - a) <= std::ldexp(a, -4) + std::ldexp(s, -10) + fp8_saturation_error(a);
+  };
+  int bad = 0;
+  for (std::uint64_t b = 1; b < 0x7f800000u; b += 4099)
+    if (!check(std::uint32_t(b)) && bad++ < 5) ADD_FAILURE() << "amax bits " << std::hex << b;
+  for (std::uint32_t m = 0; m < (1u << 23); m += 128)
+    if (!check((254u << 23) | m) && bad++ < 5) ADD_FAILURE() << "amax 1." << std::hex << m << " * 2^127";
+  EXPECT_TRUE(check(0x7f7fffffu));
+  EXPECT_EQ(bad, 0);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ constexpr CrossLinkModel kLink{200e-6, 0.005};
 constexpr int kSamples = 7;  // per measurement; the fastest is kept (Measured)
 
 std::unique_ptr<Variant> make(const std::string& name) {
-  if (name == "oneshot-push") return make_symm_twin_with<CrossLinkMem>(SymmAlgo::oneshot_push);
+  if (name == "oneshot-push") return make_twin_with<CrossLinkMem>(SymmAlgo::oneshot_push);
   return make_island_twin_with<CrossLinkMem>(name == "island-oneshot" ? IslandAlgo::oneshot : IslandAlgo::twoshot);
 }
 

@@ -2,9 +2,9 @@
 // bitwise equal to a host model of the same arithmetic, every rank alike; within the derived
 // error bound of the exact sum on four input distributions at 2/4/8 ranks for every dtype; the
 // planted faults of the payload (a doubled scale, a dropped scale, an ignored amax) each break
-// the bound; non-finite inputs give NaN; the oracle's inputs survive the FP8 round trip exactly up
-// to 4 ranks (what the mutation score's bitwise check of these twins relies on). Also built into
-// the TSan binary.
+// the bound; non-finite inputs give NaN; blocks at the top of fp32's range decode finite; the
+// oracle's inputs survive the FP8 round trip exactly up to 4 ranks (what the mutation score's
+// bitwise check of these twins relies on). Also built into the TSan binary.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -150,6 +150,50 @@ TEST(Fp8TwinTiny, SumsBelowBf16sSmallestNormalStayInTheBoundAndMatchTheModel) {
     }
 }
 
+// The top of fp32's range (e4m3.hpp, the block scale): a rank's block whose largest value is bf16's
+// largest finite value, FLT_MAX or 1.9375 * 2^127 decodes finite, and the outputs are finite, equal
+// to the model and within the bound (fp8_bound.hpp, whose saturation term covers these blocks).
+// Under "the smallest k with amax <= 448 * 2^k" alone, those blocks get 2^120 and decode as +inf.
+struct TopCase {
+  DType t;
+  float big;
+  const char* what;
+};
+
+TEST(Fp8TwinTop, TheLargestFiniteInputsGiveFiniteOutputsWithinTheBound) {
+  const TopCase cases[] = {{DType::bf16, bf16_to_f32(0x7f7f), "bf16 max"},
+                           {DType::fp32, std::numeric_limits<float>::max(), "fp32 max"},
+                           {DType::fp32, std::ldexp(1.9375f, 127), "1.9375 * 2^127"},
+                           {DType::bf16, std::ldexp(1.9375f, 127), "1.9375 * 2^127 (bf16)"}};
+  for (Fp8Algo algo : {Fp8Algo::oneshot, Fp8Algo::twoshot})
+    for (const TopCase& tc : cases)
+      for (int world : {2, 4}) {
+        SCOPED_TRACE(std::string(fp8_name(algo)) + " " + tc.what + " world " + std::to_string(world));
+        HostFabric fabric(world);
+        RankValues in = fp8_inputs(31u, world, 100, tc.t, algo::Fp8Inputs::normal);
+        // One rank holds the big value in each of three blocks (the last a tail), the others 0
+        // there: every exact sum stays an fp32 number.
+        const std::size_t at[] = {3, 40, 97};
+        for (std::size_t j = 0; j < 3; ++j) {
+          for (auto& r : in) r[at[j]] = 0.0f;
+          in[j % std::size_t(world)][at[j]] = j == 1 ? -tc.big : tc.big;
+        }
+        auto v = make_fp8_twin(algo);
+        const auto out = run_fp8_op(fabric, *v, fp8_name(algo), tc.t, in);
+        const auto want = fp8_model(in, tc.t, fp8_quantizations(algo));
+        const auto ref = algo::fp8_reference(in, tc.t, fp8_quantizations(algo));
+        for (int r = 0; r < world; ++r) {
+          const auto& o = out[std::size_t(r)];
+          for (std::size_t i : at)
+            EXPECT_TRUE(std::isfinite(load_as_f32(o.data(), i, tc.t)))
+                << "rank " << r << " element " << i << " = " << load_as_f32(o.data(), i, tc.t);
+          EXPECT_EQ(o, want) << "rank " << r << " differs from the model";
+          double worst = 0;
+          EXPECT_EQ(fp8_outside_bound(o, tc.t, ref, &worst), 0u) << "rank " << r << " worst/bound " << worst;
+        }
+      }
+}
+
 // The planted faults (include/arbench/algo/faults.hpp): the twin with a mutant memory policy
 // that names the fault; each must put elements outside the bound on these inputs.
 template <algo::Fault F>
@@ -161,7 +205,7 @@ template <algo::Fault F>
 std::size_t outside_with_fault(Fp8Algo algo, Fp8Inputs kind) {
   HostFabric fabric(4);
   const RankValues in = fp8_inputs(11u, 4, 1024, DType::bf16, kind);
-  auto v = make_fp8_twin_with<FaultyMem<F>>(algo);
+  auto v = make_twin_with<FaultyMem<F>>(algo);
   const auto out = run_fp8_op(fabric, *v, fp8_name(algo), DType::bf16, in);
   const auto ref = algo::fp8_reference(in, DType::bf16, fp8_quantizations(algo));
   std::size_t bad = 0;

@@ -52,8 +52,8 @@ TEST(Fp8Sync, TheFp8PayloadMakesTheExactProtocolsSynchronisationOperations) {
   for (auto [exact, fp8] : {std::pair{SymmAlgo::oneshot_pull, Fp8Algo::oneshot}, std::pair{SymmAlgo::twoshot, Fp8Algo::twoshot}}) {
     constexpr int kWorld = 3, kOps = 3;
     HostFabric fabric(kWorld);
-    auto a = make_symm_twin_with<LoggingMem>(exact);
-    auto b = make_fp8_twin_with<LoggingMem>(fp8);
+    auto a = make_twin_with<LoggingMem>(exact);
+    auto b = make_twin_with<LoggingMem>(fp8);
     const auto la = sync_logs(*a, fabric, symm_algo_name(exact), kWorld, kOps);
     const auto lb = sync_logs(*b, fabric, fp8_name(fp8), kWorld, kOps);
     EXPECT_EQ(a->blocks(), b->blocks());

@@ -176,13 +176,13 @@ std::size_t run_twin_point(TwinKernel k, HostFabric& fabric, const TwinPoint& p,
     case TwinKernel::oneshot_push:
     case TwinKernel::twoshot: {
       const TwinRun r = symm_run(k, p);
-      auto v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
+      auto v = make_twin_with<Mem>(r.algo, r.opt, r.twin);
       return run_twin_variant(fabric, *v, r, report);
     }
     case TwinKernel::oneshot_fp8:
     case TwinKernel::twoshot_fp8: {
       const TwinRun r = fp8_run(k, p);
-      auto v = make_fp8_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
+      auto v = make_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
       return run_twin_variant(fabric, *v, r, report);
     }
     case TwinKernel::ring: {
@@ -264,12 +264,12 @@ MissingRankOutcome run_missing_rank(TwinKernel k, HostFabric& base, const TwinPo
       tc = prepare_ring_run(fabric, *v, ring_run(p));
     } else if (is_fp8_kernel(k)) {
       const TwinRun r = fp8_run(k, p);
-      v = make_fp8_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
+      v = make_twin_with<Mem>(fp8_algo(k), r.opt, r.twin);
       tc = prepare_twin_run(fabric, *v, r);
       elems = r.elems;
     } else {
       const TwinRun r = symm_run(k, p);
-      v = make_symm_twin_with<Mem>(r.algo, r.opt, r.twin);
+      v = make_twin_with<Mem>(r.algo, r.opt, r.twin);
       tc = prepare_twin_run(fabric, *v, r);
     }
     inputs_and_poisoned_outputs(fabric, tc.buffers, p.dtype, elems, p.world);

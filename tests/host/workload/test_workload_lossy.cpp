@@ -69,7 +69,7 @@ TEST(LossyWorkload, Fp8TwinsPassWithinTheBoundAndReportTheirError) {
 
 TEST(LossyWorkload, APlantedDoubledScaleFailsTheCheckNamingTheBound) {
   const CheckResult r = run_and_check(
-      [] { return make_fp8_twin_with<FaultyMem<algo::Fault::fp8_scale_doubled>>(Fp8Algo::oneshot); }, lossy_case("oneshot-fp8", DType::bf16, 2, 512), 4);
+      [] { return make_twin_with<FaultyMem<algo::Fault::fp8_scale_doubled>>(Fp8Algo::oneshot); }, lossy_case("oneshot-fp8", DType::bf16, 2, 512), 4);
   EXPECT_GT(r.wrong_elements, 0u);
   EXPECT_NE(r.first_error.find("above the bound"), std::string::npos) << r.first_error;
   EXPECT_NE(r.first_error.find("exact sum"), std::string::npos) << r.first_error;

@@ -13,8 +13,8 @@
 //           hardware. The GPU test (tests/gpu/test_fp8_gpu.cpp) compares them on its inputs, which
 //           include no non-finite or subnormal values yet.
 //   encode: round to nearest even; finite values beyond 448 saturate to +-448 (the scale keeps
-//           every finite input of a block inside the range, so this only matters for callers that
-//           pass unscaled values); a NaN or an infinity becomes NaN with its sign: 0x7f, or 0xff
+//           every finite input of a block inside the range, except the largest elements of a block
+//           at the top of fp32's range: the block scale below); a NaN or an infinity becomes NaN with its sign: 0x7f, or 0xff
 //           when negative, as CUDA's own reference conversion encodes a negative NaN
 //           (__nv_cvt_double_to_fp8: `res = 0x7FU` for a NaN, then `res |= sign`; CUDA 13.0.88,
 //           cuda_fp8.hpp). e4m3 has no infinity, and saturating one to 448 would hide it in a
@@ -33,9 +33,14 @@
 // and scripts/ptx_memory_ops.py fails on any .ftz instruction in their PTX.
 // Block scale: s = 2^k, the smallest k >= kFp8MinScaleExp with amax <= 448 * s (amax: the largest
 // finite |x| of the block), so amax / s lies in (224, 448]: no finite element saturates, and
-// x / s and q * s are exact (powers of two), leaving the e4m3 rounding as the only error. It
-// travels as one E8M0 byte, k + 127 (k lies in [-126, 120], so the byte in [1, 247]): the same
-// number as an fp32 word, in a quarter of the bytes.
+// x / s and q * s are exact (powers of two), leaving the e4m3 rounding as the only error. One
+// exception keeps every decoded value finite: an amax of at least 1.9375 * 2^127 (bf16's largest
+// finite value, 1.9921875 * 2^127, is one) would get k = 120, and amax / s = 1.m * 2^7 >= 248
+// rounds to 256 (248 is the tie between 240 and 256, and 240's mantissa is odd), which decodes as
+// 256 * 2^120 = 2^128: +inf. Such a block gets k = 119 (kFp8TopScaleExp) instead: its elements
+// above 448 * 2^119 = 1.75 * 2^127 saturate to it, off by less than 1/8 of themselves (the error
+// bound carries the term: fp8_bound.hpp). The scale travels as one E8M0 byte, k + 127 (k lies in
+// [-126, 120], so the byte in [1, 247]): the same number as an fp32 word, in a quarter of the bytes.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +63,9 @@ inline constexpr std::uint8_t kE4m3MaxCode = 0x7e;
 // 448 * 2^-126 ~ 5e-36 lose relative precision; the error bound carries the term).
 inline constexpr int kFp8MinScaleExp = -126;
 inline constexpr int kE8m0Bias = 127;
+// The scale of a block whose amax is at least 1.9375 * 2^127 (fp8_scale_exp): the only blocks
+// whose largest elements saturate (to 448 * 2^119 = 1.75 * 2^127).
+inline constexpr int kFp8TopScaleExp = 119;
 
 // The code of a non-finite input: NaN with the input's sign.
 ARB_HD std::uint8_t e4m3_nan_of(std::uint32_t fp32_bits) {
@@ -135,14 +143,19 @@ ARB_HD void e4m3x2_decode(std::uint32_t pair, float& lo, float& hi) {
 ARB_HD float pow2f(int k) { return bits_f32(static_cast<std::uint32_t>(k + 127) << 23); }
 
 // The block's scale exponent k (s = 2^k) for amax = the largest finite |x| of the block (>= 0):
-// the smallest k >= kFp8MinScaleExp with amax <= 448 * 2^k; 0 for amax == 0.
+// the smallest k >= kFp8MinScaleExp with amax <= 448 * 2^k; 0 for amax == 0; and
+// kFp8TopScaleExp for amax >= 1.9375 * 2^127, where that k (120) would decode amax as +inf (above).
 ARB_HD int fp8_scale_exp(float amax) {
   const std::uint32_t a = f32_bits(amax) & 0x7fffffffu;
   if (a == 0u) return 0;
   if (a < 0x00800000u) return kFp8MinScaleExp;  // fp32 subnormal amax
   const int e = static_cast<int>(a >> 23) - 127;  // amax = 1.m * 2^e
+  const std::uint32_t m = a & 0x7fffffu;
+  // 1.m >= 1.9375 (m >= 0x780000) in fp32's top binade: 1.m * 2^7 rounds to 2^8, and 2^8 * 2^120
+  // is no fp32 number.
+  if (e == 127 && m >= 0x780000u) return kFp8TopScaleExp;
   // 448 = 1.75 * 2^8: 1.m <= 1.75 fits 448 * 2^(e-8), else one more binade.
-  const int k = (a & 0x7fffffu) <= 0x600000u ? e - 8 : e - 7;
+  const int k = m <= 0x600000u ? e - 8 : e - 7;
   return k < kFp8MinScaleExp ? kFp8MinScaleExp : k;
 }
 

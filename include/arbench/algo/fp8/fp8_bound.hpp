@@ -4,17 +4,22 @@
 //
 // Terms, for rank p's input x_p (the dtype's value, exact in fp32) in block b with scale s_pb (the
 // format's rule, e4m3.hpp, from the block's amax):
-//   quantization   |x - q(x) s| <= u8 |x| + d8 s      u8 = 2^-4 (3 mantissa bits, round to nearest),
-//                                                    d8 = 2^-10 (half the subnormal spacing 2^-9)
+//   quantization   |x - q(x) s| <= u8 |x| + d8 s + t(|x|)
+//                                                    u8 = 2^-4 (3 mantissa bits, round to nearest),
+//                                                    d8 = 2^-10 (half the subnormal spacing 2^-9),
+//                                                    t(a) = max(0, a - 448 * 2^119): saturation, in
+//                                                    the only blocks that saturate (amax >= 1.9375 *
+//                                                    2^127, scale 2^119: e4m3.hpp)
 //   fp32 sum of N  |fl(sum) - sum| <= g(N-1) sum|terms|   g(m) = m 2^-24 / (1 - m 2^-24)
 //   output         |round(v) - v| <= u_out |v| + a_out    bf16 2^-8 and 2^-134 (half its subnormal
 //                                                    spacing 2^-133); fp16 2^-11 and 2^-25 (its
 //                                                    subnormals); fp32 0 (the sum is already fp32)
-// One-shot:  E1 = sum_p (u8|x_p| + d8 s_pb) + g(N-1) sum_p ((1+u8)|x_p| + d8 s_pb);
+// One-shot:  E1 = sum_p (u8|x_p| + d8 s_pb + t(|x_p|)) + g(N-1) sum_p ((1+u8)|x_p| + d8 s_pb);
 //            bound = E1 + u_out (|S| + E1) + a_out
 // Two-shot adds the requantization of the fp32 sum sigma (|sigma - S| <= E1) with the scale of its
-// block, at most the scale of M2 = max over the block of (|S| + E1):
-//            E2 = u8 (|S| + E1) + d8 s(M2);  bound = E1 + E2 + u_out (|S| + E1 + E2) + a_out
+// block, at most s(M2), the largest scale of any amax up to M2 = max over the block of (|S| + E1)
+// (fp8_scale_exp_at_most: the rule's scale drops by one at 1.9375 * 2^127):
+//            E2 = u8 (|S| + E1) + d8 s(M2) + t(|S| + E1);  bound = E1 + E2 + u_out (|S| + E1 + E2) + a_out
 #pragma once
 
 #include <cmath>
@@ -41,6 +46,23 @@ inline Fp8OutputRounding fp8_output_rounding(DType out) {
     case DType::fp32: return {0.0, 0.0};
   }
   return {0.0, 0.0};
+}
+
+// t(a): how far saturation moves an element of magnitude a (0 unless a > 448 * 2^kFp8TopScaleExp,
+// which only a block with that scale holds: e4m3.hpp).
+inline double fp8_saturation_error(double a) {
+  const double top = double(kE4m3Max) * std::ldexp(1.0, kFp8TopScaleExp);
+  return a > top ? a - top : 0.0;
+}
+
+// The largest scale exponent fp8_scale_exp gives any amax in [0, m] (m >= 0; an m beyond fp32's
+// range counts as FLT_MAX: a block's amax is a finite fp32).
+inline int fp8_scale_exp_at_most(double m) {
+  const double top_binade = std::ldexp(1.75, 127);  // from here to 1.9375 * 2^127 the scale is 2^120
+  if (m > top_binade) return kFp8TopScaleExp + 1;
+  float mf = static_cast<float>(m);
+  if (double(mf) < m) mf = std::nextafter(mf, INFINITY);  // never below m
+  return fp8_scale_exp(mf);
 }
 
 // The exact sum S (in double) of every element and the bound of |y - S| for output y.
@@ -72,7 +94,7 @@ inline Fp8Reference fp8_reference(const std::vector<std::vector<float>>& inputs,
       for (std::size_t i = b0; i < b1; ++i) {
         const double a = std::fabs(double(x[i]));
         ref.exact[i] += double(x[i]);
-        quant[i - b0] += u8 * a + d8 * s;
+        quant[i - b0] += u8 * a + d8 * s + fp8_saturation_error(a);
         terms[i - b0] += (1.0 + u8) * a + d8 * s;
       }
     }
@@ -81,12 +103,10 @@ inline Fp8Reference fp8_reference(const std::vector<std::vector<float>>& inputs,
       e1[i] = quant[i - b0] + gamma * terms[i - b0];
       m2 = std::fmax(m2, std::fabs(ref.exact[i]) + e1[i]);
     }
-    float m2f = static_cast<float>(m2);
-    if (double(m2f) < m2) m2f = std::nextafter(m2f, INFINITY);  // never below M2
-    const double s2 = std::ldexp(1.0, fp8_scale_exp(m2f));
+    const double s2 = std::ldexp(1.0, fp8_scale_exp_at_most(m2));
     for (std::size_t i = b0; i < b1; ++i) {
       const double big = std::fabs(ref.exact[i]) + e1[i];
-      const double e2 = quantizations >= 2 ? u8 * big + d8 * s2 : 0.0;
+      const double e2 = quantizations >= 2 ? u8 * big + d8 * s2 + fp8_saturation_error(big) : 0.0;
       ref.bound[i] = e1[i] + e2 + u_out * (big + e2) + a_out;
     }
   }
