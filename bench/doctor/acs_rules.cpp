@@ -23,7 +23,8 @@ constexpr std::string_view kDivergence =
 const std::vector<AcsRule>& acs_rules() {
   static const std::vector<AcsRule> rules = {
       {"off_route", PortPlace::off_route, IommuMode::any, Verdict::ok,
-       "no two GPUs' peer traffic crosses the port (their paths part below it, or only one GPU's path uses it)",
+       "no GPU pair's route crosses the port (every pair below it parts below it: a root port above one switch that "
+       "holds all the GPUs)",
        "no GPU pair's peer traffic crosses this port", false, false, kDivergence},
       {"translating", PortPlace::on_route, IommuMode::translating, Verdict::may_hang,
        "the port lies on a GPU pair's route and the IOMMU domain of either GPU translates (DMA, DMA-FQ)",
