@@ -109,7 +109,7 @@ Check check_acs(const Inputs& in) {
                                      : "sudo setpci -s " + bdf + " " + register_at + ".w=0000") +
                 lasting(bdf);
         if (r.fix_iommu_pt)
-          fix += "; or boot with iommu=pt (the IOMMU then passes peer traffic through: slower across this port, no hang)";
+          fix += "; or boot with iommu=pt (the IOMMU then passes redirected peer traffic through untranslated: no hang)";
         c.add(subject, r.verdict,
               read + ": redirects peer traffic; " + (pj.pairs.empty() ? "" : pairs_text(pj.pairs) + ": ") +
                   std::string(r.what),
