@@ -4,6 +4,7 @@
 The model checker (tests/model/) proves the protocols under the C++ memory model; that carries
 over to the GPU only if every policy operation compiles to the PTX operation the mapping assumes.
 This script reads the PTX of every custom protocol kernel (kernels/{symm,ring,fused,island}/*.cu)
+and of the probe kernels (bench/topo/gpu/probe_kernels.cu)
 for every architecture the build targets from the object the build made (nvcc embeds the
 compute_XX PTX it gave ptxas; scripts/cuda_objects.py reads it; -lineinfo is in the build's flags),
 or, where that PTX cannot be unpacked here (zstd-compressed, and no libzstd nor zstd command),
@@ -20,7 +21,12 @@ intrinsic's header), and checks:
      policy operation (a protocol that bypassed the policy);
   3. each kernel has its protocol's operations (REQUIRED), so a dropped flag or a data path that
      no longer goes through the policy fails;
-  4. with --expect: per (source, arch, kernel entry, policy op, opcode) the instruction count
+  4. the probe kernels (bench/topo/gpu/probe_kernels.cu: the link and pattern probes that time
+     pulls) load only what L1 cannot serve: ld.global.cg, .cv, .volatile or ld.acquire/relaxed.sys.
+     A plain ld.global or ld.global.nc there may be answered by the SM's own L1 when a probe reads
+     the same peer addresses again (kernels/mem_device.cuh: L1 may hold peer lines), and the
+     probe would time its cache, not the link; their instructions count as policy op "probe";
+  5. with --expect: per (source, arch, kernel entry, policy op, opcode) the instruction count
      equals the checked-in expectation (scripts/ptx_memory_ops.expected), so one dropped fence or
      flag among several fails too. Counts differ between architectures (sm_120 unrolls some
      loops) and may move with the nvcc version: after checking the change, regenerate the file
@@ -78,6 +84,9 @@ REQUIRED = {
     "fused_island_twoshot": ("store_release", "load_acquire", "load_data", "load_peer", "store_data", "counter_load",
                              "counter_store"),
 }
+# The probe kernels (bench/topo/gpu): no memory policy, but every load must bypass L1 (rule 4).
+PROBES = ("probe_kernels",)
+UNCACHED_LOAD = re.compile(r"^ld\.(?:global\.(?:cg|cv)\.|volatile\.|(?:acquire|relaxed)\.sys\.)")
 # Kernels whose results must match their host twins bit for bit through fp32 subnormals: no
 # flush-to-zero anywhere (CMakeLists.txt compiles them with -ftz=false; algo/fp8/e4m3.hpp says why).
 NO_FTZ = ("oneshot_fp8", "twoshot_fp8")
@@ -124,8 +133,9 @@ def policy_lines(cuh):
 def short(mangled):
     text = cuda_objects.demangle([mangled])[mangled].strip()
     m = re.search(r"(\w+)<([^>]*)>\(", text)
-    if not m:
-        return text
+    if not m:  # a plain function: its name, no namespace nor parameters (one word, as the expectation needs)
+        plain = re.search(r"(\w+)\(", text)
+        return plain.group(1) if plain else text
     targs = m.group(2).replace("(arbench::DType)0", "bf16").replace("(arbench::DType)1", "fp16")
     return f"{m.group(1)}<{targs.replace('(arbench::DType)2', 'fp32')}>"
 
@@ -178,6 +188,9 @@ def violations(table, kernel, where):
                 out.append(f"{where}: {entry}: {n} flush-to-zero instruction(s) (.ftz): this kernel must keep fp32 "
                            "subnormals to match its host twin bit for bit; compile it with -ftz=false (CMakeLists.txt)")
             continue
+        if kernel in PROBES and opcode.startswith("ld.") and not UNCACHED_LOAD.match(opcode):
+            out.append(f"{what}: a load L1 may cache in a probe kernel (a repeated peer read would time the SM's own "
+                       "L1, not the link); load with __ldcg (ld.global.cg), .volatile or ld.acquire.sys")
         if op == "-" and any(s in opcode for s in (".release", ".acquire", ".volatile")):
             out.append(f"{what} outside the memory policy (kernels/{POLICY}): a protocol bypassed it")
     if not seen:
@@ -214,7 +227,8 @@ def count_violations(results, expected):
         want, have = expected.get(key), got.get(key, 0)
         if want != have:
             where, entry, op, opcode = key
-            out.append(f"{where}: {entry}: DeviceMem::{op} emitted {have}x {opcode}, expected {want or 0}x "
+            who = "the probe" if op == "probe" else f"DeviceMem::{op}"
+            out.append(f"{where}: {entry}: {who} emitted {have}x {opcode}, expected {want or 0}x "
                        "(scripts/ptx_memory_ops.expected; regenerate with `table --write` once the change is "
                        "understood)")
     return out
@@ -224,7 +238,15 @@ def protocol_sources(build_dir):
     with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
         entries = json.load(f)
     return [e for e in entries if e["file"].endswith(".cu") and
-            os.path.splitext(os.path.basename(e["file"]))[0] in REQUIRED]
+            os.path.splitext(os.path.basename(e["file"]))[0] in (*REQUIRED, *PROBES)]
+
+
+def as_probe(kernel, table):
+    """A probe kernel's memory instructions, which no policy emits, counted as op 'probe'."""
+    if kernel not in PROBES:
+        return table
+    return collections.Counter({(entry, "probe" if op == "-" else op, opcode): n
+                                for (entry, op, opcode), n in table.items()})
 
 
 def compile_ptx(entry, arch, tmp):
@@ -274,8 +296,9 @@ def from_build(build_dir, source_dir, keep=None):
         again = [j for j, t in zip(jobs, texts) if t is None]  # compile again only what could not be read
         redone = iter(pool.map(lambda j: compile_ptx(j[0], j[1], out), again))
         texts = [next(redone) if t is None else t for t in texts]
-    return [(os.path.splitext(os.path.basename(e["file"]))[0], f"{os.path.basename(e['file'])} sm_{a}", scan(t, plines))
-            for (e, a), t in zip(jobs, texts)]
+    kernels = [os.path.splitext(os.path.basename(e["file"]))[0] for e, _ in jobs]
+    return [(k, f"{os.path.basename(e['file'])} sm_{a}", as_probe(k, scan(t, plines)))
+            for k, (e, a), t in zip(kernels, jobs, texts)]
 
 
 def main(argv):
@@ -284,7 +307,7 @@ def main(argv):
     ap.add_argument("--build-dir")
     ap.add_argument("--ptx", nargs="+")
     ap.add_argument("--policy")
-    ap.add_argument("--kernel", choices=sorted(REQUIRED))
+    ap.add_argument("--kernel", choices=sorted((*REQUIRED, *PROBES)))
     ap.add_argument("--keep")
     ap.add_argument("--expect")
     ap.add_argument("--write")
@@ -298,11 +321,11 @@ def main(argv):
             # NAME.cu.sm_XX.ptx (what --keep writes) names its source and arch
             m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
             kernel = a.kernel or (m.group(2) if m else None)
-            if kernel not in REQUIRED:
-                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted(REQUIRED))})")
+            if kernel not in REQUIRED and kernel not in PROBES:
+                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted((*REQUIRED, *PROBES)))})")
             with open(path, encoding="utf-8") as f:
                 where = f"{m.group(1)} {m.group(3)}" if m else os.path.basename(path)
-                results.append((kernel, where, scan(f.read(), policy_lines(a.policy))))
+                results.append((kernel, where, as_probe(kernel, scan(f.read(), policy_lines(a.policy)))))
     elif a.build_dir:
         if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
             print("no nvcc: skipped")

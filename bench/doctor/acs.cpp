@@ -1,7 +1,10 @@
 // The ACS check: every bridge on a GPU's path, its ACS Control register from the config space
 // (config_space.hpp), or lspci -vvv's ACSCtl line when the config file is cut short (non-root).
+// A redirecting port is judged by acs_rules.hpp's table: where it sits on each GPU pair's route
+// and whether the pair's IOMMU domain translates.
 #include <cstdio>
 
+#include "doctor/acs_rules.hpp"
 #include "doctor/sysfs/box.hpp"
 #include "doctor/checks.hpp"
 #include "doctor/sysfs/config_space.hpp"
@@ -19,6 +22,46 @@ std::string lasting(const std::string& bdf) {
   return " (until reboot; to keep it: turn ACS off in the BIOS, or boot with pci=disable_acs_redir=" + bdf + ")";
 }
 
+IommuMode gpu_mode(const GpuIommu& g) {
+  if (!g.group) return g.on ? IommuMode::unknown : IommuMode::identity_or_off;
+  if (!g.type) return IommuMode::unknown;
+  return g.type->rfind("DMA", 0) == 0 ? IommuMode::translating : IommuMode::identity_or_off;
+}
+
+IommuMode pair_mode(IommuMode a, IommuMode b) {
+  if (a == IommuMode::translating || b == IommuMode::translating) return IommuMode::translating;
+  return a == IommuMode::unknown || b == IommuMode::unknown ? IommuMode::unknown : IommuMode::identity_or_off;
+}
+
+// The rule of a redirecting port: the worst over the GPU pairs whose route crosses it, with those pairs.
+struct PortJudgement {
+  const AcsRule* rule = nullptr;
+  std::vector<std::string> pairs;
+};
+
+PortJudgement judge_port(const topo::Topology& t, const std::vector<IommuMode>& modes, const std::string& bdf) {
+  PortJudgement j{&acs_rule(PortPlace::off_route, IommuMode::any), {}};
+  for (std::size_t a = 0; a < t.gpus.size(); ++a)
+    for (std::size_t b = a + 1; b < t.gpus.size(); ++b) {
+      const PortPlace place = port_place(t, bdf, a, b);
+      if (place == PortPlace::off_route) continue;
+      const AcsRule& r = acs_rule(place, pair_mode(modes[a], modes[b]));
+      if (j.pairs.empty() || r.verdict > j.rule->verdict) {
+        j.rule = &r;
+        j.pairs.clear();
+      }
+      if (&r == j.rule) j.pairs.push_back(gpu_label(int(a)) + "-" + gpu_label(int(b)));
+    }
+  return j;
+}
+
+std::string pairs_text(const std::vector<std::string>& pairs) {
+  std::string out;
+  for (std::size_t i = 0; i < pairs.size() && i < 4; ++i) out += (i ? ", " : "") + pairs[i];
+  if (pairs.size() > 4) out += " and " + std::to_string(pairs.size() - 4) + " more pairs";
+  return out;
+}
+
 }  // namespace
 
 Check check_acs(const Inputs& in) {
@@ -29,6 +72,8 @@ Check check_acs(const Inputs& in) {
   const topo::Topology& t = in.topo;
   c.data["bridges"] = nlohmann::json::array();
   if (fewer_than_two_gpus(c, in)) return c;
+  std::vector<IommuMode> modes;
+  for (const auto& g : t.gpus) modes.push_back(gpu_mode(read_gpu_iommu(in.root, g.bus_id)));
   int redirecting = 0, unreadable = 0, need_root = 0;
   for (const auto& [bdf, bridge] : t.bridges) {
     const std::string subject = bdf + " (" + bridge_role(t, bdf) + " of " + gpus_below(t, bdf) + ")";
@@ -49,15 +94,29 @@ Check check_acs(const Inputs& in) {
       const bool redirect = (*control & kAcsRedirectBits) != 0;
       redirecting += redirect ? 1 : 0;
       const std::string read = "ACSCtl " + hex4(*control) + ": " + acs_flags(*control) + " (" + source + ")";
-      const std::string fix = !redirect ? std::string()
-                              : register_at.empty()
-                                  ? "sudo setpci -s " + bdf + " ECAP_ACS+6.w=0000" + lasting(bdf)
-                                  : "sudo setpci -s " + bdf + " " + register_at + ".w=0000" + lasting(bdf);
-      c.add(subject, redirect ? Verdict::may_hang : Verdict::ok, read + (redirect ? ": redirects peer traffic" : ""), fix);
       j["acs_control"] = *control;
       j["flags"] = acs_flags(*control);
       j["redirect"] = redirect;
       j["source"] = source;
+      if (!redirect) {
+        c.add(subject, Verdict::ok, read);
+      } else {
+        const PortJudgement pj = judge_port(t, modes, bdf);
+        const AcsRule& r = *pj.rule;
+        std::string fix;
+        if (r.fix_setpci)
+          fix = (register_at.empty() ? "sudo setpci -s " + bdf + " ECAP_ACS+6.w=0000"
+                                     : "sudo setpci -s " + bdf + " " + register_at + ".w=0000") +
+                lasting(bdf);
+        if (r.fix_iommu_pt)
+          fix += "; or boot with iommu=pt (the IOMMU then passes redirected peer traffic through untranslated: no hang)";
+        c.add(subject, r.verdict,
+              read + ": redirects peer traffic; " + (pj.pairs.empty() ? "" : pairs_text(pj.pairs) + ": ") +
+                  std::string(r.what),
+              fix);
+        j["rule"] = r.id;
+        j["pairs"] = pj.pairs;
+      }
     } else if (acs.found == Found::absent) {
       c.add(subject, Verdict::ok, "no ACS capability (" + acs.why + "): nothing to redirect");
       j["acs_control"] = nullptr;

@@ -1,8 +1,6 @@
 // The IOMMU check: whether the kernel runs an IOMMU, whether it translates the GPUs' DMA or passes
 // it through (each IOMMU group's `type`: identity = passthrough, DMA / DMA-FQ = translating), the
 // group of each GPU, and the kernel command line that decides it.
-#include <system_error>
-
 #include "doctor/sysfs/box.hpp"
 #include "doctor/checks.hpp"
 
@@ -19,12 +17,6 @@ std::string iommu_words(const std::map<std::string, std::string>& cmd) {
   return out;
 }
 
-bool any_group(const fs::path& groups) {
-  std::error_code ec;
-  fs::directory_iterator it(groups, ec);
-  return !ec && it != fs::directory_iterator();
-}
-
 }  // namespace
 
 Check check_iommu(const Inputs& in, bool acs_redirects) {
@@ -35,7 +27,7 @@ Check check_iommu(const Inputs& in, bool acs_redirects) {
   const auto cmd = kernel_cmdline(in.root);
   const std::string words = cmd ? iommu_words(*cmd) : std::string();
   const fs::path groups = in.root / "sys/kernel/iommu_groups";
-  const bool on = any_group(groups);
+  const bool on = iommu_on(in.root);
   c.add("kernel", Verdict::ok,
         std::string(on ? "IOMMU on (" : "no IOMMU group: the IOMMU is off or not exposed (") + groups.string() + ")" +
             "; command line: " + (!cmd ? "unreadable" : words.empty() ? "no iommu setting" : words));
@@ -44,10 +36,9 @@ Check check_iommu(const Inputs& in, bool acs_redirects) {
   for (std::size_t i = 0; i < in.topo.gpus.size(); ++i) {
     const std::string& bdf = in.topo.gpus[i].bus_id;
     const std::string subject = gpu_label(int(i)) + " " + bdf;
-    std::error_code ec;
-    const fs::path link = fs::read_symlink(device_dir(in.root, bdf) / "iommu_group", ec);
+    const GpuIommu gi = read_gpu_iommu(in.root, bdf);
     nlohmann::json j = {{"bus_id", bdf}};
-    if (ec) {
+    if (!gi.group) {
       untold += on ? 1 : 0;
       c.add(subject, on ? Verdict::unknown : Verdict::ok,
             on ? "no iommu_group link although the IOMMU is on: cannot tell whether its DMA is translated"
@@ -55,8 +46,8 @@ Check check_iommu(const Inputs& in, bool acs_redirects) {
       c.data["gpus"].push_back(j);
       continue;
     }
-    const std::string group = link.filename().string();
-    const auto type = read_text(groups / group / "type");
+    const std::string& group = *gi.group;
+    const auto& type = gi.type;
     j["group"] = group;
     j["type"] = type ? nlohmann::json(*type) : nlohmann::json();
     c.data["gpus"].push_back(j);

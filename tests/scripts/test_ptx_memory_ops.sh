@@ -10,7 +10,9 @@
 # scope, a plain load for the acquire, a non-coherent load of peer data, the release stores gone,
 # one of its two acquire loads gone; and in island_twoshot's (a cross-island flag at .gpu scope,
 # one release store gone), island_oneshot's (an LL line read non-coherently, one LL store gone)
-# and oneshot_fp8's (a flush-to-zero multiply: the FP8 kernels must keep fp32 subnormals).
+# and oneshot_fp8's (a flush-to-zero multiply: the FP8 kernels must keep fp32 subnormals); and in
+# the probe kernels' (bench/topo/gpu/probe_kernels.cu) a plain cacheable peer load and a
+# non-coherent one, either of which L1 may serve when a probe reads the same peer addresses again.
 # Exit 77 (skipped) without nvcc or a configured build.
 set -uo pipefail
 src=${1:?usage: test_ptx_memory_ops.sh SOURCE_DIR BUILD_DIR}
@@ -60,5 +62,9 @@ plant '0,/st\.volatile\.global\.v2\.u64/{/st\.volatile\.global\.v2\.u64/d}' \
   "island-oneshot: one LL store dropped" island_oneshot
 plant 's/^\(\s*\)mul\.f32/\1mul.ftz.f32/' "flush-to-zero instruction(s) (.ftz)" \
   "oneshot-fp8: fp32 subnormals flushed (as -ftz=true or --use_fast_math would)" oneshot_fp8
+plant 's/ld\.global\.cg\.v4\.u32/ld.global.v4.u32/' "a load L1 may cache in a probe kernel" \
+  "probe: a plain cacheable peer load (a repeated pull would time L1)" probe_kernels
+plant 's/ld\.global\.cg\.v4\.u32/ld.global.nc.v4.u32/' "a load L1 may cache in a probe kernel" \
+  "probe: a non-coherent peer load" probe_kernels
 [ $fails -eq 0 ] || exit 1
-echo "ptx-memory-ops: every protocol kernel clean; the ten planted violations caught"
+echo "ptx-memory-ops: every protocol and probe kernel clean; the twelve planted violations caught"

@@ -45,6 +45,23 @@ std::string gpus_below(const topo::Topology& t, const std::string& bdf) {
   return out;
 }
 
+bool iommu_on(const fs::path& root) {
+  std::error_code ec;
+  fs::directory_iterator groups(root / "sys/kernel/iommu_groups", ec);
+  return !ec && groups != fs::directory_iterator();
+}
+
+GpuIommu read_gpu_iommu(const fs::path& root, const std::string& bdf) {
+  GpuIommu g;
+  g.on = iommu_on(root);
+  std::error_code ec;
+  const fs::path link = fs::read_symlink(device_dir(root, bdf) / "iommu_group", ec);
+  if (ec) return g;
+  g.group = link.filename().string();
+  g.type = read_text(root / "sys/kernel/iommu_groups" / *g.group / "type");
+  return g;
+}
+
 std::string bytes_text(unsigned long long bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;

@@ -33,6 +33,18 @@ std::string gpu_label(int i);
 std::string bridge_role(const topo::Topology& t, const std::string& bdf);
 std::string gpus_below(const topo::Topology& t, const std::string& bdf);
 
+// Whether the IOMMU is on: any group below <root>/sys/kernel/iommu_groups.
+bool iommu_on(const std::filesystem::path& root);
+
+// One GPU's IOMMU domain as sysfs shows it: whether the IOMMU is on, the GPU's group (its
+// iommu_group link) and that group's `type` ("identity", "DMA", "DMA-FQ"; kernels before 5.11
+// lack the file).
+struct GpuIommu {
+  bool on = false;
+  std::optional<std::string> group, type;
+};
+GpuIommu read_gpu_iommu(const std::filesystem::path& root, const std::string& bdf);
+
 // "256 MiB", "96 GiB".
 std::string bytes_text(unsigned long long bytes);
 

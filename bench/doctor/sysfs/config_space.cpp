@@ -12,6 +12,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kStatus = 0x06, kCapPointer = 0x34, kExtendedStart = 0x100, kFullSize = 4096;
+// At most one extended capability per 8 bytes above 0x100: Linux's ttl, (4096 - 256) / 8.
+constexpr std::size_t kExtendedHops = (kFullSize - kExtendedStart) / 8;
 constexpr std::uint8_t kPcieCapId = 0x10;
 constexpr std::uint16_t kAcsCapId = 0x000D;
 
@@ -81,8 +83,12 @@ AcsReading read_acs(const ConfigSpace& cs) {
     r.why = cs.error;
     return r;
   }
+  // Walked as Linux walks it (drivers/pci/pci.c, pci_find_next_ext_capability): any pointer at or
+  // above 0x100 is followed, backward ones too (NVIDIA GPUs list 0x258 before 0x128), for at most
+  // one hop per 8 bytes of extended space; a pointer to a capability already visited is a loop.
+  std::vector<bool> visited(kFullSize / 4, false);
   std::size_t at = kExtendedStart;
-  for (int hops = 0; hops < 1024; ++hops) {
+  for (std::size_t hops = 0; hops < kExtendedHops; ++hops) {
     const auto header = cs.u32(at);
     if (!header) {
       r.why = short_read(cs.bytes.size(), at);
@@ -93,6 +99,7 @@ AcsReading read_acs(const ConfigSpace& cs) {
       r.why = hops == 0 ? "no extended capability" : "no ACS capability in the extended list";
       return r;
     }
+    visited[at / 4] = true;
     if ((*header & 0xFFFF) == kAcsCapId) {
       const auto control = cs.u16(at + 6);
       if (!control) {
@@ -105,17 +112,29 @@ AcsReading read_acs(const ConfigSpace& cs) {
       return r;
     }
     const std::size_t next = (*header >> 20) & 0xFFC;
-    if (next == 0) break;
-    if (next < kExtendedStart || next <= at) {
-      char text[64];
-      std::snprintf(text, sizeof text, "the extended capability at 0x%zx points back to 0x%zx", at, next);
+    if (next < kExtendedStart) {  // 0 ends the list; Linux ends it at any pointer below 0x100 too
+      r.found = Found::absent;
+      r.why = "no ACS capability in the extended list";
+      if (next != 0) {
+        char text[96];
+        std::snprintf(text, sizeof text, " (it ends at 0x%zx, whose next pointer 0x%zx lies below 0x100)", at, next);
+        r.why += text;
+      }
+      return r;
+    }
+    if (visited[next / 4]) {
+      char text[128];
+      std::snprintf(text, sizeof text,
+                    "the extended capability list loops: 0x%zx points to 0x%zx, visited already (a broken device?)", at,
+                    next);
       r.why = text;
       return r;
     }
     at = next;
   }
-  r.found = Found::absent;
-  r.why = "no ACS capability in the extended list";
+  char text[96];
+  std::snprintf(text, sizeof text, "the extended capability list runs past %zu capabilities without ending", kExtendedHops);
+  r.why = text;
   return r;
 }
 

@@ -5,8 +5,9 @@
 //   capabilities register (bits 7:4 device/port type), +0x0C Link Capabilities (bits 3:0 maximum
 //   speed, 9:4 maximum width), +0x10 Link Control (bits 1:0 ASPM), +0x12 Link Status (bits 3:0
 //   current speed, 9:4 negotiated width).
-//   Extended capabilities from 0x100: a 32-bit header (bits 15:0 ID, 31:20 next offset). ACS
-//   (ID 0x000D): +0x04 ACS Capability, +0x06 ACS Control.
+//   Extended capabilities from 0x100: a 32-bit header (bits 15:0 ID, 31:20 next offset; the next
+//   may point backwards, only a revisit is a loop). ACS (ID 0x000D): +0x04 ACS Capability,
+//   +0x06 ACS Control.
 // Linux gives a process without CAP_SYS_ADMIN only the first 64 bytes (the header, no
 // capability), so most of this needs root: every reader says why it could not read.
 #pragma once

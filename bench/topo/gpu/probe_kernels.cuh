@@ -35,18 +35,23 @@ __device__ __forceinline__ bool wait_flag(const unsigned* flag, unsigned want, u
 }
 
 // Copies packs first, first + stride, ... < n: four loads in flight per thread before their
-// stores (PCIe reads are latency-bound; more outstanding requests keep the link busy).
+// stores (PCIe reads are latency-bound; more outstanding requests keep the link busy). Every load
+// is __ldcg (ld.global.cg: L2 only, never L1): a pull's `src` is peer memory, which a repeated
+// copy (fanout_copy_kernel's `reps`) would otherwise read back from its own L1 at 64 KiB or 1 MiB
+// per flow, timing the cache instead of the link. A plain or __restrict__ const load compiles to
+// ld.global or ld.global.nc, both L1-cacheable; scripts/ptx_memory_ops.py fails on them here.
 __device__ __forceinline__ void copy_packs(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t n,
                                            std::size_t first, std::size_t stride) {
   std::size_t i = first;
   for (; i + 3 * stride < n; i += 4 * stride) {
-    uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride], d = src[i + 3 * stride];
+    const uint4 a = __ldcg(src + i), b = __ldcg(src + i + stride), c = __ldcg(src + i + 2 * stride),
+                d = __ldcg(src + i + 3 * stride);
     dst[i] = a;
     dst[i + stride] = b;
     dst[i + 2 * stride] = c;
     dst[i + 3 * stride] = d;
   }
-  for (; i < n; i += stride) dst[i] = src[i];
+  for (; i < n; i += stride) dst[i] = __ldcg(src + i);
 }
 
 /// copy_kernel: SM-driven copy of `n` 16-byte packs, grid-stride (copy_packs). Push = launched

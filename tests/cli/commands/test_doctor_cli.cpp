@@ -73,6 +73,7 @@ TEST(DoctorCli, ExitCodesOnTreesTheTestBuilds) {
   BoxTree hang;
   arbench::test::two_gpus_one_switch(hang);
   hang.config("0000:02:00.0", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  hang.file("sys/kernel/iommu_groups/20/type", "DMA");  // translating behind the redirect
   r = run_arbench("doctor --sysfs-root " + hang.root().string());
   EXPECT_EQ(r.exit_code, 5) << r.output;
   EXPECT_TRUE(has(r.output, "fix: sudo setpci -s 0000:02:00.0 106.w=0000")) << r.output;
@@ -92,7 +93,8 @@ TEST(DoctorCli, ExitCodesOnTreesTheTestBuilds) {
 TEST(DoctorCli, JsonAndOut) {
   BoxTree hang;
   arbench::test::two_gpus_one_switch(hang);
-  hang.config("0000:00:01.1", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  hang.config("0000:02:00.0", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  hang.file("sys/kernel/iommu_groups/20/type", "DMA");
   const std::string out = scratch("doctor.json");
   const CliResult r = run_arbench("doctor --json --sysfs-root " + hang.root().string() + " --out " + out);
   EXPECT_EQ(r.exit_code, 5) << r.output;
@@ -102,7 +104,9 @@ TEST(DoctorCli, JsonAndOut) {
   EXPECT_EQ(printed, written);
   EXPECT_EQ(written["verdict"], "may hang");
   EXPECT_EQ(written["checks"][0]["id"], "acs");
-  EXPECT_EQ(written["checks"][0]["data"]["bridges"][0]["acs_control"], 0x1d);
+  EXPECT_EQ(written["checks"][0]["data"]["bridges"][2]["bdf"], "0000:02:00.0");
+  EXPECT_EQ(written["checks"][0]["data"]["bridges"][2]["acs_control"], 0x1d);
+  EXPECT_EQ(written["checks"][0]["data"]["bridges"][2]["rule"], "translating");
   std::filesystem::remove(out);
 }
 
@@ -128,6 +132,7 @@ TEST(DoctorCli, RunPrintsWhatMayHangBeforeItsSweep) {
   BoxTree hang;
   arbench::test::two_gpus_one_switch(hang);
   hang.config("0000:02:01.0", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  hang.file("sys/kernel/iommu_groups/21/type", "DMA");
   CliResult r = run_shell("ARBENCH_TEST_SYSFS_ROOT=" + hang.root().string() + " " + ARBENCH_EXE + " " + kQuickRun);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(has(r.output, "arbench: may hang (acs): 0000:02:01.0 (switch downstream port of GPU1): ACSCtl 0x001d"))
@@ -139,6 +144,17 @@ TEST(DoctorCli, RunPrintsWhatMayHangBeforeItsSweep) {
   r = run_shell("ARBENCH_TEST_SYSFS_ROOT=" + clean.root().string() + " " + ARBENCH_EXE + " " + kQuickRun);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(has(r.output, "may hang")) << r.output;
+  // Linux's default ACS bits on the root port and both downstream ports, IOMMU in passthrough:
+  // slower between the GPUs, nothing may hang, no banner.
+  for (const char* b : {"0000:00:01.1", "0000:02:00.0", "0000:02:01.0"})
+    clean.config(b, ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  r = run_shell("ARBENCH_TEST_SYSFS_ROOT=" + clean.root().string() + " " + ARBENCH_EXE + " " + kQuickRun);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(has(r.output, "may hang")) << r.output;
+  r = run_arbench("doctor --sysfs-root " + clean.root().string());
+  EXPECT_EQ(r.exit_code, 4) << r.output;
+  EXPECT_TRUE(has(r.output, "Overall: slows (exit 4)")) << r.output;
+  EXPECT_FALSE(has(r.output, "\n  may hang ")) << r.output;  // no item's verdict (the rule texts name the words)
 }
 
 TEST(DoctorCli, RunRecordsTheReportAndTuneReadsIt) {

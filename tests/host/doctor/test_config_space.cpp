@@ -2,7 +2,7 @@
 // (box_fixture.hpp's ConfigBuilder): ACS found at 0x100 and further down the list, its control
 // bits, the PCI Express capability's link registers and ASPM; and every way a read falls short
 // (a non-root read of 64 bytes, 256 bytes, a truncated file, a list that loops, no file) gives
-// a reason, never a crash.
+// a reason, never a crash. A backward pointer is followed (test_acs_rules.cpp); only a loop ends the walk.
 #include <gtest/gtest.h>
 
 #include "box_fixture.hpp"
@@ -64,7 +64,26 @@ TEST(DoctorConfigSpace, AListThatLoopsEnds) {
   c.put32(0x100, 0x000B | (0x100u << 20));  // a capability whose next is itself
   const AcsReading r = read_acs(bytes(c.bytes()));
   EXPECT_EQ(r.found, Found::unreadable);
-  EXPECT_NE(r.why.find("points back"), std::string::npos) << r.why;
+  EXPECT_EQ(r.why, "the extended capability list loops: 0x100 points to 0x100, visited already (a broken device?)");
+  // A loop through a backward pointer: 0x100 -> 0x200 -> 0x180 -> 0x200.
+  ConfigBuilder back;
+  back.put32(0x100, 0x000B | (0x200u << 20));
+  back.put32(0x200, 0x000B | (0x180u << 20));
+  back.put32(0x180, 0x000B | (0x200u << 20));
+  EXPECT_EQ(read_acs(bytes(back.bytes())).why,
+            "the extended capability list loops: 0x180 points to 0x200, visited already (a broken device?)");
+  // Linux ends the list at a pointer below 0x100: no ACS there, said so.
+  ConfigBuilder low;
+  low.put32(0x100, 0x000B | (0x0F0u << 20));
+  const AcsReading ended = read_acs(bytes(low.bytes()));
+  EXPECT_EQ(ended.found, Found::absent);
+  EXPECT_NE(ended.why.find("lies below 0x100"), std::string::npos) << ended.why;
+  // Without a loop the walk stops after Linux's hop limit, (4096 - 256) / 8 = 480 capabilities.
+  ConfigBuilder longest;
+  for (std::uint32_t at = 0x100; at + 4 < 4096; at += 4) longest.put32(at, 0x000B | ((at + 4) << 20));
+  const AcsReading cut = read_acs(bytes(longest.bytes()));
+  EXPECT_EQ(cut.found, Found::unreadable);
+  EXPECT_EQ(cut.why, "the extended capability list runs past 480 capabilities without ending");
   ConfigBuilder standard;
   standard.put16(0x40, 0x4001);  // a power-management capability whose next is itself
   EXPECT_EQ(read_pcie_capability(bytes(standard.bytes())).found, Found::absent);

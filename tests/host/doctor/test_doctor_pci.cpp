@@ -32,6 +32,7 @@ TEST(DoctorPci, CleanBoxIsOkEverywhere) {
 TEST(DoctorPci, AcsRedirectMayHangWithTheSetpciLineForThatPort) {
   BoxTree t;
   test::two_gpus_one_switch(t);
+  t.file("sys/kernel/iommu_groups/21/type", "DMA-FQ");  // GPU1's domain translates
   t.config("0000:02:01.0", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d, /*after_another=*/true).bytes());
   const Check acs = check_acs(host_inputs(t.root()));
   EXPECT_EQ(acs.verdict(), Verdict::may_hang) << dump(acs);
@@ -61,7 +62,7 @@ TEST(DoctorPci, NonRootReadSaysSoAndUsesLspciWhenItCan) {
     return std::string("\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n");
   };
   const Check with = check_acs(in);
-  EXPECT_EQ(with.verdict(), Verdict::may_hang) << dump(with);
+  EXPECT_EQ(with.verdict(), Verdict::slows) << dump(with);  // where the GPUs meet, IOMMU identity
   const Item* port = item(with, "0000:02:00.0");
   EXPECT_TRUE(has(port->read, "(lspci -vvv)")) << port->read;
   EXPECT_TRUE(has(port->fix, "setpci -s 0000:02:00.0 ECAP_ACS+6.w=0000")) << port->fix;
@@ -99,8 +100,8 @@ TEST(DoctorPci, IommuTranslatingSlowsAndWithAcsRedirectMayHang) {
   EXPECT_TRUE(has(item(alone, "GPU0")->fix, "iommu=pt"));
   EXPECT_TRUE(has(alone.summary, "translating (DMA) for 1 of 2 GPUs; amd_iommu=on")) << alone.summary;
   EXPECT_EQ(check_iommu(in, true).verdict(), Verdict::may_hang);
-  // run_checks hands the ACS verdict to the IOMMU check.
-  t.config("0000:00:01.1", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
+  // run_checks hands the ACS verdict to the IOMMU check: the downstream port between the GPUs.
+  t.config("0000:02:00.0", ConfigBuilder().pcie(5, 16, 5, 16).acs(0x001d).bytes());
   const auto all = run_checks(host_inputs(t.root()));
   EXPECT_EQ(all[1].id, "iommu");
   EXPECT_EQ(all[1].verdict(), Verdict::may_hang) << dump(all[1]);
@@ -159,6 +160,50 @@ TEST(DoctorPci, PortBelowTheGpusGenerationCapsIt) {
   const Check c = check_links(host_inputs(t.root()));
   EXPECT_EQ(item(c, "GPU0")->verdict, Verdict::slows) << dump(c);
   EXPECT_TRUE(has(item(c, "GPU0")->read, "the port above (0000:02:00.0) tops out at Gen4")) << dump(c);
+}
+
+// Each link is judged against the lower of its two ends' maxima (issue 57): a Gen5 root port over
+// a Gen4 switch is at its link's top, and says which end limits it.
+TEST(DoctorPci, AGen5PortOverAGen4DeviceIsOkAndNamesTheEndThatLimits) {
+  BoxTree t;
+  test::two_gpus_one_switch(t);
+  t.link("0000:00:01.1", {"16.0 GT/s PCIe", "32.0 GT/s PCIe", 16, 16});  // Gen5 root port, trained Gen4
+  t.link("0000:01:00.0", {"16.0 GT/s PCIe", "16.0 GT/s PCIe", 16, 16});  // the Gen4 switch below it
+  Check c = check_links(host_inputs(t.root()));
+  const Item* root = item(c, "0000:00:01.1");
+  EXPECT_EQ(root->verdict, Verdict::ok) << dump(c);
+  EXPECT_TRUE(has(root->read, "limited by the device's Gen4 (0000:01:00.0, the link's other end)")) << dump(c);
+  EXPECT_EQ(root->fix, "");
+  EXPECT_EQ(item(c, "0000:01:00.0")->verdict, Verdict::ok) << dump(c);
+  EXPECT_EQ(c.verdict(), Verdict::ok) << dump(c);
+  // A x8 switch uplink under a x16 root port: limited by the device's x8, not trained down.
+  t.link("0000:00:01.1", {"32.0 GT/s PCIe", "32.0 GT/s PCIe", 8, 16});
+  t.link("0000:01:00.0", {"32.0 GT/s PCIe", "32.0 GT/s PCIe", 8, 8});
+  c = check_links(host_inputs(t.root()));
+  EXPECT_EQ(item(c, "0000:00:01.1")->verdict, Verdict::ok) << dump(c);
+  EXPECT_TRUE(has(item(c, "0000:00:01.1")->read, "limited by the device's x8")) << dump(c);
+  // The switch upstream port's other end is the port above: Gen4 of a Gen4 root port is its top.
+  t.link("0000:00:01.1", {"16.0 GT/s PCIe", "16.0 GT/s PCIe", 16, 16});
+  t.link("0000:01:00.0", {"16.0 GT/s PCIe", "32.0 GT/s PCIe", 16, 16});
+  c = check_links(host_inputs(t.root()));
+  EXPECT_EQ(item(c, "0000:01:00.0")->verdict, Verdict::ok) << dump(c);
+  EXPECT_TRUE(has(item(c, "0000:01:00.0")->read, "limited by the port's Gen4 (0000:00:01.1")) << dump(c);
+  // Below both ends' maxima is still a link trained down.
+  t.link("0000:01:00.0", {"8.0 GT/s PCIe", "32.0 GT/s PCIe", 16, 16});
+  c = check_links(host_inputs(t.root()));
+  EXPECT_EQ(item(c, "0000:01:00.0")->verdict, Verdict::slows) << dump(c);
+  EXPECT_TRUE(has(item(c, "0000:01:00.0")->read, "trained to Gen3 of Gen4")) << dump(c);
+}
+
+TEST(DoctorPci, AGpuInANarrowerSlotSlows) {
+  BoxTree t;
+  test::two_gpus_one_switch(t);
+  t.link("0000:02:00.0", {"32.0 GT/s PCIe", "32.0 GT/s PCIe", 8, 8});  // a x8 port above a x16 GPU
+  t.link("0000:03:00.0", {"32.0 GT/s PCIe", "32.0 GT/s PCIe", 8, 16});
+  const Check c = check_links(host_inputs(t.root()));
+  EXPECT_EQ(item(c, "GPU0")->verdict, Verdict::slows) << dump(c);
+  EXPECT_TRUE(has(item(c, "GPU0")->read, "the port above (0000:02:00.0) has x8 of the GPU's x16")) << dump(c);
+  EXPECT_EQ(item(c, "GPU0")->fix, "move the GPU to a slot whose port runs at x16");
 }
 
 TEST(DoctorPci, SmallBar1Slows) {
