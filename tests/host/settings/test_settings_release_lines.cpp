@@ -16,28 +16,11 @@ namespace {
 using testing::FixtureSettings;
 using testing::fixture_path;
 using testing::read_text;
+using testing::cached_settings;
 using testing::settings_of;
 
-// The settings of a fixture for given versions, kept for the whole test program (the lines point
-// into it).
-const FixtureSettings& of(const std::string& fixture, const std::map<std::string, std::string>& engines = {},
-                          const std::string& nccl = "") {
-  static std::map<std::string, std::unique_ptr<FixtureSettings>> cache;
-  std::string key = fixture + "|" + nccl;
-  for (const auto& [k, v] : engines) key += "|" + k + "=" + v;
-  std::unique_ptr<FixtureSettings>& f = cache[key];
-  if (!f) {
-    SettingsOptions opt = testing::fixed_paths();
-    for (const auto& [k, v] : engines) opt.stack.engines[k] = *parse_version(v);
-    if (!nccl.empty()) opt.stack.nccl = parse_version(nccl);
-    opt.stack.source = "test";
-    f = std::make_unique<FixtureSettings>(settings_of(fixture_path(fixture), opt));
-  }
-  return *f;
-}
-
 const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {}, const std::string& nccl = "") {
-  return of("pcie8-crossovers.json", engines, nccl);
+  return cached_settings("pcie8-crossovers.json", engines, nccl);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -101,9 +84,9 @@ TEST(ReleaseLines, SglangTwoGpuCustomAllReduceFollowsV2) {
   // No version given: the newest entry (V2), never "custom all-reduce on" over PCIe.
   EXPECT_EQ(pcie8().setting(2, "sglang.custom_ar")->paste, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0");
   // Where NCCL wins: before V2 the flag turns the custom kernel off; with V2 NCCL already runs.
-  const EngineSetting* off = of("nccl-default-wins.json", {{"sglang", "0.5.11"}}).setting(2, "sglang.custom_ar");
+  const EngineSetting* off = cached_settings("nccl-default-wins.json", {{"sglang", "0.5.11"}}).setting(2, "sglang.custom_ar");
   EXPECT_EQ(off->paste, "--disable-custom-all-reduce");
-  const EngineSetting* nothing = of("nccl-default-wins.json", {{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar");
+  const EngineSetting* nothing = cached_settings("nccl-default-wins.json", {{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar");
   EXPECT_EQ(nothing->status, SettingStatus::keep);
   EXPECT_EQ(nothing->paste, "");
   EXPECT_EQ(nothing->value, "NCCL (what SGLang runs here)");
@@ -231,14 +214,14 @@ TEST(ReleaseLines, VllmFusionKeyFollowsTheRename) {
 //    0.5.0 (commit 4512a6c7d): at hidden 8192 in bf16 168 / 512 / 8192 tokens at 8 / 4 / 2 GPUs. On the
 //    B200 box: on 12.x these releases cannot build the fused kernel (issue 58).
 TEST(ReleaseLines, FlashInferOwnRuleByRelease) {
-  const FixtureSettings& old = of("nvlink-sm100.json", {{"flashinfer", "0.4.1"}});
+  const FixtureSettings& old = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.4.1"}});
   for (int w : {2, 4, 8})
     EXPECT_EQ(old.setting(w, "flashinfer.use_oneshot")->why.rfind(
                   "FlashInfer's own rule in this release (use_oneshot=None) is one-shot up to 128 tokens, whatever "
                   "the hidden size;", 0),
               0u)
         << w << ": " << old.setting(w, "flashinfer.use_oneshot")->why;
-  const FixtureSettings& now = of("nvlink-sm100.json", {{"flashinfer", "0.5.0"}});
+  const FixtureSettings& now = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.5.0"}});
   const std::map<int, std::string> tokens = {{2, "8192"}, {4, "512"}, {8, "168"}};
   for (const auto& [w, t] : tokens)
     EXPECT_EQ(now.setting(w, "flashinfer.use_oneshot")->why.rfind(
@@ -247,7 +230,7 @@ TEST(ReleaseLines, FlashInferOwnRuleByRelease) {
               0u)
         << w << ": " << now.setting(w, "flashinfer.use_oneshot")->why;
   // Before 0.2.7 there is no use_oneshot argument (a required one in 0.2.7 and 0.2.8).
-  EXPECT_EQ(of("nvlink-sm100.json", {{"flashinfer", "0.2.6"}}).setting(8, "flashinfer.use_oneshot")->status,
+  EXPECT_EQ(cached_settings("nvlink-sm100.json", {{"flashinfer", "0.2.6"}}).setting(8, "flashinfer.use_oneshot")->status,
             SettingStatus::gated);
 }
 

@@ -2,11 +2,8 @@
 // the release boundary it turns on, or the "unknown" the line prints where the boundary could not be
 // read; bench/settings/catalogue/knobs_*.cpp carries the evidence (scripts/check_catalogue.py).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <map>
-#include <memory>
 
 #include "settings/catalogue/knobs.hpp"
 #include "tests/host/settings/settings_fixture.hpp"
@@ -17,42 +14,13 @@ namespace {
 using testing::FixtureSettings;
 using testing::fixture_path;
 using testing::read_text;
+using testing::cached_settings;
 using testing::settings_of;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// A copy of `fixture` whose GPUs report capability `cc`, as a temporary file ("" : the fixture).
-std::string with_cc(const std::string& fixture, const std::string& cc) {
-  if (cc.empty()) return fixture_path(fixture);
-  nlohmann::json j = nlohmann::json::parse(read_text(fixture_path(fixture)));
-  for (nlohmann::json& g : j["arbench"]["provenance"]["gpus"]) g["cc"] = cc;
-  const std::string path = ::testing::TempDir() + "/r4-" + cc + "-" + fixture + "-" + std::to_string(getpid());
-  std::ofstream(path) << j.dump();
-  return path;
-}
-
-// The settings of a fixture (at capability `cc`, "": its own) for given versions, kept for the test
-// program (the lines point into it).
-const FixtureSettings& of(const std::string& fixture, const std::map<std::string, std::string>& engines = {},
-                          const std::string& nccl = "", const std::string& cc = "") {
-  static std::map<std::string, std::unique_ptr<FixtureSettings>> cache;
-  std::string key = fixture + "|" + nccl + "|" + cc;
-  for (const auto& [k, v] : engines) key += "|" + k + "=" + v;
-  std::unique_ptr<FixtureSettings>& f = cache[key];
-  if (!f) {
-    SettingsOptions opt = testing::fixed_paths();
-    for (const auto& [k, v] : engines) opt.stack.engines[k] = *parse_version(v);
-    if (!nccl.empty()) opt.stack.nccl = parse_version(nccl);
-    opt.stack.source = "test";
-    const std::string path = with_cc(fixture, cc);
-    f = std::make_unique<FixtureSettings>(settings_of(path, opt));
-    if (!cc.empty()) std::remove(path.c_str());
-  }
-  return *f;
-}
-
 const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {}, const std::string& nccl = "") {
-  return of("pcie8-crossovers.json", engines, nccl);  // RTX PRO 6000 Blackwell: capability 12.0
+  return cached_settings("pcie8-crossovers.json", engines, nccl);  // RTX PRO 6000 Blackwell: capability 12.0
 }
 
 // 1. FlashInfer builds its fused all-reduce (trtllm_comm) for SM 9 and 10 only from v0.3.1 to
@@ -85,7 +53,7 @@ TEST(ReleaseLines, FlashInferFusedAllReduceBuildsFor12From0617) {
                                      "not known here: give --engine flashinfer=VERSION")) << unknown->why;
   // 0.2.8 to 0.3.0 build for the GPU found; on 10.0 (B200) no release is gated.
   EXPECT_NE(pcie8({{"flashinfer", "0.3.0"}}).setting(2, "flashinfer.use_oneshot")->status, SettingStatus::gated);
-  EXPECT_FALSE(contains(of("nvlink-sm100.json").setting(2, "flashinfer.use_oneshot")->why, "trtllm_comm"));
+  EXPECT_FALSE(contains(cached_settings("nvlink-sm100.json").setting(2, "flashinfer.use_oneshot")->why, "trtllm_comm"));
 }
 
 // 2. vLLM at 2 GPUs always runs its one-stage kernel, up to 8 MiB: the custom all-reduce line is
@@ -110,7 +78,7 @@ TEST(ReleaseLines, TwoGpuCustomAllReduceJudgedOnTheOneStageKernel) {
   EXPECT_EQ(pcie8({{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar")->value,
             "the first custom kernel: it beats NCCL up to 64 KiB");
   // With vLLM's own kernel measured, the line cites it.
-  const EngineSetting* peer = of("peers-pcie8.json", {{"vllm", "0.16.0"}}).setting(2, "vllm.custom_ar");
+  const EngineSetting* peer = cached_settings("peers-pcie8.json", {{"vllm", "0.16.0"}}).setting(2, "vllm.custom_ar");
   EXPECT_TRUE(contains(peer->why, "measured `vllm-custom`, the kernel itself")) << peer->why;
 }
 
@@ -118,26 +86,26 @@ TEST(ReleaseLines, TwoGpuCustomAllReduceJudgedOnTheOneStageKernel) {
 //    of 0.14.1: off, 0.15.0 to 0.18.1 not read). Where its kernel loses, "off" means setting it false.
 TEST(ReleaseLines, VllmFusionOnByDefaultIsSetFalseWhereItLoses) {
   const std::string off = "--compilation-config '{\"pass_config\": {\"fuse_allreduce_rms\": false}}'";
-  const EngineSetting* on = of("nccl-default-wins.json", {{"vllm", "0.18.2"}}, "", "10.0").setting(2, "vllm.fusion");
+  const EngineSetting* on = cached_settings("nccl-default-wins.json", {{"vllm", "0.18.2"}}, "", "10.0").setting(2, "vllm.fusion");
   EXPECT_EQ(on->status, SettingStatus::set) << on->why;
   EXPECT_EQ(on->paste, off);
   EXPECT_TRUE(contains(on->why, "this release switches it on by default at -O2 with TP > 1 on capability 10.0, so it "
                                 "must be set false")) << on->why;
   bool in_command = false;  // `set`: in the command to paste
-  for (const std::string& line : of("nccl-default-wins.json", {{"vllm", "0.18.2"}}, "", "10.0").engine(2, "vLLM").command)
+  for (const std::string& line : cached_settings("nccl-default-wins.json", {{"vllm", "0.18.2"}}, "", "10.0").engine(2, "vLLM").command)
     in_command = in_command || contains(line, "\"fuse_allreduce_rms\": false");
   EXPECT_TRUE(in_command);
   const EngineSetting* unknown =
-      of("nccl-default-wins.json", {{"vllm", "0.16.0"}}, "", "10.0").setting(2, "vllm.fusion");
+      cached_settings("nccl-default-wins.json", {{"vllm", "0.16.0"}}, "", "10.0").setting(2, "vllm.fusion");
   EXPECT_EQ(unknown->status, SettingStatus::try_it);
   EXPECT_EQ(unknown->paste, off);
   EXPECT_TRUE(contains(unknown->why, "whether this release switches it on by default is unknown")) << unknown->why;
   const EngineSetting* default_off =
-      of("nccl-default-wins.json", {{"vllm", "0.14.1"}}, "", "10.0").setting(2, "vllm.fusion");
+      cached_settings("nccl-default-wins.json", {{"vllm", "0.14.1"}}, "", "10.0").setting(2, "vllm.fusion");
   EXPECT_EQ(default_off->status, SettingStatus::keep);
   EXPECT_EQ(default_off->paste, "");
   // On 12.x the default does not apply (Hopper/Blackwell data-centre parts): nothing to set false.
-  EXPECT_EQ(of("nccl-default-wins.json", {{"vllm", "0.18.2"}, {"flashinfer", "0.6.17"}}).setting(2, "vllm.fusion")->paste,
+  EXPECT_EQ(cached_settings("nccl-default-wins.json", {{"vllm", "0.18.2"}, {"flashinfer", "0.6.17"}}).setting(2, "vllm.fusion")->paste,
             "");
 }
 
@@ -205,24 +173,24 @@ TEST(ReleaseLines, VllmPcieIpcSaysItsModuleFallbackAndConditions) {
 // 8. flashinfer.use_oneshot is a required argument of trtllm_allreduce_fusion in v0.2.7 and v0.2.8
 //    (absent in v0.2.6.post1); Optional with FlashInfer's own rule from v0.2.9.
 TEST(ReleaseLines, FlashInferUseOneshotFirstIn027) {
-  const EngineSetting* s = of("nvlink-sm100.json", {{"flashinfer", "0.2.7"}}).setting(2, "flashinfer.use_oneshot");
+  const EngineSetting* s = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.2.7"}}).setting(2, "flashinfer.use_oneshot");
   EXPECT_NE(s->status, SettingStatus::gated) << s->why;
   EXPECT_TRUE(contains(s->versions, "holds for 0.2.7 to 0.2.8")) << s->versions;
-  const EngineSetting* before = of("nvlink-sm100.json", {{"flashinfer", "0.2.6"}}).setting(2, "flashinfer.use_oneshot");
+  const EngineSetting* before = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.2.6"}}).setting(2, "flashinfer.use_oneshot");
   EXPECT_EQ(before->status, SettingStatus::gated);
   EXPECT_TRUE(contains(before->versions, "use_oneshot first appears in 0.2.7")) << before->versions;
-  EXPECT_TRUE(contains(of("nvlink-sm100.json", {{"flashinfer", "0.2.9"}}).setting(2, "flashinfer.use_oneshot")->why,
+  EXPECT_TRUE(contains(cached_settings("nvlink-sm100.json", {{"flashinfer", "0.2.9"}}).setting(2, "flashinfer.use_oneshot")->why,
                        "one-shot up to 128 tokens"));
 }
 
 // 9. pass_config.enable_fi_allreduce_fusion came with PR #20691 after v0.9.2 (docs of 0.10.0 are the
 //    earliest that show it): vLLM 0.9.2 has no fusion to switch on.
 TEST(ReleaseLines, VllmFusionFirstIn0100) {
-  const EngineSetting* old = of("nvlink-sm100.json", {{"vllm", "0.9.2"}}).setting(2, "vllm.fusion");
+  const EngineSetting* old = cached_settings("nvlink-sm100.json", {{"vllm", "0.9.2"}}).setting(2, "vllm.fusion");
   EXPECT_EQ(old->status, SettingStatus::gated) << old->why;
   EXPECT_EQ(old->paste, "");
   EXPECT_TRUE(contains(old->versions, "first appears in 0.10.0")) << old->versions;
-  const EngineSetting* now = of("nvlink-sm100.json", {{"vllm", "0.10.0"}}).setting(2, "vllm.fusion");
+  const EngineSetting* now = cached_settings("nvlink-sm100.json", {{"vllm", "0.10.0"}}).setting(2, "vllm.fusion");
   EXPECT_NE(now->status, SettingStatus::gated);
   EXPECT_TRUE(contains(now->paste, "enable_fi_allreduce_fusion")) << now->paste;
 }
@@ -230,7 +198,7 @@ TEST(ReleaseLines, VllmFusionFirstIn0100) {
 // 10. torch symmetric memory: PR #37756 added capability 10.3 to SYMM_MEM_ALL_REDUCE_MAX_SIZES, in a
 //     release not pinned: on 10.3 the line says "unknown", not "no size table".
 TEST(ReleaseLines, VllmTorchSymmMemOn103IsUnknown) {
-  const EngineSetting* s = of("nvlink-sm100.json", {{"vllm", "0.18.2"}}, "", "10.3").setting(8, "vllm.torch_symm");
+  const EngineSetting* s = cached_settings("nvlink-sm100.json", {{"vllm", "0.18.2"}}, "", "10.3").setting(8, "vllm.torch_symm");
   ASSERT_NE(s, nullptr);
   EXPECT_NE(s->status, SettingStatus::gated);
   EXPECT_EQ(s->value, "unknown");
