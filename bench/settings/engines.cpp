@@ -221,12 +221,18 @@ EngineSection nccl_section(const EngineContext& c) {
     } else {
       bool too_old = false;
       EngineSetting ex = knob_setting(c, "nccl.example_plugin", S::try_it, &too_old);
-      if (too_old) {  // the CSV plugin works from 2.30.3 only: nothing to paste for an older NCCL
-        ex.why = "NCCL's example plugin reads this CSV safely from 2.30.3 (2.28 and 2.29 crash on the first matching "
-                 "row); the NCCL given is older: use arbench's plugin above, or upgrade NCCL first";
-        ex.versions = knob_for("nccl.example_plugin", c.stack, c.measured_nccl).mine +
-                      ": NCCL_TUNER_CONFIG_FILE is read from 2.28, safely from " + std::string(ex.entry->first) +
-                      " (read at " + std::string(ex.entry->source.ref) + ")";
+      if (too_old || !ex.entry->last.empty()) {  // safe from the newest entry's release only
+        const KnobFor kf = knob_for("nccl.example_plugin", c.stack, c.measured_nccl);
+        const Knob& safe = knob("nccl.example_plugin");
+        ex.status = S::gated;
+        ex.why = std::string(too_old ? "the NCCL judged has no NCCL_TUNER_CONFIG_FILE (its example plugin reads it "
+                                       "from " + std::string(kf.first) + ")"
+                                     : "the NCCL judged crashes with this CSV: its example plugin reads "
+                                       "NCCL_TUNER_CONFIG_FILE from " + std::string(kf.first) + " and crashes on the "
+                                       "first matching row up to " + std::string(ex.entry->last)) +
+                 "; it is safe from " + std::string(safe.first) + ": use arbench's plugin above, or upgrade NCCL first";
+        ex.versions = kf.mine + ": NCCL_TUNER_CONFIG_FILE is read from " + std::string(kf.first) + ", safely from " +
+                      std::string(safe.first) + " (read at " + std::string(safe.source.ref) + ")";
         sec.settings.push_back(ex);
         return sec;
       }

@@ -114,6 +114,35 @@ void disable_custom_all_reduce(EngineSetting& ar, std::vector<std::string>& flag
 // `versions` gets the NCCL the line was judged for.
 std::string symm_kernels_gate(const EngineContext& c, std::string* versions);
 
+// The kernel an engine switch runs, at this world size and size: a line that turns a switch on or
+// off is judged on that kernel (engines_vllm.cpp: the custom all-reduce; engines_fusion.cpp:
+// FlashInfer's fused kernel), not on the best of arbench's variants.
+//
+// The custom all-reduce as vLLM runs it (and SGLang its first kernel): `peer` (`vllm-custom`, the
+// kernel itself) where the run measured it; else arbench's variant of the same schedule against
+// `nccl` at each size the engine's custom all-reduce takes (up to kCustomArMax): `oneshot-pull` where
+// it runs its one-stage kernel (always at 2 GPUs; the vllm.custom_ar_shots entry's sizes), `twoshot`
+// above. `a` names what was measured; measured = false when neither was.
+inline constexpr std::uint64_t kCustomArMax = 8ull << 20;  // vLLM's custom all-reduce: up to 8 MiB
+Advantage custom_as_run(const EngineContext& c, const Advantage& peer);
+std::string custom_as_run_note(const Advantage& peer, const std::string& engine);
+// Whether FlashInfer's fused all-reduce (trtllm_comm) builds for this GPU with the FlashInfer judged
+// (flashinfer.comm_arch): `builds` false with the reason where it cannot; `known` false where no
+// FlashInfer was given and some release cannot (the reason says which, and what to give).
+struct FiBuild {
+  bool builds = true, known = true;
+  std::string why;
+};
+FiBuild fi_fusion_build(const EngineContext& c);
+// vLLM's fusion line, judged at each token count on the kernel vLLM picks there.
+EngineSetting vllm_fusion(const EngineContext& c, std::vector<std::string>& flags);
+// The sizes an entry's rule uses the path at, at `world` GPUs (and capability `cc` as 90, 100; 0:
+// any); nullptr where it has no rule for them. `uses`: whether `size` is one; `rule_text` in words.
+const SizeRule* size_rule(const Knob& k, int world, int cc = 0);
+bool uses(const SizeRule& r, std::uint64_t size);
+std::string rule_text(const SizeRule& r);
+int cc_number(const GpuFacts& g);  // "10.0" -> 100; -1 when unknown
+
 // A line whose knob turns a peer's kernel on or off (docs/variants.md, "Peers") is judged on the
 // peer's own cases where the results have them: `peer` when measured, else `nearest` (arbench's
 // nearest variant). peer_note says which, for the line's `why`: "measured `flashinfer-pcie-ipc`, the

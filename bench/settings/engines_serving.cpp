@@ -1,5 +1,6 @@
-// SGLang's, TensorRT-LLM's and FlashInfer's sections (engines.hpp says what each status means;
-// knobs.cpp where each rule was read and for which releases). vLLM's is engines_vllm.cpp.
+// SGLang's and TensorRT-LLM's sections (engines.hpp says what each status means; catalogue/ where
+// each rule was read and for which releases). vLLM's is engines_vllm.cpp, FlashInfer's
+// engines_fusion.cpp.
 #include <algorithm>
 
 #include "analysis/low_precision.hpp"
@@ -18,14 +19,17 @@ EngineSection sglang_section(const EngineContext& c) {
   const bool sm90_100 = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10;
   std::vector<std::string> flags, env;
 
+  // Judged on the kernel SGLang runs: its first kernel dispatches like vLLM's (one-stage at 2 GPUs).
   EngineSetting ar = knob_setting(c, "sglang.custom_ar", S::keep);
-  ar.evidence = f.custom.boundary();
+  const Advantage car = custom_as_run(c, f.peer_vllm_custom);
+  const std::string car_note = custom_as_run_note(f.peer_vllm_custom, "SGLang's first kernel");
+  ar.evidence = car.boundary();
   if (!p.nvlink && w > 2) {
     ar.status = S::gated;
     ar.why = "SGLang turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected "
              "(CustomAllReduceV2 needs NVLink at any count): --disable-custom-all-reduce changes nothing here";
     sec.settings.push_back(ar);
-  } else if (!f.custom.measured) {
+  } else if (!car.measured) {
     EngineSetting m = missing("sglang.custom_ar", f.custom.missing, f.custom.run_line);
     m.entry = ar.entry;
     m.versions = ar.versions;
@@ -35,23 +39,29 @@ EngineSection sglang_section(const EngineContext& c) {
     // the first kernel, so two PCIe GPUs run NCCL unless the first kernel is asked for.
     const std::string v2 = "SGLang's default CustomAllReduceV2 needs NVLink between every GPU pair and does not fall "
                            "back to its first kernel, so over PCIe it runs NCCL";
-    if (f.custom.lead > 0) {
+    if (car.lead > 0) {
       ar.status = S::set;
       ar.paste = "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0";
-      ar.value = "the first custom kernel: a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
-      ar.why = v2 + "; SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0 brings back the first kernel, which runs at two GPUs";
+      ar.value = "the first custom kernel: it beats NCCL up to " + lead_text(car);
+      ar.why = v2 + "; SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0 brings back the first kernel, which runs at two GPUs" +
+               (car.everywhere ? "" : ", and is slower than NCCL at " + std::to_string(car.losses) + " of " +
+                                          std::to_string(car.evidence.size()) + " sizes up to " +
+                                          size_text(kCustomArMax, "bytes") + ", where it runs too");
       if (settle(ar)) env.push_back(ar.paste);
     } else {
       ar.value = "NCCL (what SGLang runs here)";
-      ar.why = v2 + ", and NCCL is as fast or faster from the smallest size measured: nothing to set";
+      ar.why = v2 + ", and NCCL is as fast or faster than the first kernel from the smallest size measured: nothing to "
+               "set";
     }
+    ar.why += "; " + car_note;
     sec.settings.push_back(ar);
-  } else if (f.custom.lead == 0) {
+  } else if (car.lead == 0) {
     disable_custom_all_reduce(ar, flags);
+    ar.why += "; " + car_note;
     sec.settings.push_back(ar);
   } else {
     ar.value = "on (SGLang's default)";
-    ar.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(f.custom);
+    ar.why = car.a + " beats NCCL up to " + lead_text(car) + "; " + car_note;
     sec.settings.push_back(ar);
   }
 
@@ -60,7 +70,12 @@ EngineSection sglang_section(const EngineContext& c) {
   const Advantage& fa = peer_or_nearest(f.peer_fusion, f.fusion);
   const std::string fa_note = peer_note(f.peer_fusion, "flashinfer-fused", "fused-oneshot / fused-twoshot");
   fu.evidence = fa.boundary();
-  if (!sm90_100) {
+  const FiBuild fb = fi_fusion_build(c);
+  if (!fb.builds) {
+    fu.status = S::gated;
+    fu.why = fb.why + ": leave it off";
+    sec.settings.push_back(fu);
+  } else if (!sm90_100) {
     fu.status = S::gated;
     fu.why = "SGLang applies it on SM90 and SM100 only (this is " + (c.gpu.cc.empty() ? std::string("unknown") : c.gpu.cc) + ")";
     sec.settings.push_back(fu);
@@ -120,7 +135,8 @@ EngineSection sglang_section(const EngineContext& c) {
     s.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
               std::string(" beats NCCL up to ") + lead_text(fi);
     s.why = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is only in SGLang PR #34528 (open): not in a release we could find; it "
-            "would also need FlashInfer's PCIe IPC kernel, built from source; " +
+            "would also need FlashInfer's PCIe IPC all-reduce (flashinfer.comm, in FlashInfer " +
+            std::string(knob("flashinfer.pcie_ipc").first) + "); " +
             peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
     s.evidence = fi.boundary();
     sec.settings.push_back(s);
@@ -158,12 +174,13 @@ EngineSetting lowprecision(const EngineContext& c) {
     s.why = "TensorRT-LLM uses it only without NVLink";
     return s;
   }
-  // At the commit read, selectImplementation passes the hidden size where the message's element
-  // count belongs: LOWPRECISION engages only for a hidden size of 2,097,152 or more.
-  s.value = "NCCL (LOWPRECISION does not engage)";
-  s.why = "TensorRT-LLM needs at least 2,097,152 elements for LOWPRECISION, but at the commit read its C++ compares the "
-          "hidden size with that count (isUsingLowPrecision(hidden_size)), so for any real model it never engages "
-          "and the all-reduce runs NCCL; nothing to set";
+  // One copy read passes the hidden size where the message's element count belongs (it never
+  // engages), another the message size; which releases hold which is unknown (knobs_serving.cpp).
+  s.value = "unknown: NCCL, or FP8 from 2,097,152 elements";
+  s.why = "TensorRT-LLM needs at least 2,097,152 elements for LOWPRECISION; unknown for which releases it compares the "
+          "message with that count (then it engages from 4 MiB in bf16) or the hidden size (at commit 01e2c3612da7: "
+          "then it never engages for a real model and the all-reduce runs NCCL): both were read at commits not "
+          "matched to a release; nothing to set";
   const std::uint64_t min_bytes = kLowPrecisionMinElements * std::uint64_t(c.m.dtype_bytes);
   int wins = 0, losses = 0, sizes = 0;
   if (const auto w = c.m.allreduce.find(c.world()); w != c.m.allreduce.end())
@@ -265,63 +282,6 @@ EngineSection trtllm_section(const EngineContext& c) {
        shell_lines(nccl_env(p, c.paths), "trtllm-serve MODEL --tp_size " + std::to_string(p.world),
                    s.status == S::set ? std::vector<std::string>{"--extra_llm_api_options arbench-trtllm.yml"} : std::vector<std::string>{}))
     sec.command.push_back(line);
-  return sec;
-}
-
-// --- FlashInfer's API -----------------------------------------------------------------------
-
-EngineSection flashinfer_section(const EngineContext& c) {
-  const Findings& f = c.f;
-  EngineSection sec;
-  sec.engine = "FlashInfer";
-  const int w = f.world;
-  // Judged on FlashInfer's own kernels where the run has both forced (flashinfer-fused[oneshot] and
-  // [twoshot]), else on arbench's fused-oneshot and fused-twoshot.
-  const Advantage& shots = peer_or_nearest(f.peer_fused_shots, f.fused_shots);
-  const std::string note = peer_note(f.peer_fused_shots, "flashinfer-fused[oneshot]` and `flashinfer-fused[twoshot]",
-                                     "fused-oneshot / fused-twoshot");
-  if (!shots.measured) {
-    sec.settings.push_back(missing("flashinfer.use_oneshot", f.fused_shots.missing, f.fused_shots.run_line));
-    return sec;
-  }
-  bool lacks = false;
-  EngineSetting s = knob_setting(c, "flashinfer.use_oneshot",
-                                 c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it, &lacks);
-  if (lacks) {
-    sec.settings.push_back(s);
-    return sec;
-  }
-  s.evidence = shots.boundary();
-  // Two-shot asserts token_num > world_size: one-shot up to at least the GPU count, whatever was measured.
-  const std::string floor = " (two-shot needs token_num > " + std::to_string(w) + ": one-shot up to " +
-                            std::to_string(w) + " tokens at least)";
-  if (shots.everywhere) {
-    s.paste = "use_oneshot=True";
-    s.value = "one-shot at every token count measured (up to " + size_text(shots.last_size(), "tokens") + ")";
-  } else {
-    const std::uint64_t t = std::max<std::uint64_t>(shots.lead, std::uint64_t(w));
-    s.paste = "use_oneshot=(token_num <= " + std::to_string(t) + ")";
-    s.value = (shots.lead == 0 ? std::string("two-shot from the smallest token count measured")
-                               : "one-shot up to " + std::to_string(shots.lead) + " tokens, two-shot above") +
-              (shots.lead < std::uint64_t(w) ? floor : "");
-  }
-  // FlashInfer's own rule (use_oneshot=None), by release: up to 0.4.x one-shot up to 128 tokens; from
-  // 0.5.0 one-shot while token_num * hidden * 2 * world * itemsize is at most the entry's size (B200).
-  if (s.entry->oneshot_max_tokens > 0) {
-    s.why = "FlashInfer's own rule in this release (use_oneshot=None) is one-shot up to " +
-            std::to_string(s.entry->oneshot_max_tokens) + " tokens, whatever the hidden size";
-  } else if (c.m.hidden > 0) {
-    for (const SizeRule& r : s.entry->sizes)
-      if (r.world == w) {
-        const std::uint64_t tokens = r.small_max / (std::uint64_t(c.m.hidden) * 2 * std::uint64_t(w) *
-                                                    std::uint64_t(c.m.dtype_bytes));
-        s.why = "at hidden " + std::to_string(c.m.hidden) + " FlashInfer's own rule (use_oneshot=None, tuned on B200) "
-                "switches after " + std::to_string(tokens) + " tokens";
-      }
-  }
-  s.why += (s.why.empty() ? "" : "; ") + note;
-  settle(s);
-  sec.settings.push_back(s);
   return sec;
 }
 

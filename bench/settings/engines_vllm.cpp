@@ -1,37 +1,56 @@
-// vLLM's section (engines.hpp says what each status means; knobs.cpp where each rule was read and
-// for which releases).
+// vLLM's section (engines.hpp says what each status means; catalogue/knobs_vllm.cpp where each rule
+// was read and for which releases), and the custom all-reduce as vLLM runs it (custom_as_run, which
+// SGLang's first kernel shares); its fusion line is in engines_fusion.cpp.
 #include <algorithm>
+#include <optional>
 
 #include "arbench/core/peer_dispatch.hpp"
 #include "settings/engines.hpp"
 
 namespace arbench::engine_detail {
+
+Advantage custom_as_run(const EngineContext& c, const Advantage& peer) {
+  if (peer.measured) return peer;
+  const int w = c.world();
+  // The sizes vLLM runs its one-stage kernel at (knobs_vllm.cpp, vllm.custom_ar_shots): at 2 GPUs
+  // up to its maximum, on 4 and 8 NVLink GPUs below 512 / 256 KiB; two-stage above.
+  std::uint64_t one_stage_max = 0;
+  for (const SizeRule& r : knob("vllm.custom_ar_shots").sizes)
+    if (r.world == w) one_stage_max = r.small_max;
+  Advantage adv;
+  adv.axis = "bytes";
+  adv.b = "NCCL's own choice";
+  adv.a = w == 2 ? "arbench's oneshot-pull (the one-stage schedule the engine runs at 2 GPUs, up to " +
+                       size_text(kCustomArMax, "bytes") + ")"
+                 : "arbench's oneshot-pull up to " + size_text(one_stage_max, "bytes") +
+                       " and twoshot above (the engine's one-stage / two-stage schedule, up to " +
+                       size_text(kCustomArMax, "bytes") + ")";
+  const auto grid = c.m.allreduce.find(w);
+  if (grid == c.m.allreduce.end()) return adv;
+  bool leading = true;
+  for (const auto& [size, at] : grid->second) {
+    if (size > kCustomArMax) break;  // above it the engine runs NCCL
+    const char* kernel = size <= one_stage_max ? "oneshot-pull" : "twoshot";
+    if (!at.count(kernel) || !at.count("nccl")) continue;
+    Evidence e = weigh(*at.at(kernel), *at.at("nccl"), "bytes", size, c.verdict);
+    adv.wins += e.beats;
+    adv.losses += e.loses;
+    if (leading && e.beats) adv.lead = size;
+    leading = leading && e.beats;
+    adv.evidence.push_back(std::move(e));
+  }
+  adv.measured = !adv.evidence.empty();
+  adv.everywhere = adv.measured && leading;
+  return adv;
+}
+
+std::string custom_as_run_note(const Advantage& peer, const std::string& engine) {
+  if (peer.measured) return "measured `vllm-custom`, the kernel itself";
+  return "judged on the kernel " + engine + " runs here, as arbench's variant of the same schedule (oneshot-pull for "
+         "its one-stage kernel, twoshot for its two-stage one), not the kernel itself: add `vllm-custom` to the run";
+}
+
 namespace {
-
-// The sizes the entry's rule uses the path at, at `world` GPUs (and capability `cc`, 0: any).
-const SizeRule* size_rule(const Knob& k, int world, int cc = 0) {
-  for (const SizeRule& r : k.sizes)
-    if (r.world == world && (r.cc == 0 || r.cc == cc)) return &r;
-  return nullptr;
-}
-
-bool uses(const SizeRule& r, std::uint64_t size) {
-  return (r.small_max > 0 && size <= r.small_max) || (r.large_min > 0 && size >= r.large_min);
-}
-
-std::string rule_text(const SizeRule& r) {
-  std::string t;
-  if (r.small_max > 0) t = "at or below " + size_text(r.small_max, "bytes");
-  if (r.large_min > 0) t += (t.empty() ? "" : " and ") + std::string("at or above ") + size_text(r.large_min, "bytes");
-  return t;
-}
-
-int cc_number(const GpuFacts& g) {  // "10.0" -> 100
-  const int major = g.cc_major();
-  const auto dot = g.cc.find('.');
-  const bool minor = dot != std::string::npos && dot + 1 < g.cc.size();
-  return major < 0 ? -1 : major * 10 + (minor ? g.cc[dot + 1] - '0' : 0);
-}
 
 EngineSetting nccl_symm(const EngineContext& c, std::vector<std::string>& env) {
   const int w = c.world();
@@ -80,78 +99,59 @@ EngineSetting nccl_symm(const EngineContext& c, std::vector<std::string>& env) {
   return s;
 }
 
-// The fusion as vLLM runs it: at each token count the kernel vLLM picks (one-shot up to its
-// one-shot table's size, two-shot above; one-shot always where the table has no entry for this
-// capability) against the best unfused pair.
-EngineSetting fusion(const EngineContext& c, std::vector<std::string>& flags) {
+// FlashInfer's PCIe IPC all-reduce (VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC): a custom P2P kernel for
+// PCIe boxes, in vLLM by 0.32.0 (absent in 0.23.0; 0.24 to 0.31 not read: unknown) and in FlashInfer's
+// flashinfer.comm by 0.7.1 (absent up to v0.6.18rc7; 0.7.0 not read); judged on FlashInfer's own
+// kernel where the run has it (`flashinfer-pcie-ipc`). Without it vLLM falls back to another backend,
+// not necessarily NCCL. No line where every GPU pair is NVLink-connected.
+std::optional<EngineSetting> pcie_ipc(const EngineContext& c) {
   const Findings& f = c.f;
   const int w = c.world();
-  EngineSetting s = knob_setting(c, "vllm.fusion", S::keep);
-  if (!f.fusion.measured) {
-    EngineSetting m = missing("vllm.fusion", f.fusion.missing, f.fusion.run_line);
-    m.entry = s.entry;
-    m.versions = s.versions;
-    return m;
+  bool lacks = false;
+  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep, &lacks);
+  if (lacks) return ipc;
+  const KnobFor vk = knob_for("vllm.fi_pcie_ipc", c.stack, std::nullopt);
+  const KnobFor fk = knob_for("flashinfer.pcie_ipc", c.stack, std::nullopt);
+  ipc.versions += "; " + fk.versions;
+  const std::string fallback = "vLLM falls back to another all-reduce backend (its custom all-reduce at 2 GPUs, "
+                               "else NCCL)";
+  const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
+  const std::string fi_note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
+  if (fk.lacks) {
+    ipc.status = S::gated;
+    ipc.why = "the FlashInfer given has no PCIe IPC all-reduce (flashinfer.comm's PcieIpcAllReduceWorkspace: in no tag "
+              "up to " + std::string(fk.entry->absent_through) + ", in the documentation of " +
+              std::string(fk.entry->first) + "): " + fallback + "; nothing to set";
+    return ipc;
   }
-  const SizeRule* one_shot = size_rule(*s.entry, w, cc_number(c.gpu));
-  std::uint64_t lead = 0;
-  bool leading = true;
-  const auto world = c.m.fused.find(w);
-  std::vector<Evidence> all;
-  // The case that ran FlashInfer's kernel as the user's vLLM release runs it: the kernel its table
-  // picks, forced and launched as vLLM launches it (flashinfer-fused[oneshot] / [twoshot]), else
-  // flashinfer-fused[vllm] (vLLM's rule at the run's capability: the same choice wherever the table of
-  // the user's release has the capability's row as the newest does, 12.x included), else arbench's
-  // fused kernel of the same kind.
-  bool peer = false;
-  for (const auto& [tokens, at] : world->second)
-    peer = peer || at.count("flashinfer-fused[oneshot]") || at.count("flashinfer-fused[twoshot]") ||
-           at.count("flashinfer-fused[vllm]");
-  for (const auto& [tokens, at] : world->second) {
-    const std::uint64_t bytes = tokens * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
-    const bool oneshot = !one_shot || bytes <= one_shot->small_max;
-    std::string kernel = peer ? (oneshot ? "flashinfer-fused[oneshot]" : "flashinfer-fused[twoshot]")
-                              : (oneshot ? "fused-oneshot" : "fused-twoshot");
-    if (peer && !at.count(kernel)) kernel = "flashinfer-fused[vllm]";
-    const ResultCase* picked = at.count(kernel) ? at.at(kernel) : nullptr;
-    const ResultCase* best = nullptr;
-    for (const char* u : {"unfused-nccl", "unfused-oneshot"})
-      if (at.count(u) && (!best || at.at(u)->median_us < best->median_us)) best = at.at(u);
-    if (!picked || !best) continue;
-    all.push_back(weigh(*picked, *best, "tokens", tokens, c.verdict));
-    const Evidence& e = all.back();
-    if (leading && e.beats) lead = tokens;
-    leading = leading && e.beats;
+  if (w != 2 && w != 4 && w != 8) {
+    ipc.status = S::gated;
+    ipc.why = "supports 2, 4 or 8 GPUs";
+    return ipc;
   }
-  const std::string kernels = one_shot ? "one-shot up to " + size_text(one_shot->small_max, "bytes") + ", two-shot above"
-                                       : "one-shot at every size (its table has no entry for capability " +
-                                             (c.gpu.cc.empty() ? std::string("unknown") : c.gpu.cc) + ")";
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (all[i].size == lead || (i > 0 && all[i - 1].size == lead) || (lead == 0 && i == 0)) s.evidence.push_back(all[i]);
-  Advantage measured;  // what peer_note reads: whether FlashInfer's own kernel was measured
-  measured.measured = peer;
-  const std::string note = peer_note(measured, "flashinfer-fused[oneshot]` and `flashinfer-fused[twoshot]",
-                                     "fused-oneshot / fused-twoshot");
-  if (lead == 0) {
-    s.value = "off";
-    s.why = "the kernel vLLM runs here (" + kernels + ") does not beat the best unfused pair at the smallest token "
-            "count; " + note;
-    return s;
+  if (!fi.measured) return missing("vllm.fi_pcie_ipc", f.custom.missing, f.custom.run_line);
+  if (c.p.nvlink) return std::nullopt;
+  ipc.evidence = fi.boundary();
+  if (fi.lead == 0) {
+    ipc.value = "off (vLLM's default)";
+    ipc.why = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce does not beat NCCL at the smallest size "
+                                          "measured; "
+                                        : "no custom P2P kernel beats NCCL at the smallest size measured; ") + fi_note;
+    return ipc;
   }
-  const std::uint64_t bytes = lead * std::uint64_t(c.m.hidden) * std::uint64_t(c.m.dtype_bytes);
-  s.status = c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it;
-  s.paste = std::string(s.entry->paste);  // the key of the user's release (knobs.cpp)
-  const bool sized = s.paste.find("{mib}") != std::string::npos;
-  if (sized) s.paste.replace(s.paste.find("{mib}"), 5, mib_value(bytes));
-  s.value = "on up to " + std::to_string(lead) + " tokens x hidden " + std::to_string(c.m.hidden) + " x " + c.m.dtype +
-            " = " + size_text(bytes, "bytes");
-  s.why = "judged on the kernel vLLM runs here (" + kernels + "): it beats the best unfused pair at every token count "
-          "up to there; " + (peer ? note : "the engine's kernel is FlashInfer's: " + note);
-  if (!sized)
-    s.why += "; the size key of this release is not pinned, so the line sets only the switch (vLLM then fuses up to "
-             "its own default size)";
-  if (settle(s)) flags.push_back(s.paste);
-  return s;
+  ipc.status = S::try_it;
+  ipc.paste = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1";
+  ipc.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
+              std::string(" beats NCCL up to ") + lead_text(fi);
+  std::string needs = fk.given && !fk.unknown
+                          ? std::string("it needs FlashInfer's PCIe IPC all-reduce, which the FlashInfer given has")
+                          : "it needs FlashInfer with flashinfer.comm's PCIe IPC all-reduce (" +
+                                std::string(fk.entry->first) + " has it; no tag up to " +
+                                std::string(fk.entry->absent_through) + " does; the releases between were not read)";
+  ipc.why = needs + ", else " + fallback + "; it needs CUDA-graph capture sizes (none with --enforce-eager) and is "
+            "refused under DBO (micro-batching); " + fi_note;
+  if (vk.unknown) ipc.why = "unknown whether the vLLM given has it (" + vk.versions + "); " + ipc.why;
+  return ipc;
 }
 
 }  // namespace
@@ -167,8 +167,8 @@ EngineSection vllm_section(const EngineContext& c) {
   // Custom all-reduce, and which of its kernels runs: judged on vLLM's own kernel where the run has
   // it (`vllm-custom`), else on arbench's one-shot / two-shot.
   EngineSetting ar = knob_setting(c, "vllm.custom_ar", S::keep);
-  const Advantage& car = peer_or_nearest(f.peer_vllm_custom, f.custom);
-  const std::string car_note = peer_note(f.peer_vllm_custom, "vllm-custom", "one-shot / two-shot");
+  const Advantage car = custom_as_run(c, f.peer_vllm_custom);
+  const std::string car_note = custom_as_run_note(f.peer_vllm_custom, "vLLM");
   ar.evidence = car.boundary();
   // vLLM's own gate, the rule `tune` dispatches vllm-custom by (arbench/core/peer_dispatch.hpp).
   if (const std::string gate = peer_not_dispatchable("vllm-custom", {w, p.nvlink}); !gate.empty()) {
@@ -181,16 +181,22 @@ EngineSection vllm_section(const EngineContext& c) {
     }
     sec.settings.push_back(ar);
   } else if (!car.measured) {
-    sec.settings.push_back(missing("vllm.custom_ar", f.custom.missing, f.custom.run_line));
+    sec.settings.push_back(missing("vllm.custom_ar", "neither `vllm-custom` nor arbench's oneshot-pull / twoshot "
+                                   "was measured with `nccl` at " + std::to_string(w) + " GPUs", f.custom.run_line));
   } else if (car.lead == 0) {
     disable_custom_all_reduce(ar, flags);
     ar.why += "; " + car_note;
     sec.settings.push_back(ar);
   } else {
-    ar.value = "on (vLLM's default) up to " + lead_text(car);
-    ar.why = "a custom P2P all-reduce beats NCCL up to " + lead_text(car) +
-             (car.everywhere ? "" : "; vLLM uses its custom all-reduce below 8 MiB, which is not settable") + "; " +
-             car_note;
+    ar.value = "on (vLLM's default): beats NCCL up to " + lead_text(car);
+    ar.why = car.a + " beats NCCL up to " + lead_text(car) +
+             (car.everywhere ? ", at every size vLLM runs it"
+                             : "; it is slower at " + std::to_string(car.losses) + " of " +
+                                   std::to_string(car.evidence.size()) + " sizes up to " +
+                                   size_text(kCustomArMax, "bytes") +
+                                   ", where vLLM runs it too (its size limit is not settable): "
+                                   "--disable-custom-all-reduce would trade the small sizes for those") +
+             "; " + car_note;
     sec.settings.push_back(ar);
     if (f.shots.measured) {
       EngineSetting k = knob_setting(c, "vllm.custom_ar_shots", S::keep);
@@ -213,56 +219,22 @@ EngineSection vllm_section(const EngineContext& c) {
 
   sec.settings.push_back(nccl_symm(c, env));
 
-  if (c.gpu.cc != "9.0" && c.gpu.cc != "10.0") {
+  if (c.gpu.cc == "10.3") {  // PR #37756 added it to the tables; its release is unknown
+    EngineSetting t = knob_setting(c, "vllm.torch_symm", S::keep);
+    t.value = "unknown";
+    t.why = "vLLM PR #37756 added capability 10.3 to its size tables, in a release not known here (" +
+            std::string(t.entry->caveat) + "); nothing measured to set";
+    sec.settings.push_back(t);
+  } else if (c.gpu.cc != "9.0" && c.gpu.cc != "10.0") {
     EngineSetting t = knob_setting(c, "vllm.torch_symm", S::gated);
     t.why = "vLLM has no size table for capability " + (c.gpu.cc.empty() ? std::string("(unknown)") : c.gpu.cc) +
             ": it stays off; nothing to set";
     sec.settings.push_back(t);
   }
 
-  sec.settings.push_back(fusion(c, flags));
+  sec.settings.push_back(vllm_fusion(c, flags));
 
-  // FlashInfer's PCIe IPC all-reduce: a custom P2P kernel for PCIe boxes, in vLLM from 0.32.0 and in
-  // FlashInfer only from source (no tag read has it); judged on FlashInfer's own kernel where the run
-  // has it (`flashinfer-pcie-ipc`).
-  bool no_ipc = false;
-  EngineSetting ipc = knob_setting(c, "vllm.fi_pcie_ipc", S::keep, &no_ipc);
-  const KnobFor fi_knob = knob_for("flashinfer.pcie_ipc", c.stack, std::nullopt);
-  if (!no_ipc) ipc.versions += "; " + fi_knob.versions;
-  const Advantage& fi = peer_or_nearest(f.peer_pcie_ipc, f.custom);
-  const std::string fi_note = peer_note(f.peer_pcie_ipc, "flashinfer-pcie-ipc", "one-shot / two-shot");
-  if (no_ipc) {
-    sec.settings.push_back(ipc);
-  } else if (fi_knob.lacks) {
-    ipc.status = S::gated;
-    ipc.why = "the FlashInfer given has no PCIe IPC all-reduce (it is on FlashInfer's " +
-              std::string(fi_knob.entry->source.ref) + ", in no tag up to v0.6.18rc7): vLLM falls back to NCCL; "
-              "nothing to set";
-    sec.settings.push_back(ipc);
-  } else if (w != 2 && w != 4 && w != 8) {
-    ipc.status = S::gated;
-    ipc.why = "supports 2, 4 or 8 GPUs";
-    sec.settings.push_back(ipc);
-  } else if (!fi.measured) {
-    sec.settings.push_back(missing("vllm.fi_pcie_ipc", f.custom.missing, f.custom.run_line));
-  } else if (!p.nvlink) {
-    ipc.evidence = fi.boundary();
-    if (fi.lead > 0) {
-      ipc.status = S::try_it;
-      ipc.paste = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1";
-      ipc.value = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce" : "a custom P2P all-reduce") +
-                  std::string(" beats NCCL up to ") + lead_text(fi);
-      ipc.why = "it needs FlashInfer's PCIe IPC kernel, which no FlashInfer release we could find has (FlashInfer's " +
-                std::string(fi_knob.entry->source.ref) + ": build it from source), else vLLM runs NCCL; " + fi_note;
-    } else {
-      ipc.value = "off (vLLM's default)";
-      ipc.why = (f.peer_pcie_ipc.measured ? "FlashInfer's PCIe-IPC all-reduce does not beat NCCL at the smallest size "
-                                            "measured; "
-                                          : "no custom P2P kernel beats NCCL at the smallest size measured; ") + fi_note;
-    }
-    sec.settings.push_back(ipc);
-  }
-
+  if (const std::optional<EngineSetting> ipc = pcie_ipc(c)) sec.settings.push_back(*ipc);
   std::string env_line = nccl_env(p, c.paths);
   for (const std::string& e : env) env_line += (env_line.empty() ? "" : " ") + e;
   sec.command = shell_lines(env_line, "vllm serve MODEL --tensor-parallel-size " + std::to_string(w), flags);

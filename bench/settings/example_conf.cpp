@@ -34,8 +34,8 @@ std::string example_conf(const Measured& m, const std::vector<NcclPlan>& plans) 
   s += comment("source: " + join_paths(m.paths));
   s += comment("machine fingerprint " + (m.facts.fingerprint.empty() ? std::string("unknown") : m.facts.fingerprint) +
                "; measured with NCCL " + (m.facts.nccl_version.empty() ? std::string("unknown") : m.facts.nccl_version));
-  s += comment("Use it only with the example plugin of NCCL 2.30.3 or newer: the 2.28 and 2.29 one crashes on the");
-  s += comment("first matching row (it indexes NCCL's flat cost table as float**).");
+  s += comment("Use it only with the example plugin of NCCL 2.30.3 or newer: the 2.27.5 to 2.29 one crashes on");
+  s += comment("the first matching row (it indexes NCCL's flat cost table as float**).");
   s += comment("That plugin runs every collective no row matches on ONE channel (all-gather, reduce-scatter,");
   s += comment("other GPU counts, sizes above the last row): libarbench-nccl-tuner.so does not; prefer it.");
   s += comment("Every row sets its channel count; the rows cover 0 to the largest measured size per GPU count;");

@@ -66,15 +66,25 @@ KnobFor knob_for(std::string_view id, const StackVersions& stack, const std::opt
   }
   const std::string mine = who + v->text() + (given ? " (given)" : " (the measurement's; give --nccl for your engine's)");
   out.mine = mine;
-  if (const auto first = release(entries.front()->first); first && *v < *first) {
+  const Knob& oldest = *entries.front();
+  const auto oldest_first = release(oldest.first);
+  if (const auto absent = release(oldest.absent_through); absent && *v <= *absent) {
     out.lacks = true;
-    out.versions = mine + ": " + s(newest.name) + " first appears in " + s(entries.front()->first);
+    out.versions = mine + ": " + s(oldest.name) + " is in no release up to " + s(oldest.absent_through) +
+                   (oldest_first ? " (read); it is in " + s(oldest.first) : " (the newest read; " + s(kNotInRelease) + ")");
     return out;
   }
-  if (const auto absent = release(newest.absent_through); absent && *v <= *absent) {
+  if (oldest_first && *v < *oldest_first && !oldest.absent_through.empty()) {  // releases between the two were not read
+    out.unknown = true;
+    out.entry = &oldest;
+    out.versions = mine + ": unknown whether it has " + s(oldest.name) + ": absent up to " + s(oldest.absent_through) +
+                   ", present in " + s(oldest.first) + " (read at " + s(oldest.source.ref) +
+                   "); the releases between were not read";
+    return out;
+  }
+  if (oldest_first && *v < *oldest_first) {
     out.lacks = true;
-    out.versions = mine + ": " + s(newest.name) + " is in no release up to " + s(newest.absent_through) +
-                   " (the newest read; " + s(kNotInRelease) + ")";
+    out.versions = mine + ": " + s(newest.name) + " first appears in " + s(oldest.first);
     return out;
   }
   for (const Knob* k : entries) {

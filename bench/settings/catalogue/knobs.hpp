@@ -36,6 +36,23 @@ struct KnobSource {
                                   // empty: only commits or PRs matched to no release
 };
 
+// One release boundary as data (scripts/check_catalogue.py proves it against a local clone of
+// `repo`): `pattern` (a Python regular expression, multiline) matches `path` at tag `first_tag` and
+// does not at `prev_tag`, the newest tag of the release before (a file absent there counts as no
+// match). An empty `prev_tag` claims no boundary: the pattern only has to match at `first_tag` (the
+// fact the entry rests on, for an entry that holds for every release read). Each field is one string
+// literal in the catalogue's source, so that the checker reads it without a C++ parser.
+struct Boundary {
+  std::string_view repo = {};       // "NVIDIA/nccl"
+  std::string_view first_tag = {};  // "v2.27.5-1": the first tag that has it
+  std::string_view prev_tag = {};   // "v2.27.3-1": the newest tag before that lacks it ("": presence only)
+  std::string_view path = {};       // "ext-tuner/example/plugin.c"
+  std::string_view pattern = {};    // R"(getenv\("NCCL_TUNER_CONFIG_FILE"\))"
+};
+
+// What the engine does when the knob is not set, in this entry's releases.
+enum class KnobDefault { not_stated, off, on, unknown };
+
 // What an entry says where no release it was read in holds the fact (the caveat carries it).
 inline constexpr std::string_view kNotInRelease = "not in a release we could find";
 
@@ -55,11 +72,16 @@ struct Knob {
   std::string_view caveat = {};   // what is not verified (empty when nothing)
   std::vector<SizeRule> sizes = {};
   bool needs_nvlink = false;  // the path runs only where every GPU pair is NVLink-connected
-  // The newest release read that lacks the knob, where its first release is not known (a change on
-  // a branch no tag read contains): that release and older ones are judged as lacking it.
+  // The newest release read that lacks the knob: that release and older ones are judged as lacking
+  // it; with `first` also set, the releases between the two were not read, and are "unknown".
   std::string_view absent_through = {};
   std::string_view paste = {};  // what to paste to switch it on in these releases ("{mib}": the measured MiB)
   std::uint64_t oneshot_max_tokens = 0;  // a rule by token count (one-shot up to this many); 0: none
+  // The evidence (checked by scripts/check_catalogue.py against clones), or, for a repository that
+  // could not be cloned here, the versioned docs page the entry rests on; every entry has one.
+  std::vector<Boundary> evidence = {};
+  std::string_view docs_page = {};
+  KnobDefault default_value = KnobDefault::not_stated;
 };
 
 // Whether the entry names a release it holds for (a release range or a release read), or else
@@ -78,6 +100,7 @@ const Knob& knob(std::string_view id);
 struct KnobFor {
   const Knob* entry = nullptr;  // the newest entry when `lacks`
   bool lacks = false;           // the given release is older than the knob's first, or no newer than absent_through
+  bool unknown = false;         // between absent_through and first: releases not read (entry: the oldest)
   bool given = false;           // the user gave this package's version
   std::string_view first;       // the oldest entry's first release ("": none known)
   std::string mine;             // the version judged for, and whose: "vLLM 0.18.0 (given)"; "" when none

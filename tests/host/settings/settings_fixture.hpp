@@ -2,7 +2,11 @@
 // make_fixtures.py), with fixed file paths so the outputs do not depend on the checkout.
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -77,6 +81,33 @@ inline FixtureSettings settings_of(const std::string& path, SettingsOptions opt 
   f.measured = load_measured({path}, "bf16", std::nullopt);
   f.report = make_settings(*f.measured, opt);
   return f;
+}
+
+// The settings of a fixture for given versions (`engines`: name -> release; `nccl`), with its GPUs
+// reporting capability `cc` where that is not empty, computed once per test program (the lines
+// point into it).
+inline const FixtureSettings& cached_settings(const std::string& fixture,
+                                              const std::map<std::string, std::string>& engines = {},
+                                              const std::string& nccl = "", const std::string& cc = "") {
+  static std::map<std::string, std::unique_ptr<FixtureSettings>> cache;
+  std::string key = fixture + "|" + nccl + "|" + cc;
+  for (const auto& [k, v] : engines) key += "|" + k + "=" + v;
+  std::unique_ptr<FixtureSettings>& f = cache[key];
+  if (f) return *f;
+  SettingsOptions opt = fixed_paths();
+  for (const auto& [k, v] : engines) opt.stack.engines[k] = *parse_version(v);
+  if (!nccl.empty()) opt.stack.nccl = parse_version(nccl);
+  opt.stack.source = "test";
+  std::string path = fixture_path(fixture);
+  if (!cc.empty()) {  // a copy whose GPUs report `cc`
+    nlohmann::json j = nlohmann::json::parse(read_text(path));
+    for (nlohmann::json& g : j["arbench"]["provenance"]["gpus"]) g["cc"] = cc;
+    path = ::testing::TempDir() + "/cc-" + cc + "-" + fixture + "-" + std::to_string(getpid());
+    std::ofstream(path) << j.dump();
+  }
+  f = std::make_unique<FixtureSettings>(settings_of(path, opt));
+  if (!cc.empty()) std::remove(path.c_str());
+  return *f;
 }
 
 }  // namespace arbench::testing

@@ -54,18 +54,22 @@ constexpr const char* kNoPluginV4 = "NCCL 2.27.7 (--engine/--nccl), the one your
 constexpr const char* kFusion011 = "--compilation-config '{\"pass_config\": {\"enable_fi_allreduce_fusion\": true}}'";
 constexpr const char* kNoIpc = "the vLLM release given has no VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
 constexpr const char* kPcieIpcPr = "only in SGLang PR #34528 (open): not in a release we could find";
-constexpr const char* kLowPrec = "so for any real model it never engages and the all-reduce runs NCCL";
+constexpr const char* kLowPrec = "unknown for which releases it compares the message with that count";
 constexpr const char* kTrtPcie = "without NVLink between every GPU pair TensorRT-LLM runs NCCL for AUTO, ONESHOT and "
                                  "TWOSHOT";
 
 TEST(DocsExample, TwoGpus) {
   // NCCL 2.27.7 cannot load arbench's plugin (v5/v6), and NCCL's example plugin reads its CSV file
-  // safely from 2.30.3 only: neither is pasted.
+  // from 2.27.5 but crashes on it up to 2.29.7: neither is pasted.
   expect_lines(2, "NCCL", {{"nccl.tuner_plugin", S::gated, "", kNoPluginV4},
-                           {"nccl.example_plugin", S::gated, "", "reads this CSV safely from 2.30.3"}});
-  // vLLM 0.11.0: custom all-reduce runs at two GPUs and wins; NCCL symmetric memory from 4 GPUs; the
+                           {"nccl.example_plugin", S::gated, "",
+                            "crashes on the first matching row up to 2.29.7; it is safe from 2.30.3"}});
+  // vLLM 0.11.0: custom all-reduce runs at two GPUs, its one-stage kernel (judged as oneshot-pull)
+  // wins up to 64 KiB; NCCL symmetric memory from 4 GPUs; the
   // fusion switch under its 0.11 name; the PCIe IPC variable does not exist before 0.32.0.
-  expect_lines(2, "vLLM", {{"vllm.custom_ar", S::keep, "", "a custom P2P all-reduce beats NCCL up to 256 KiB"},
+  expect_lines(2, "vLLM", {{"vllm.custom_ar", S::keep, "",
+                            "arbench's oneshot-pull (the one-stage schedule the engine runs at 2 GPUs, up to 8 MiB) "
+                            "beats NCCL up to 64 KiB"},
                            {"vllm.custom_ar_shots", S::gated, "", "at two GPUs it always runs its one-stage kernel"},
                            {"vllm.nccl_symm", S::gated, "", "vLLM uses NCCL symmetric memory on 4 or 8 GPUs only"},
                            {"vllm.torch_symm", S::gated, "", "no size table for capability 12.0"},

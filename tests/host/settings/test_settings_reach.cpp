@@ -72,9 +72,14 @@ TEST(SettingsReach, TheLaterResultOfOneMachineWins) {
   both.measured = load_measured({fixture_path("merge-first.json"), fixture_path("merge-later.json")}, "bf16", std::nullopt);
   both.report = make_settings(*both.measured, testing::fixed_paths());
   const EngineSetting* s = both.setting(2, "vllm.custom_ar");
-  EXPECT_EQ(s->status, SettingStatus::keep);
-  EXPECT_EQ(s->value, "on (vLLM's default) up to 64 KiB");
   EXPECT_EQ(both.world(2).findings.custom.lead, 64u << 10);
+  // vLLM's line is judged on the kernel vLLM runs at two GPUs (its one-stage schedule: oneshot-pull,
+  // not measured again), so it still says off; TensorRT-LLM's line reads the later findings.
+  EXPECT_EQ(s->status, SettingStatus::set);
+  EXPECT_EQ(s->paste, "--disable-custom-all-reduce");
+  EXPECT_NE(both.setting(2, "trtllm.strategy")->why.find("a custom P2P kernel would beat NCCL up to 64 KiB here"),
+            std::string::npos)
+      << both.setting(2, "trtllm.strategy")->why;
   const std::string again = "allreduce/oneshot-push/bf16/gpus:2/bytes:1024: measured again in " +
                             fixture_path("merge-later.json") + "; that measurement is used";
   EXPECT_NE(std::find(both.report.ignored.begin(), both.report.ignored.end(), again), both.report.ignored.end());

@@ -16,28 +16,11 @@ namespace {
 using testing::FixtureSettings;
 using testing::fixture_path;
 using testing::read_text;
+using testing::cached_settings;
 using testing::settings_of;
 
-// The settings of a fixture for given versions, kept for the whole test program (the lines point
-// into it).
-const FixtureSettings& of(const std::string& fixture, const std::map<std::string, std::string>& engines = {},
-                          const std::string& nccl = "") {
-  static std::map<std::string, std::unique_ptr<FixtureSettings>> cache;
-  std::string key = fixture + "|" + nccl;
-  for (const auto& [k, v] : engines) key += "|" + k + "=" + v;
-  std::unique_ptr<FixtureSettings>& f = cache[key];
-  if (!f) {
-    SettingsOptions opt = testing::fixed_paths();
-    for (const auto& [k, v] : engines) opt.stack.engines[k] = *parse_version(v);
-    if (!nccl.empty()) opt.stack.nccl = parse_version(nccl);
-    opt.stack.source = "test";
-    f = std::make_unique<FixtureSettings>(settings_of(fixture_path(fixture), opt));
-  }
-  return *f;
-}
-
 const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {}, const std::string& nccl = "") {
-  return of("pcie8-crossovers.json", engines, nccl);
+  return cached_settings("pcie8-crossovers.json", engines, nccl);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -96,30 +79,31 @@ TEST(ReleaseLines, SglangTwoGpuCustomAllReduceFollowsV2) {
   const EngineSetting* v2 = pcie8({{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar");
   EXPECT_EQ(v2->status, SettingStatus::try_it);  // the release boundary is not read at a tag
   EXPECT_EQ(v2->paste, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0");
-  EXPECT_EQ(v2->value, "the first custom kernel: a custom P2P all-reduce beats NCCL up to 256 KiB");
+  EXPECT_EQ(v2->value, "the first custom kernel: it beats NCCL up to 64 KiB");  // its one-stage kernel (issue 58)
   EXPECT_TRUE(contains(v2->why, "CustomAllReduceV2 needs NVLink between every GPU pair and does not fall back")) << v2->why;
   // No version given: the newest entry (V2), never "custom all-reduce on" over PCIe.
   EXPECT_EQ(pcie8().setting(2, "sglang.custom_ar")->paste, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0");
   // Where NCCL wins: before V2 the flag turns the custom kernel off; with V2 NCCL already runs.
-  const EngineSetting* off = of("nccl-default-wins.json", {{"sglang", "0.5.11"}}).setting(2, "sglang.custom_ar");
+  const EngineSetting* off = cached_settings("nccl-default-wins.json", {{"sglang", "0.5.11"}}).setting(2, "sglang.custom_ar");
   EXPECT_EQ(off->paste, "--disable-custom-all-reduce");
-  const EngineSetting* nothing = of("nccl-default-wins.json", {{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar");
+  const EngineSetting* nothing = cached_settings("nccl-default-wins.json", {{"sglang", "0.5.12"}}).setting(2, "sglang.custom_ar");
   EXPECT_EQ(nothing->status, SettingStatus::keep);
   EXPECT_EQ(nothing->paste, "");
   EXPECT_EQ(nothing->value, "NCCL (what SGLang runs here)");
 }
 
-// 3. TensorRT-LLM's LOWPRECISION needs 2,097,152 elements (4 MiB in bf16), and at the commit read its
-//    C++ compares the hidden size with that count: it never engages, NCCL runs.
-TEST(ReleaseLines, TensorRtLlmLowPrecisionNeverEngagesAtTheCommitRead) {
+// 3. TensorRT-LLM's LOWPRECISION needs 2,097,152 elements (4 MiB in bf16); one copy read compares the
+//    hidden size with that count (never engages), another the message: which release holds which is
+//    unknown (issue 58), and the line stays gated.
+TEST(ReleaseLines, TensorRtLlmLowPrecisionStaysGated) {
   const FixtureSettings& f = pcie8();
   for (int w : {2, 4, 8}) {
     const EngineSetting* lp = f.setting(w, "trtllm.lowprecision");
     EXPECT_EQ(lp->status, SettingStatus::gated) << w;
     EXPECT_EQ(lp->paste, "");
-    EXPECT_EQ(lp->value, "NCCL (LOWPRECISION does not engage)");
-    EXPECT_TRUE(contains(lp->why, "compares the hidden size with that count (isUsingLowPrecision(hidden_size)), so "
-                                  "for any real model it never engages and the all-reduce runs NCCL")) << lp->why;
+    EXPECT_EQ(lp->value, "unknown: NCCL, or FP8 from 2,097,152 elements");
+    EXPECT_TRUE(contains(lp->why, "or the hidden size (at commit 01e2c3612da7: then it never engages for a real model "
+                                  "and the all-reduce runs NCCL)")) << lp->why;
     EXPECT_TRUE(contains(lp->versions, "not in a release we could find")) << lp->versions;
   }
   // FP8 measured faster from 2 MiB: compared from 4 MiB (2,097,152 bf16 elements) up, and still gated.
@@ -172,10 +156,11 @@ TEST(ReleaseLines, TensorRtLlmNcclSymmetricRunsOverPcie) {
                                "only where every GPU pair is directly NVLink-connected")) << g->why;
 }
 
-// 5. VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC: from vLLM 0.32.0 (PR #53576), and only with FlashInfer's
-//    PCIe IPC kernel, which no FlashInfer tag up to v0.6.18rc7 has.
-TEST(ReleaseLines, VllmFlashInferPcieIpcNeedsItsReleaseAndFlashInferFromSource) {
-  for (const char* old : {"0.11.0", "0.16.0", "0.17.0", "0.31.0"}) {
+// 5. VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC: in vLLM's docs of 0.32.0 (PR #53576), not of 0.23.0
+//    (0.24.0 to 0.31.x: unknown, test_settings_release_lines_r4.cpp), and only with FlashInfer's PCIe
+//    IPC all-reduce, which no FlashInfer tag up to v0.6.18rc7 has (0.7.1's docs do).
+TEST(ReleaseLines, VllmFlashInferPcieIpcNeedsItsReleaseAndFlashInfersToo) {
+  for (const char* old : {"0.11.0", "0.16.0", "0.17.0", "0.23.0"}) {
     const EngineSetting* s = pcie8({{"vllm", old}}).setting(2, "vllm.fi_pcie_ipc");
     EXPECT_EQ(s->status, SettingStatus::gated) << old;
     EXPECT_EQ(s->paste, "") << old;
@@ -184,15 +169,14 @@ TEST(ReleaseLines, VllmFlashInferPcieIpcNeedsItsReleaseAndFlashInferFromSource) 
   const EngineSetting* now = pcie8({{"vllm", "0.32.0"}}).setting(2, "vllm.fi_pcie_ipc");
   EXPECT_EQ(now->status, SettingStatus::try_it);
   EXPECT_EQ(now->paste, "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1");
-  EXPECT_TRUE(contains(now->why, "which no FlashInfer release we could find has (FlashInfer's main, commit 299e6d11e "
-                                 "(PR #4393, 2026-08-20): build it from source), else vLLM runs NCCL")) << now->why;
+  EXPECT_TRUE(contains(now->why, "it needs FlashInfer with flashinfer.comm's PCIe IPC all-reduce (0.7.1 has it; no "
+                                 "tag up to 0.6.18rc7 does; the releases between were not read)")) << now->why;
   EXPECT_TRUE(contains(now->versions, "for vLLM 0.32.0 (given): holds for 0.32.0 and later")) << now->versions;
-  // A FlashInfer release up to the newest tag read lacks the kernel: vLLM would run NCCL.
+  // A FlashInfer release up to the newest tag read lacks the kernel: vLLM falls back.
   const EngineSetting* fi = pcie8({{"vllm", "0.32.0"}, {"flashinfer", "0.6.17"}}).setting(2, "vllm.fi_pcie_ipc");
   EXPECT_EQ(fi->status, SettingStatus::gated);
   EXPECT_TRUE(contains(fi->why, "the FlashInfer given has no PCIe IPC all-reduce")) << fi->why;
-  EXPECT_TRUE(contains(fi->versions, "pcie_ipc_comm is in no release up to 0.6.18rc7 (the newest read; not in a release "
-                                     "we could find)")) << fi->versions;
+  EXPECT_TRUE(contains(fi->versions, "is in no release up to 0.6.18rc7 (read); it is in 0.7.1")) << fi->versions;
 }
 
 // 6. SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is only in an open pull request: said, never offered to paste.
@@ -218,7 +202,7 @@ TEST(ReleaseLines, VllmFusionKeyFollowsTheRename) {
   EXPECT_EQ(old->paste, "--compilation-config '{\"pass_config\": {\"enable_fi_allreduce_fusion\": true}}'");
   EXPECT_TRUE(contains(old->why, "the size key of this release is not pinned, so the line sets only the switch"))
       << old->why;
-  EXPECT_TRUE(contains(old->versions, "for vLLM 0.11.0 (given): holds for up to 0.11.2")) << old->versions;
+  EXPECT_TRUE(contains(old->versions, "for vLLM 0.11.0 (given): holds for 0.10.0 to 0.11.2")) << old->versions;
   const EngineSetting* renamed = pcie8({{"vllm", "0.12.0"}}).setting(8, "vllm.fusion");
   EXPECT_EQ(renamed->paste, "--compilation-config '{\"pass_config\": {\"fuse_allreduce_rms\": true, "
                             "\"fi_allreduce_fusion_max_size_mb\": 0.125}}'");
@@ -227,16 +211,17 @@ TEST(ReleaseLines, VllmFusionKeyFollowsTheRename) {
 }
 
 // 8. FlashInfer's own one-shot rule: one-shot up to 128 tokens from 0.2.9 to 0.4.x; by size from
-//    0.5.0 (commit 4512a6c7d): at hidden 8192 in bf16 168 / 512 / 8192 tokens at 8 / 4 / 2 GPUs.
+//    0.5.0 (commit 4512a6c7d): at hidden 8192 in bf16 168 / 512 / 8192 tokens at 8 / 4 / 2 GPUs. On the
+//    B200 box: on 12.x these releases cannot build the fused kernel (issue 58).
 TEST(ReleaseLines, FlashInferOwnRuleByRelease) {
-  const FixtureSettings& old = pcie8({{"flashinfer", "0.4.1"}});
+  const FixtureSettings& old = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.4.1"}});
   for (int w : {2, 4, 8})
     EXPECT_EQ(old.setting(w, "flashinfer.use_oneshot")->why.rfind(
                   "FlashInfer's own rule in this release (use_oneshot=None) is one-shot up to 128 tokens, whatever "
                   "the hidden size;", 0),
               0u)
         << w << ": " << old.setting(w, "flashinfer.use_oneshot")->why;
-  const FixtureSettings& now = pcie8({{"flashinfer", "0.5.0"}});
+  const FixtureSettings& now = cached_settings("nvlink-sm100.json", {{"flashinfer", "0.5.0"}});
   const std::map<int, std::string> tokens = {{2, "8192"}, {4, "512"}, {8, "168"}};
   for (const auto& [w, t] : tokens)
     EXPECT_EQ(now.setting(w, "flashinfer.use_oneshot")->why.rfind(
@@ -244,8 +229,9 @@ TEST(ReleaseLines, FlashInferOwnRuleByRelease) {
                       " tokens;", 0),
               0u)
         << w << ": " << now.setting(w, "flashinfer.use_oneshot")->why;
-  // Before 0.2.9 there is no use_oneshot argument.
-  EXPECT_EQ(pcie8({{"flashinfer", "0.2.8"}}).setting(8, "flashinfer.use_oneshot")->status, SettingStatus::gated);
+  // Before 0.2.7 there is no use_oneshot argument (a required one in 0.2.7 and 0.2.8).
+  EXPECT_EQ(cached_settings("nvlink-sm100.json", {{"flashinfer", "0.2.6"}}).setting(8, "flashinfer.use_oneshot")->status,
+            SettingStatus::gated);
 }
 
 // 9. SGLang's NCCL_CUMEM_ENABLE: newer copies set 0 only when unset, older ones always; the release
@@ -295,7 +281,7 @@ TEST(ReleaseLines, TrtllmServeTakesExtraLlmApiOptions) {
   }
 }
 
-// NCCL's example tuner plugin reads its CSV file safely from 2.30.3 (2.28 and 2.29 crash on the
+// NCCL's example tuner plugin reads its CSV file safely from 2.30.3 (2.27.5 to 2.29.7 crash on the
 // first matching row): its line offers the paste only from there.
 TEST(ReleaseLines, NcclExamplePluginOnlyFrom2303) {
   for (const char* old : {"2.27.7", "2.28.9", "2.29.2"}) {
