@@ -30,8 +30,8 @@ class Fp8Twin final : public Fp8Variant {
   }
 
  protected:
-  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t /*packs*/) const override {
-    return fp8_blocks(grids_.sms(algo::Fp8LaunchPolicy::kHostSms), 1, t.blocks);
+  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
+    return grid_for(grids_.sms(algo::Fp8LaunchPolicy::kHostSms), 1, t.blocks, packs);
   }
   int threads() const override { return grids_.threads(); }
 

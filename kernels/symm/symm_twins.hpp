@@ -35,7 +35,7 @@ class SymmTwin final : public SymmVariant {
  protected:
   // The kernel's policy (block-faithful: with the host's cores as SMs).
   int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
-    return algo::SymmLaunchPolicy::blocks(packs, grids_.sms(algo::SymmLaunchPolicy::kHostSms), 1, t.blocks);
+    return grid_for(grids_.sms(algo::SymmLaunchPolicy::kHostSms), 1, t.blocks, packs);
   }
   int threads() const override { return grids_.threads(); }
 
