@@ -76,8 +76,10 @@ def plot_beside(cases, colours, args, panels, suptitle, timing_note):
     for ax, world in zip(axes, worlds):
         rows = bars[world]
         heights = [m for _, m, _, _ in rows]
-        err = [[m - lo for _, m, lo, _ in rows], [hi - m for _, m, _, hi in rows]]
-        ax.bar(range(len(rows)), heights, yerr=err, color=[colours[v] for v, _, _, _ in rows], capsize=2)
+        ax.bar(range(len(rows)), heights, color=[colours[v] for v, _, _, _ in rows])
+        # The range over sizes as a plain line (an errorbar would add a container of its own).
+        ax.vlines(range(len(rows)), [lo for _, _, lo, _ in rows], [hi for _, _, _, hi in rows], color="black",
+                  linewidth=1)
         ax.set_xticks(range(len(rows)), [v for v, _, _, _ in rows], rotation=60, ha="right", fontsize=7)
         ax.set_title(f"{world} GPUs")
         ax.set_ylabel("background work lost (%): median over sizes, range")
