@@ -38,6 +38,17 @@ bool wait_event(cudaEvent_t e, double bound_s) {
   }
 }
 
+// The same for a destructor: errors are the caller's to ignore, never thrown.
+bool wait_event_quietly(cudaEvent_t e, double bound_s) {
+  const Clock::time_point t0 = Clock::now();
+  for (;;) {
+    const cudaError_t q = cudaEventQuery(e);
+    if (q != cudaErrorNotReady) return q == cudaSuccess;
+    if (seconds_since(t0) > bound_s) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
 struct GpuSide {
   int device = 0, sms = 1, fma_iters = 1;
   std::size_t mem_count = 1, n16 = 0, at = 0;
@@ -60,7 +71,7 @@ class GpuBesideLoad final : public BesideLoad {
       ARB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
       ARB_CUDA_CHECK(cudaStreamCreateWithPriority(&g->stream, cudaStreamNonBlocking, least));
       ARB_CUDA_CHECK(cudaMalloc(&g->buf, kBufferBytes));
-      ARB_CUDA_CHECK(cudaMemset(g->buf, 0x5a, kBufferBytes));
+      ARB_CUDA_CHECK(cudaMemsetAsync(g->buf, 0x5a, kBufferBytes, g->stream));  // before its kernels, on their stream
       ARB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&g->sink), sizeof(float) * std::size_t(g->sms * beside::kBlocksPerSm)));
       g->n16 = kBufferBytes / 16;
       calibrate(*g);
@@ -75,7 +86,11 @@ class GpuBesideLoad final : public BesideLoad {
     }
     for (auto& g : gpus_) {
       cudaSetDevice(g->device);
-      cudaStreamSynchronize(g->stream);
+      cudaEvent_t e = nullptr;  // the stream's last kernel, waited for with the bound (a hung GPU: left as is)
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess) {
+        if (cudaEventRecord(e, g->stream) == cudaSuccess) (void)wait_event_quietly(e, bound_s_);
+        cudaEventDestroy(e);
+      }
       cudaFree(g->buf);
       cudaFree(g->sink);
       cudaStreamDestroy(g->stream);
