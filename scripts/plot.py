@@ -11,6 +11,8 @@ Writes, each as PNG and SVG, into --out (default: plots/ next to the result):
                  (the speedup_vs_unfused counter's definition) vs tokens (when the result has
                  both)
   winners        winner map: message size x GPU count, each cell coloured by the fastest variant
+  sms_latency, beside_slowdown  latency against the SMs each variant takes, and the background's
+                 slowdown per variant beside it (`run --beside`): scripts/plot_load.py
   phases_gpus<N> where the time of one op goes (`arbench run --phases`), one figure per GPU
                  count: a panel per variant, a stacked bar per message size (entry skew,
                  staging, wait for peers, reduce+store, exit skew of the median recorded op)
@@ -49,6 +51,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
 # import works however plot.py is loaded (run as a script, or imported from elsewhere by a test).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history import load_history, stack_changes  # noqa: E402
+import plot_load  # noqa: E402
 
 NAME_RE = re.compile(
     r"^(?P<family>allreduce|allreduce_rmsnorm)/(?P<variant>.+)/(?P<dtype>bf16|fp16|fp32)/"
@@ -67,7 +70,8 @@ def fail(msg):
 
 def load_result(path):
     """Cases as dicts with family, variant, dtype, world, bytes, tokens, hidden, median_us,
-    p10_us, p90_us, busbw_GBps, sol_us (the floor, None without one); plus (timing, backend)."""
+    p10_us, p90_us, busbw_GBps, sol_us (the floor, None without one), sms (None when unknown),
+    beside (the --beside figures, None without); plus (timing, backend)."""
     try:
         with open(path) as f:
             doc = json.load(f)
@@ -99,6 +103,8 @@ def load_result(path):
             n = case["world"]
             bw = case["bytes"] / (case["median_us"] * 1e3) * 2 * (n - 1) / n
         case["busbw_GBps"] = float(bw or 0)
+        case["sms"] = c["sms"] if isinstance(c.get("sms"), int) and not isinstance(c.get("sms"), bool) else None
+        case["beside"] = c.get("beside") if isinstance(c.get("beside"), dict) else None
         sol = c.get("sol_us")
         case["sol_us"] = float(sol) if isinstance(sol, (int, float)) and sol > 0 else None
         cases.append(case)
@@ -413,6 +419,8 @@ def plot_result(cases, args):
     plot_fused(cases, colours, args)
     plot_winners(cases, colours, args)
     plot_phases(cases, args)
+    plot_load.plot_sms(cases, colours, args, panels, suptitle, timing_note)
+    plot_load.plot_beside(cases, colours, args, panels, suptitle, timing_note)
 
 
 if __name__ == "__main__":

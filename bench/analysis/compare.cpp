@@ -76,6 +76,8 @@ CaseComparison judge(const ResultCase& b, const ResultCase& n, const CompareOpti
   }
   row.result = compare_samples(b.samples_us, n.samples_us, opt.verdict);
   row.accuracy = compare_accuracy(b, n, opt.verdict.threshold);
+  row.base_sms = b.sms;
+  row.new_sms = n.sms;
   const bool material = row.result.verdict == Verdict::slower || row.result.verdict == Verdict::faster;
   if (material && b.median_ci && n.median_ci && intervals_overlap(*b.median_ci, *n.median_ci)) {
     row.result.verdict = Verdict::noisy;

@@ -88,6 +88,8 @@ struct CaseComparison {
   std::optional<AccuracyComparison> accuracy;  // a lossy variant's error figures (accuracy.hpp)
   bool error_rose() const { return accuracy && accuracy->rose; }
   std::optional<SolComparison> sol;  // both files recorded a floor
+  std::optional<int> base_sms, new_sms;  // the SMs one op takes in each file (docs/output.md, "sms")
+  bool sms_changed() const { return base_sms && new_sms && *base_sms != *new_sms; }
   bool sol_fell() const { return sol && sol->fell(); }
 };
 

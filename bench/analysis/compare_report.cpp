@@ -107,6 +107,16 @@ void sol_section(const CompareReport& rep, bool markdown, std::string& out) {
   }
 }
 
+// The cases whose SMs taken changed (both files recorded them): informational, never a verdict.
+void sms_section(const CompareReport& rep, bool markdown, std::string& out) {
+  std::string lines;
+  for (const CaseComparison& r : rep.rows)
+    if (r.sms_changed())
+      lines += (markdown ? "- `" + r.name + "`" : "  " + r.name) + ": " + std::to_string(*r.base_sms) + " -> " +
+               std::to_string(*r.new_sms) + " SMs\n";
+  if (!lines.empty()) out += "\nSMs taken changed (docs/output.md, \"sms\"; not judged):\n" + lines;
+}
+
 // null without a floor in both files.
 nlohmann::json sol_json(const CaseComparison& r) {
   if (!r.sol) return nullptr;
@@ -162,6 +172,7 @@ std::string human(const CompareReport& rep, bool markdown) {
   device_section(rep, markdown, out);
   accuracy_section(rep, markdown, out);
   sol_section(rep, markdown, out);
+  sms_section(rep, markdown, out);
   list("Only in BASE", rep.only_in_base,
        rep.missing ? ", missing in NEW: failures (--allow-missing accepts them)" : "");
   list("Only in NEW", rep.only_in_new);
@@ -207,7 +218,9 @@ nlohmann::json as_json(const CompareReport& rep) {
                           {"device_state", r.device_marker},
                           {"device_differences", r.device_differences},
                           {"accuracy", accuracy_json(r)},
-                          {"sol", sol_json(r)}});
+                          {"sol", sol_json(r)},
+                          {"base_sms", r.base_sms ? nlohmann::json(*r.base_sms) : nlohmann::json()},
+                          {"new_sms", r.new_sms ? nlohmann::json(*r.new_sms) : nlohmann::json()}});
   }
   j["geomean_ratio"] = rep.geomean_ratio;
   const RunLevel& run = rep.run;

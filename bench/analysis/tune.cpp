@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/nccl_library_name.hpp"
 #include "analysis/verdict/mann_whitney.hpp"
 #include "analysis/verdict/verdict.hpp"
+#include "results/stats/noise.hpp"
 
 namespace arbench {
 namespace {
@@ -31,6 +33,35 @@ void prefer_pull_twin(std::vector<const ResultCase*>& cands, double alpha) {
     }
 }
 
+// The 95% interval of a case's median: as recorded, else from its samples (unknown under 6).
+std::optional<MedianInterval> interval_of(const ResultCase& c) {
+  if (c.median_ci && c.median_ci->known) return c.median_ci;
+  const MedianInterval m = median_interval(c.samples_us);
+  return m.known ? std::optional<MedianInterval>(m) : std::nullopt;
+}
+
+// Within the noise: not significantly different (Mann-Whitney p >= alpha) and the two medians'
+// 95% intervals overlap (both known: a case with too few samples to say ties nothing).
+bool tied(const ResultCase& a, const ResultCase& b, double alpha) {
+  const auto x = interval_of(a), y = interval_of(b);
+  return x && y && x->lower <= y->upper && y->lower <= x->upper &&
+         mann_whitney_u(a.samples_us, b.samples_us).p_value >= alpha;
+}
+
+// A tie within the noise goes to fewer SMs (they leave a model beside the all-reduce more of the
+// GPU): of the candidates tied with the fastest, the one that takes the fewest SMs (counts known,
+// fewer than the fastest's) goes first and the fastest runs up.
+void prefer_fewer_sms(std::vector<const ResultCase*>& cands, double alpha) {
+  const ResultCase* fastest = cands[0];
+  if (!fastest->sms) return;
+  std::size_t pick = 0;
+  for (std::size_t i = 1; i < cands.size(); ++i) {
+    if (!cands[i]->sms || *cands[i]->sms >= *cands[pick]->sms) continue;
+    if (tied(*fastest, *cands[i], alpha)) pick = i;
+  }
+  if (pick > 0) std::rotate(cands.begin(), cands.begin() + std::ptrdiff_t(pick), cands.begin() + std::ptrdiff_t(pick) + 1);
+}
+
 TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha, bool prefer_pull) {
   // Lowest median first; the name breaks exact ties so the output is deterministic.
   std::sort(cands.begin(), cands.end(), [](const ResultCase* a, const ResultCase* b) {
@@ -38,8 +69,12 @@ TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, d
   });
   const std::string fastest = cands[0]->variant;
   if (prefer_pull) prefer_pull_twin(cands, alpha);
+  const std::string after_pull = cands[0]->variant;
+  prefer_fewer_sms(cands, alpha);
   TunePoint p;
-  p.preferred_pull = cands[0]->variant != fastest;
+  p.preferred_pull = after_pull != fastest;
+  p.preferred_fewer_sms = cands[0]->variant != after_pull;
+  p.best_sms = cands[0]->sms.value_or(-1);
   p.size = size;
   p.candidates = int(cands.size());
   p.best = cands[0]->variant;
@@ -47,6 +82,7 @@ TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, d
   if (cands.size() > 1) {
     p.runner_up = cands[1]->variant;
     p.runner_up_us = cands[1]->median_us;
+    p.runner_up_sms = cands[1]->sms.value_or(-1);
     p.margin = p.best_us > 0 ? p.runner_up_us / p.best_us - 1 : 0;
     p.p_value = mann_whitney_u(cands[0]->samples_us, cands[1]->samples_us).p_value;
     p.significant = p.p_value < alpha;

@@ -30,6 +30,11 @@ struct TunePoint {
   // of the fastest push variant was not significantly slower: the twin is `best` instead, and the
   // push variant the runner-up (so margin is negative).
   bool preferred_pull = false;
+  // The fastest was tied within the noise (not significantly different, and the medians' 95%
+  // intervals overlap) by a variant that takes fewer SMs:
+  // that one is `best` instead, and the fastest the runner-up (a negative margin).
+  bool preferred_fewer_sms = false;
+  int best_sms = -1, runner_up_sms = -1;  // the SMs each takes (docs/output.md, "sms"); -1 unknown
 };
 
 // The winner changes between two adjacent measured sizes.

@@ -1,6 +1,8 @@
 // TuneReport → dispatch-table JSON and human tables; see tune_report.hpp.
 #include "analysis/tune_report.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "analysis/report_table.hpp"
@@ -42,12 +44,14 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
     jt["points"] = json::array();
     for (const TunePoint& p : t.points) {
       json jp = {{"size", p.size}, {"best", p.best}, {"best_us", p.best_us},
-                 {"candidates", p.candidates}};
+                 {"best_sms", p.best_sms >= 0 ? json(p.best_sms) : json(nullptr)}, {"candidates", p.candidates}};
       if (!p.runner_up.empty()) {
         jp["runner_up"] = p.runner_up;
         jp["runner_up_us"] = p.runner_up_us;
         jp["margin"] = p.margin;
         if (p.preferred_pull) jp["preferred"] = "pull";
+        if (p.preferred_fewer_sms) jp["preferred"] = "fewer_sms";
+        jp["runner_up_sms"] = p.runner_up_sms >= 0 ? json(p.runner_up_sms) : json(nullptr);
         jp["p_value"] = p.p_value;
         jp["significant"] = p.significant;
       } else {
@@ -65,6 +69,19 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
   return j;
 }
 
+// Why a `+` winner won: a line per point where a tie went to fewer SMs.
+static std::string fewer_sms_lines(const TuneTable& t, bool md) {
+  std::string out;
+  for (const TunePoint& p : t.points)
+    if (p.preferred_fewer_sms)
+      out += fit_line((md ? "- " : "  ") + std::string("+ ") + format_size(p.size, t.axis) + ": " + p.best + " (" +
+                          std::to_string(p.best_sms) + " SMs) ties " + p.runner_up + " (" + std::to_string(p.runner_up_sms) +
+                          " SMs) within the noise (p " + format_p_value(p.p_value) +
+                          "): a tie goes to fewer SMs, which leave a model running beside it more of the GPU",
+                      4);
+  return out;
+}
+
 std::string format_tune(const TuneReport& rep, ReportFormat format) {
   if (format == ReportFormat::json) return dispatch_table_json(rep).dump(2) + "\n";
   const bool md = format == ReportFormat::markdown;
@@ -76,6 +93,14 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
   if (rep.prefer_pull)
     out += fit_line("pull beats push on this box (arbench doctor, recorded by run --doctor): a pull variant not "
                     "significantly slower than the fastest push one is chosen instead (marked *)", 2);
+  const bool fewer_sms = std::any_of(rep.tables.begin(), rep.tables.end(), [](const TuneTable& t) {
+    return std::any_of(t.points.begin(), t.points.end(), [](const TunePoint& p) { return p.preferred_fewer_sms; });
+  });
+  if (fewer_sms)
+    out += fit_line("a variant that takes fewer SMs and ties the fastest within the noise (not significantly "
+                    "slower, the medians' 95% intervals overlapping) is chosen instead (marked +): the SMs it "
+                    "leaves are the model's",
+                    2);
   for (const TuneTable& t : rep.tables) {
     std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
     if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
@@ -87,7 +112,8 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
                     {true, false, true, false, true, true, false});
     for (const TunePoint& p : t.points) {
       const bool has_runner = !p.runner_up.empty();
-      tab.add_row({format_size(p.size, t.axis), (md ? "`" + p.best + "`" : p.best) + (p.preferred_pull ? " *" : ""),
+      tab.add_row({format_size(p.size, t.axis),
+                   (md ? "`" + p.best + "`" : p.best) + (p.preferred_pull ? " *" : "") + (p.preferred_fewer_sms ? " +" : ""),
                    format_fixed(p.best_us, 2),
                    has_runner ? (md ? "`" + p.runner_up + "`" : p.runner_up) : "-",
                    has_runner ? format_fixed(p.runner_up_us, 2) : "",
@@ -96,6 +122,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
                               : "only variant"});
     }
     out += md ? tab.markdown() : tab.text();
+    out += fewer_sms_lines(t, md);
     if (t.crossovers.empty()) {
       out += (md ? "\n" : "") + std::string("crossovers: none\n");
     } else {

@@ -7,7 +7,7 @@
 namespace arbench {
 namespace {
 
-constexpr int kMedianW = 9, kSpreadW = 17, kBusbwW = 10, kPipelinedW = 12, kErrorW = 9, kSolW = 6;
+constexpr int kMedianW = 9, kSpreadW = 17, kBusbwW = 10, kPipelinedW = 12, kSmsW = 3, kErrorW = 9, kSolW = 6;
 constexpr const char* kErrorHead = "rms err %";  // rms_rel_err in percent: a fixed unit, no exponent
 
 std::string pad_right(const std::string& s, std::size_t width) {
@@ -52,7 +52,7 @@ ConsoleTable::ConsoleTable(const std::vector<std::string>& case_names, bool chec
   for (const auto& n : case_names)  // the family heading sits in the row names' indent + column
     if (const std::size_t f = split_family(n).first.size(); f > 2) name_width_ = std::max(name_width_, f - 2);
   // The figures take the rest of the width; a longer name gets a line of its own (ReportRuns).
-  const int figures = 2 + kMedianW + 2 + kSpreadW + 2 + kBusbwW + 2 + kPipelinedW + 2 + (floors_ ? kSolW + 2 : 0) +
+  const int figures = 2 + kMedianW + 2 + kSpreadW + 2 + kBusbwW + 2 + kPipelinedW + 2 + kSmsW + 2 + (floors_ ? kSolW + 2 : 0) +
                       (lossy_.empty() ? 0 : kErrorW + 2) + int(std::string("unchecked").size());
   name_width_ = std::min(name_width_, std::size_t(kWidthLimit - 2 - figures));
 }
@@ -63,7 +63,7 @@ void ConsoleTable::print_header(const std::string& family) {
   std::ostream& o = GetOutputStream();
   o << "\n" << pad_right(family, name_width_ + 2) << "  " << pad_left("median us", kMedianW) << "  "
     << pad_left("p10-p90 us", kSpreadW) << "  " << pad_left("busbw GB/s", kBusbwW) << "  "
-    << pad_left("pipelined us", kPipelinedW) << "  " << (floors_ ? pad_left("% SOL", kSolW - 1) + "   " : "")
+    << pad_left("pipelined us", kPipelinedW) << "  " << pad_left("SMs", kSmsW) << "  " << (floors_ ? pad_left("% SOL", kSolW - 1) + "   " : "")
     << (lossy_.empty() ? "" : pad_left(kErrorHead, kErrorW) + "  ")
     << "check\n";
 }
@@ -79,6 +79,13 @@ std::string ConsoleTable::error_cell(const Run& run) const {
   char b[48];
   std::snprintf(b, sizeof b, "%.3f", err * 100);
   return pad_left(int(std::string(b).size()) <= kErrorW ? b : fixed(err * 100, kErrorW), kErrorW) + "  ";
+}
+
+// The SMs column's cell and its separator: the SMs one op takes (docs/output.md, "sms"), `-` when
+// unknown (NCCL picks its channels per call).
+std::string ConsoleTable::sms_cell(const Run& run) const {
+  const double sms = counter(run, "sms", -1);
+  return pad_left(sms >= 0 ? std::to_string(static_cast<long long>(sms)) : "-", kSmsW) + "  ";
 }
 
 // The floor column's cell and its separator ("" in a run without floors): 100 x floor / median
@@ -115,7 +122,7 @@ void ConsoleTable::ReportRuns(const std::vector<Run>& runs) {
       line += number(run.GetAdjustedRealTime(), kMedianW) + "  " + pad_left(spread, kSpreadW) + "  " +
               number(counter(run, "busbw_GBps", 0), kBusbwW) + "  " +
               (pipelined < 0 ? pad_left("-", kPipelinedW) : number(pipelined, kPipelinedW)) + "  " +
-              sol_cell(run) + error_cell(run) + (checked_ ? "ok" : "unchecked");
+              sms_cell(run) + sol_cell(run) + error_cell(run) + (checked_ ? "ok" : "unchecked");
       // An abnormal device state (the label "DEVICE: ..."): a line of its own under the row
       // (the row has no room for it), cut to the width; the footer says it in full.
       if (!run.report_label.empty()) {

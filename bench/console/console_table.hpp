@@ -1,9 +1,10 @@
 // The console table of `arbench run`: one row per case with the figures people read, in units
 // that never change within a column, sized to fit 120 columns for the default sweeps:
 //
-//   allreduce                              median us       p10-p90 us  busbw GB/s  pipelined us  check
-//     oneshot-pull/bf16/gpus:8/bytes:1024       9.10        8.80-9.90        0.20          6.30  ok
+//   allreduce                              median us       p10-p90 us  busbw GB/s  pipelined us  SMs  check
+//     oneshot-pull/bf16/gpus:8/bytes:1024       9.10        8.80-9.90        0.20          6.30    1  ok
 //
+// `SMs`: the SMs one op takes from a model beside it (docs/output.md, "sms"), `-` when unknown.
 // Cases are grouped under their family (the full case name is `<family>/<row name>`). A run with
 // speed-of-light floors (bench/sol/) gets `% SOL` after `pipelined us`: 100 x the case's floor /
 // its median, `-` without a floor, a `!` after a case faster than its floor (a timing or pattern
@@ -44,6 +45,7 @@ class ConsoleTable final : public benchmark::BenchmarkReporter {
   void print_header(const std::string& family);
   std::string error_cell(const Run& run) const;
   std::string sol_cell(const Run& run) const;
+  std::string sms_cell(const Run& run) const;
   std::size_t name_width_ = 0;
   bool checked_;
   std::set<std::string> lossy_;  // full case names

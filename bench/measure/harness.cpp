@@ -8,6 +8,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/core/nccl_library_name.hpp"
 #include "results/stats/stats.hpp"
+#include "measure/beside_measure.hpp"
 #include "measure/data_path.hpp"
 #include "measure/nccl/nccl_protocol_policy.hpp"
 #include "measure/phase_recorder.hpp"
@@ -222,6 +223,7 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
   // Ops the variant runs first (collectives), only once every process's prepare() worked.
   agree_on_errors(w, [&] { v.prepare_ops(f); }, "the variant's own ops before the case");
   res.settings = v.settings();
+  res.sms = v.sms(c, f);  // from the launch prepare() chose (docs/output.md, "sms")
   res.data_path = data_path_of(f, v);
   const RankOp op = op_for(c, v, f, work);
   auto check_errors = [&] { agree_on_errors(w, [&] { v.check_errors(); }, "collecting the ranks' errors"); };
@@ -288,6 +290,19 @@ void Harness::measure(const Case& c, Variant& v, Fabric& f, Workload& work, Case
     res.phases = record_phase_timeline(v, f, op, c.cold_cache);
     check_errors();
     if (cfg_.check && res.phases) check("after the phase-timeline ops (phase marks on; fresh inputs before them)");
+  }
+  // Beside a background load (--beside): extra ops after the timed ones, checked like them.
+  if (!cfg_.beside.empty()) {
+    const auto kind = parse_beside_kind(cfg_.beside);
+    if (!kind || !make_beside_) throw CaseError("--beside " + cfg_.beside + ": this run has no such background load");
+    before_timed_phase();
+    const std::unique_ptr<BesideLoad> load = make_beside_(f, *kind);
+    BesidePlan plan;
+    plan.samples = sampling_plan(cfg_);
+    plan.pipelined_ops = std::max(cfg_.pipelined_ops.value_or(0), 1);
+    res.beside = measure_beside(f, op, *load, plan, *kind);
+    check_errors();
+    if (cfg_.check) check("after the ops beside the background load (fresh inputs before them)");
   }
   if (cfg_.check) one_fresh_op_checked("on one eager op after timing (fresh inputs)");
 }

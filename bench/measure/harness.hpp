@@ -19,6 +19,7 @@
 
 #include "arbench/fabric.hpp"
 #include "arbench/variant.hpp"
+#include "measure/beside/beside_load.hpp"
 #include "results/results.hpp"
 #include "sweep/run_config.hpp"
 
@@ -93,6 +94,9 @@ class Harness {
   const std::string& stop_reason() const { return stop_; }
   // Optional; not owned; must outlive the harness's runs.
   void set_observer(TimingObserver* o) { observer_ = o; }
+  // The background load of --beside (the run command's wiring: CPU threads or GPU streams);
+  // without one, --beside is refused by the case (measure() throws).
+  void set_beside_load(BesideLoadFactory make) { make_beside_ = std::move(make); }
 
  private:
   void measure(const Case& c, Variant& v, Fabric& f, Workload& work, CaseResult& res);
@@ -120,6 +124,7 @@ class Harness {
   std::vector<std::string> provider_notes_;
   std::string stop_;
   TimingObserver* observer_ = nullptr;
+  BesideLoadFactory make_beside_;
 };
 
 }  // namespace arbench

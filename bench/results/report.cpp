@@ -11,6 +11,7 @@
 #include "arbench/core/errors.hpp"
 #include "results/device_state.hpp"
 #include "results/fusion_summary.hpp"
+#include "results/load_figures.hpp"
 #include "results/phase_report.hpp"
 #include "results/stats/stats.hpp"
 
@@ -74,6 +75,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
   } else if (!r.sol_none.empty()) {
     j["sol"] = {{"none", r.sol_none}};
   }
+  load_figures_to_json(r, j);
   for (const auto& [k, v] : r.extra) j[k] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
   return j;
 }
@@ -173,12 +175,14 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
       else r.sol = sol_from_json(j.at("sol"));
       if (r.sol) r.sol->sol_us = number_or("sol_us", 0);
     }
+    load_figures_from_json(j, r);
     static const std::set<std::string> known = {
         "name", "variant", "family", "dtype", "world", "bytes", "tokens", "hidden", "in_place", "skew_us", "status",
         "reason", "checked", "samples_us", "median_us", "p10_us", "p50_us", "p90_us", "p99_us", "pipelined_us",
         "algbw_GBps", "busbw_GBps", "wrong_elements", "start_skew_us", "floor_us", "discarded_samples", "settings",
         "max_ulp_error", "phases", "cache", "noise", "median_ci_us", "sampling", "device_state", "clock_sync",
-        "data_path", "max_abs_err", "rms_rel_err", "sol_us", "pct_of_sol", "sol"};
+        "data_path", "max_abs_err", "rms_rel_err", "sol_us", "pct_of_sol", "sol",
+        kLoadFigureKeys[0], kLoadFigureKeys[1], kLoadFigureKeys[2]};
     for (const auto& [k, v] : j.items())  // the rest are extra counters (fusion accounting, efficiency)
       if (!known.count(k) && v.is_number()) r.extra[k] = v.get<double>();
     return r;
@@ -245,7 +249,8 @@ std::string results_csv(const std::vector<CaseResult>& results, const std::strin
       << extra_or_empty(r, kSpeedupCounter) << ',' << extra_or_empty(r, kSavedCounter) << ','
       << (r.device && r.device->abnormal() ? csv_field(device_marker(*r.device)) : "") << ','
       << optional_number(r.max_abs_err) << ',' << optional_number(r.rms_rel_err) << ','
-      << (r.sol ? csv_number(r.sol->sol_us) : "") << ',' << optional_number(pct_of_sol(r)) << '\n';
+      << (r.sol ? csv_number(r.sol->sol_us) : "") << ',' << optional_number(pct_of_sol(r)) << ','
+      << load_figures_csv(r) << '\n';
   }
   return o.str();
 }
@@ -376,6 +381,7 @@ std::vector<std::string> validate_result_json(const nlohmann::json& doc) {
         p.push_back(w + " device_state: " + e.what());
       }
     }
+    validate_load_figures(c, w, p);
     if (c.contains("phases")) {
       const auto& ph = c.at("phases");
       need(p, ph, w + " phases", "breakdown_us", V::object);

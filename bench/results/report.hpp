@@ -27,11 +27,13 @@ nlohmann::json merge_result_json(const std::string& gbench_json, const nlohmann:
 // the median's 95% CI width (empty when unknown), device_state the abnormal-state marker (empty
 // when normal or not recorded); max_abs_err and rms_rel_err the error figures of a lossy
 // (low-precision) variant's case, empty for exact variants; sol_us and pct_of_sol the case's
-// speed-of-light floor and 100 x floor / median (bench/sol/), empty without a floor.
+// speed-of-light floor and 100 x floor / median (bench/sol/), empty without a floor; sms the SMs one
+// op takes, beside_median_us and background_slowdown the figures of run --beside
+// (results/load_figures.hpp), empty when unknown or not measured.
 inline constexpr const char* kCsvHeader =
     "name,family,variant,dtype,world,bytes,tokens,hidden,in_place,backend,status,reason,median_us,p10_us,p90_us,"
     "p99_us,pipelined_us,algbw_GBps,busbw_GBps,samples,noise_pct,wrong_elements,max_ulp_error,speedup_vs_unfused,"
-    "fusion_saved_us,device_state,max_abs_err,rms_rel_err,sol_us,pct_of_sol";
+    "fusion_saved_us,device_state,max_abs_err,rms_rel_err,sol_us,pct_of_sol,sms,beside_median_us,background_slowdown";
 
 // The `sol` object of a case (docs/output.md) and its inverse.
 nlohmann::json sol_to_json(const SolFloor& f, bool below_floor);

@@ -184,6 +184,12 @@ ResultCase parse_arbench_case(const json& c, std::size_t index, const std::strin
                       ", expected a non-negative number (a lossy variant's error) or null");
     *field = v.get<double>();
   }
+  if (c.contains("sms") && !c.at("sms").is_null()) {
+    const json& v = c.at("sms");
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 1 << 20)
+      fail(label, where + ".sms is " + v.dump().substr(0, 40) + ", expected the SMs one op takes (a count) or null");
+    rc.sms = v.get<int>();
+  }
   if (c.contains("sol_us") && !c.at("sol_us").is_null()) {
     const json& v = c.at("sol_us");
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)

@@ -52,6 +52,8 @@ struct ResultCase {
   // The case's speed-of-light floor (bench/sol/, docs/method.md "The floor of a case"); nullopt for
   // a case without one and files written before floors existed.
   std::optional<double> sol_us;
+  // The SMs one op takes (docs/output.md, "sms"); nullopt when unknown or not recorded.
+  std::optional<int> sms;
   // 100 x floor / median (100: at the floor); nullopt without a floor or a median.
   std::optional<double> pct_of_sol() const {
     if (!sol_us || !(*sol_us > 0) || !(median_us > 0)) return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include "arbench/core/case.hpp"
 #include "arbench/fabric.hpp"
+#include "arbench/variant.hpp"
 #include "results/phase_timeline.hpp"
 #include "results/device_state.hpp"
 #include "results/stats/noise.hpp"
@@ -48,6 +49,21 @@ struct SolFloor {
   std::vector<std::string> notes;  // what the floor assumed (a flow the probe did not measure, ...)
 };
 
+// A case measured beside a background load (run --beside; docs/method.md, "Beside a model
+// kernel"): its isolated latency with the load running, and the load's work per second alone and
+// while the case's ops run back to back.
+struct BesideFigures {
+  std::string load;    // what ran beside: "compute" (FMA- and memory-bound kernels in turn), "fma", "memory"
+  std::string timing;  // "gpu", or "cpu": CPU threads on the host backend, CPU timing
+  std::vector<double> samples_us;  // the case's isolated samples with the load running
+  Summary latency_us;
+  double alone_per_s = -1;     // background work items finished per second, nothing else running
+  double with_case_per_s = -1;  // the same while the case's ops run back to back
+  double item_us = -1;          // one background item's time alone (the load's grain)
+  // The background's slowdown: 1 - with_case / alone (0: unslowed, 0.25: a quarter of its work lost).
+  double slowdown() const { return alone_per_s > 0 && with_case_per_s >= 0 ? 1.0 - with_case_per_s / alone_per_s : -1; }
+};
+
 struct CaseResult {
   Case c;
   bool ok = true;
@@ -80,6 +96,10 @@ struct CaseResult {
   // load/store", "NCCL P2P", "NCCL SHM (through host memory)"; empty when not known.
   std::string data_path;
   std::vector<std::pair<std::string, std::string>> settings;
+  // The SMs one op takes from a model beside it (Variant::sms, docs/output.md "sms"); unknown
+  // (ctas < 0) for a failed case and a variant that cannot say.
+  SmUse sms;
+  std::optional<BesideFigures> beside;  // run --beside
   // Where the case's symmetric memory came from on the cuda backend: `cuda` (arbench's own peer
   // mappings) or `nccl` (NCCL windows; docs/variants.md); empty elsewhere, and for plain `nccl`.
   std::string symm_mem;

@@ -37,6 +37,7 @@
 #include "results/report.hpp"
 #include "console/tee_reporter.hpp"
 #include "measure/fabric_factory.hpp"
+#include "measure/gpu/beside_gpu.hpp"
 #include "measure/harness.hpp"
 #include "sweep/memory_check.hpp"
 #include "run/process/env_child.hpp"
@@ -108,6 +109,7 @@ void set_counters(benchmark::State& state, const CaseResult& r) {
   if (r.rms_rel_err) k["rms_rel_err"] = *r.rms_rel_err;
   if (r.sol) k["sol_us"] = r.sol->sol_us;  // the speed-of-light floor (bench/sol/)
   if (const auto pct = pct_of_sol(r)) k["pct_of_sol"] = *pct;
+  if (r.sms.known()) k["sms"] = r.sms.ctas;  // the console's SMs column (docs/output.md, "sms")
   for (const auto& [name, v] : r.extra) k[name] = v;
 }
 
@@ -278,6 +280,9 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
     const ResolvedBackend rb = resolve_backend(cfg.backend, lead);
     b = rb.backend;
     resolve_multi_process(cfg, b, world);
+    if (world.multi_process() && !cfg.beside.empty())
+      throw UsageError("--beside runs in one process (its background load and the window it counts over are the "
+                       "process's own); run it without the launcher, on the cuda backend's one process");
     resolve_defaults(cfg, b, world.multi_process() ? world.size() : rb.gpus_present);
     prepare_gpu_process(cfg, b, rb.gpus_present);
     cfg.test_absent_rank = parse_absent_rank(std::getenv("ARBENCH_TEST_ABSENT_RANK"));
@@ -338,6 +343,7 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
   Harness harness(cfg, b, reg, fabrics);
   RunDeviceState devices(b);
   harness.set_observer(devices.observer());
+  if (!cfg.beside.empty()) harness.set_beside_load(make_beside_load);
 
   std::vector<Case> runnable;
   std::vector<Skipped> skipped;

@@ -280,6 +280,7 @@ nlohmann::json config_to_json(const RunConfig& cfg) {
   // Absent at its default, so that sweep_key does not change for the runs made before it existed.
   if (cfg.tuning.peer_workspace_bytes != kDefaultPeerWorkspaceBytes)
     j["peer_workspace_bytes"] = cfg.tuning.peer_workspace_bytes;
+  if (!cfg.beside.empty()) j["beside"] = cfg.beside;            // --beside; absent without it
   return j;
 }
 
@@ -287,7 +288,8 @@ std::string sweep_key(const RunConfig& cfg) {
   nlohmann::json j = config_to_json(cfg);
   // Bounds and link data do not change what a case measures.
   // --phases records extra ops after the timed samples, which it leaves as they were.
-  for (const char* k : {"timeout_s", "links_file", "link_probe", "phases"}) j.erase(k);
+  // --beside, likewise: its ops come after the timed samples.
+  for (const char* k : {"timeout_s", "links_file", "link_probe", "phases", "beside"}) j.erase(k);
   // Options added after the key existed join it only when they leave their default, so an
   // upgrade does not start every team's baseline anew.
   if (!cfg.cold_cache) j.erase("cache");

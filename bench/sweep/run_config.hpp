@@ -45,6 +45,9 @@ struct RunConfig {
   // r/(world-1) * skew late. {0}: every rank together, the default.
   std::vector<double> skews_us = {0};
   bool phases = false;  // --phases: record each case's phase timeline (skewed cases always do)
+  // --beside compute|fma|memory: each case measured again beside a background load (docs/method.md,
+  // "Beside a model kernel"); empty: not.
+  std::string beside;
   std::uint64_t seed = 1;
   bool quiet = false;
   bool wide = false;   // Google Benchmark's console table (every counter) instead of arbench's

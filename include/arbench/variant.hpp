@@ -71,6 +71,22 @@ struct Tuning {
 // NCCL picks per pair (P2P, or host memory: NCCL's default NCCL_P2P_LEVEL is PXB).
 enum class DataMover : std::uint8_t { peer_load_store, nccl };
 
+// The SMs one op takes from a model running beside it (docs/output.md, "sms"): the CTAs one rank
+// keeps resident on its GPU at the op's widest (its largest grid, never more than one CTA per SM
+// by the launch policies, so CTAs = SMs), per rank: per GPU with one rank per GPU, per virtual
+// rank on single-gpu. `ctas` < 0: unknown (NCCL picks its channels per call), `basis` says why.
+struct SmUse {
+  int ctas = -1;
+  std::string basis;  // how the figure was got: kSmsGrid, kSmsModelled, or the variant's own words
+  bool known() const { return ctas >= 0; }
+};
+// The launch's own grid, as the variant launched it.
+inline constexpr const char* kSmsGrid = "grid";
+// The host backend: no GPU launch, so the grid the CUDA launch policy would give on a device of
+// kSmsModelDeviceSms SMs (the target's RTX PRO 6000 Blackwell) with one rank per GPU.
+inline constexpr const char* kSmsModelled = "modelled: the CUDA launch policy's grid on 188 SMs";
+inline constexpr int kSmsModelDeviceSms = 188;
+
 class Variant {
  public:
   virtual ~Variant() = default;
@@ -116,6 +132,9 @@ class Variant {
   // Environment the fabric must be created with (NCCL reads NCCL_ALGO/NCCL_PROTO at
   // communicator creation): variants with different envs get different fabrics.
   virtual std::map<std::string, std::string> fabric_env() const { return {}; }
+  // The SMs one op takes (SmUse), known after prepare(): computed from the launch configuration
+  // prepare() chose (the same function the launch uses). Unknown by default.
+  virtual SmUse sms(const Case& /*c*/, const Fabric& /*f*/) const { return {-1, "unknown: the variant does not say"}; }
   // How this variant's data moves between ranks (the NCCL variants, and unfused-nccl: nccl).
   virtual DataMover data_mover() const { return DataMover::peer_load_store; }
   // Exact variants are checked bit for bit against the oracle sum; a lossy one (FP8 on the wire)

@@ -20,8 +20,8 @@ class Fp8Gpu final : public GpuOnly<Fp8Variant> {
 
  protected:
   // As the exact symm kernels: ranks sharing a device split its SMs so every block is resident.
-  int choose_blocks(const Fabric& f, const Tuning& t, std::size_t /*packs*/) const override {
-    return fp8_blocks(device_sms(f), f.ranks_per_device(), t.blocks);
+  int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const override {
+    return grid_for(device_sms(f), f.ranks_per_device(), t.blocks, packs);
   }
   int threads() const override { return algo::Fp8LaunchPolicy::kThreads; }
 };

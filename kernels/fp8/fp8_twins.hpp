@@ -24,8 +24,8 @@ class Fp8Twin final : public GridTwin<Fp8Twin<Mem>, Fp8Variant, algo::Fp8LaunchP
   }
 
  protected:
-  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t /*packs*/) const override {
-    return this->fp8_blocks(this->host_sms(), 1, t.blocks);
+  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
+    return this->grid_for(this->host_sms(), 1, t.blocks, packs);
   }
 };
 

@@ -60,7 +60,7 @@ class Fp8Variant : public SymmVariant {
   const char* label() const override { return text_of(kFp8Text, fp8_).name; }
   // The grid of a message (Fp8LaunchPolicy): its FP8 units, and its packs in the input dtype (never
   // fewer blocks than oneshot-pull's grid for them).
-  int fp8_blocks(int sms, int ranks_per_device, int requested) const {
+  int grid_for(int sms, int ranks_per_device, int requested, std::size_t /*packs*/) const override {
     return algo::Fp8LaunchPolicy::blocks(algo::fp8_units(elements()), algo::pack_count(elements(), dtype_), sms,
                                          ranks_per_device, requested);
   }

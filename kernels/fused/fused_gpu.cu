@@ -21,7 +21,7 @@ class FusedGpu final : public GpuOnly<FusedVariant> {
     return make_symm_gpu(SymmAlgo::oneshot_pull, o);
   }
   // Ranks sharing a device (N on single_gpu) split its SMs (FusedLaunchPolicy).
-  int sms(const Fabric& f) const override { return device_sms(f); }
+  int device_sm_count(const Fabric& f) const override { return device_sms(f); }
   int norm_blocks(int tokens) const override { return algo::FusedLaunchPolicy::norm_blocks(tokens, 0); }
   int threads() const override { return algo::FusedLaunchPolicy::kThreads; }
   void run_norm(int /*rank*/, const algo::NormArgs& a, int blocks, Stream stream) override {

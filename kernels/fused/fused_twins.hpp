@@ -35,7 +35,7 @@ class FusedTwin final : public FusedVariant {
   }
   // Sequential: a stand-in SM count that keeps multi-block paths tested. Block-faithful: the
   // kernel's policy with the host's cores as SMs.
-  int sms(const Fabric&) const override { return grids_.sms(algo::SymmLaunchPolicy::kHostSms); }
+  int device_sm_count(const Fabric&) const override { return grids_.sms(algo::SymmLaunchPolicy::kHostSms); }
   int ranks_per_device(const Fabric&) const override { return 1; }
   int norm_blocks(int tokens) const override {
     return algo::FusedLaunchPolicy::norm_blocks(tokens, grids_.sms(algo::SymmLaunchPolicy::kHostSms));

@@ -25,6 +25,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/sm_use.hpp"
 #include "kernels/symm/symm_variant.hpp"
 #include "kernels/variant_entry.hpp"
 
@@ -117,7 +118,9 @@ class FusedVariant : public Variant {
       return;  // the components are timed in prepare_ops(), once every process's prepare() worked
     }
     const int rows = algo_ == FusedAlgo::fused_oneshot ? tokens_ : (tokens_ + world_ - 1) / world_;
-    blocks_ = algo::FusedLaunchPolicy::blocks(rows, sms(f), ranks_per_device(f), t.blocks);
+    rows_ = rows;
+    requested_blocks_ = t.blocks;
+    blocks_ = algo::FusedLaunchPolicy::blocks(rows, device_sm_count(f), ranks_per_device(f), t.blocks);
     padded_packs_ = static_cast<std::size_t>(tokens_) * algo::row_packs(hidden_, dtype_);
     scratch_bytes_ = fused_scratch_size(c);
     scratch_ = f.alloc(scratch_bytes_, Placement::symmetric);
@@ -188,9 +191,25 @@ class FusedVariant : public Variant {
     return algo_ == FusedAlgo::unfused_nccl ? DataMover::nccl : DataMover::peer_load_store;
   }
 
+  // Fused: the one kernel's grid (FusedLaunchPolicy). Unfused: two kernels one after the other, so
+  // the wider of the all-reduce's and the norm kernel's; the norm grid (a block per row, no
+  // residency cap) counts at most the device's SMs.
+  SmUse sms(const Case& c, const Fabric& f) const override {
+    if (!is_unfused(algo_))
+      return grid_sm_use(f, blocks_, [&](int sms) { return algo::FusedLaunchPolicy::blocks(rows_, sms, 1, requested_blocks_); });
+    const SmUse norm = grid_sm_use(f, std::min(blocks_, device_sm_count(f)), [&](int sms) {
+      return std::min(algo::FusedLaunchPolicy::norm_blocks(tokens_, 0), sms);
+    });
+    const SmUse ar = inner_ ? inner_->sms(allreduce_case(c), f) : SmUse{};
+    if (!ar.known())
+      return {-1, "unknown: the all-reduce half's SMs are (" + ar.basis + "); the norm kernel takes " +
+                      std::to_string(norm.ctas)};
+    return {std::max(ar.ctas, norm.ctas), norm.basis};
+  }
+
  protected:
   virtual std::unique_ptr<Variant> make_allreduce() const = 0;  // unfused: the all-reduce half
-  virtual int sms(const Fabric& f) const = 0;                    // fused: SMs of rank 0's device
+  virtual int device_sm_count(const Fabric& f) const = 0;        // fused: SMs of rank 0's device
   virtual int ranks_per_device(const Fabric& f) const { return f.ranks_per_device(); }
   virtual int norm_blocks(int tokens) const = 0;
   virtual int threads() const = 0;
@@ -289,7 +308,7 @@ class FusedVariant : public Variant {
   }
 
   Fabric* fabric_ = nullptr;
-  int world_ = 1, tokens_ = 0, hidden_ = 0, blocks_ = 1;
+  int world_ = 1, tokens_ = 0, hidden_ = 0, blocks_ = 1, rows_ = 0, requested_blocks_ = 0;
   float eps_ = 1e-6f;
   double timeout_s_ = 10.0;
   OpBuffers bufs_;

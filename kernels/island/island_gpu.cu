@@ -28,9 +28,7 @@ class IslandGpu final : public GpuOnly<IslandVariant> {
   // Ranks sharing a device (N on single_gpu, 1 on the cuda fabric) split its SMs, so that every
   // block of every rank is resident at once (their waits depend on each other).
   int choose_blocks(const Fabric& f, const Tuning& t, std::size_t work) const override {
-    const int sms = device_sms(f);
-    return fused() ? algo::FusedLaunchPolicy::blocks(static_cast<int>(work), sms, f.ranks_per_device(), t.blocks)
-                   : algo::SymmLaunchPolicy::blocks(work, sms, f.ranks_per_device(), t.blocks);
+    return grid_for(device_sms(f), f.ranks_per_device(), t.blocks, work);
   }
   int threads() const override {
     return fused() ? algo::FusedLaunchPolicy::kThreads : algo::SymmLaunchPolicy::kThreads;

@@ -44,9 +44,7 @@ class IslandTwin final : public IslandVariant {
  protected:
   // The kernels' policies (block-faithful: with the host's cores as SMs).
   int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t work) const override {
-    const int sms = grids_.sms(algo::SymmLaunchPolicy::kHostSms);
-    return fused() ? algo::FusedLaunchPolicy::blocks(static_cast<int>(work), sms, 1, t.blocks)
-                   : algo::SymmLaunchPolicy::blocks(work, sms, 1, t.blocks);
+    return grid_for(grids_.sms(algo::SymmLaunchPolicy::kHostSms), 1, t.blocks, work);
   }
   int threads() const override { return grids_.threads(); }
 

@@ -24,6 +24,7 @@
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
 #include "kernels/fabric/host/placed_buffers.hpp"
+#include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -143,7 +144,9 @@ class IslandVariant : public Variant {
     for (int a = 0; a < world_; ++a)
       for (int p = 0; p < world_; ++p)
         if (!f.reaches(a, p)) path_ = CrossPath::host_memory;
-    blocks_ = choose_blocks(f, t, fused() ? static_cast<std::size_t>(c.tokens) : packs_);
+    grid_work_ = fused() ? static_cast<std::size_t>(c.tokens) : packs_;
+    requested_blocks_ = t.blocks;
+    blocks_ = choose_blocks(f, t, grid_work_);
     sizes_ = sizes(packs_, world_, map_.islands);
     const std::size_t scratch = path_ == CrossPath::p2p ? algo::mailbox_offset(sizes_.island) + sizes_.mailbox : sizes_.island;
     scratch_ = f.alloc_island(scratch);
@@ -187,9 +190,19 @@ class IslandVariant : public Variant {
   int blocks() const { return blocks_; }
   CrossPath cross_path() const { return path_; }
 
+  SmUse sms(const Case& /*c*/, const Fabric& f) const override {
+    return grid_sm_use(f, blocks_, [&](int sms) { return grid_for(sms, 1, requested_blocks_, grid_work_); });
+  }
+
  protected:
   // Grid for `work` items: packs (all-reduce) or token rows (fused).
   virtual int choose_blocks(const Fabric& f, const Tuning& t, std::size_t work) const = 0;
+  // The CUDA kernels' grid for `work` on a device of `sms` SMs shared by `ranks_per_device` ranks
+  // (--blocks: `requested`): what the GPU variant launches and what sms() reports.
+  int grid_for(int sms, int ranks_per_device, int requested, std::size_t work) const {
+    return fused() ? algo::FusedLaunchPolicy::blocks(static_cast<int>(work), sms, ranks_per_device, requested)
+                   : algo::SymmLaunchPolicy::blocks(work, sms, ranks_per_device, requested);
+  }
   virtual int threads() const = 0;
 
   algo::IslandArgs island_args(int rank) const {
@@ -279,7 +292,8 @@ class IslandVariant : public Variant {
   }
 
   Fabric* fabric_ = nullptr;
-  int world_ = 1, tokens_ = 0, hidden_ = 0, blocks_ = 1;
+  int world_ = 1, tokens_ = 0, hidden_ = 0, blocks_ = 1, requested_blocks_ = 0;
+  std::size_t grid_work_ = 0;
   float eps_ = 1e-6f;
   std::size_t n_ = 0, packs_ = 0;
   double timeout_s_ = 10.0;

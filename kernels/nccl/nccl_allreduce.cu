@@ -180,6 +180,16 @@ class NcclAllReduce final : public Variant {
     }
     return s;
   }
+  // NCCL runs a CTA per channel. A `ch:N` configuration fixes the channels through arbench's tuner
+  // plugin (NCCL may still cap them at the communicator's count: the case's nccl_channels_clamped
+  // label says so); otherwise NCCL picks them per call, between the communicator's minCTAs and
+  // maxCTAs, and arbench does not read the count it picked (not verified against NCCL's source:
+  // its profiler plugin interface is where a per-call count would come from).
+  SmUse sms(const Case& /*c*/, const Fabric& /*f*/) const override {
+    const auto it = env_.find("ARBENCH_NCCL_TUNER_CHANNELS");
+    if (it != env_.end()) return {std::stoi(it->second), "NCCL channels forced by ch:N (arbench's tuner plugin)"};
+    return {-1, "unknown: NCCL picks its channels (a CTA each) per call; arbench does not read the count it picked"};
+  }
   Placement buffer_placement() const override { return placement_; }
   std::map<std::string, std::string> fabric_env() const override { return env_; }
   DataMover data_mover() const override { return DataMover::nccl; }

@@ -115,12 +115,13 @@ class FlashinferFusion final : public PeerVariant {
     return fusion_limits(c, launch_of(c, capability(f)).shot);
   }
 
-  Support fits_device(const Case& c, const Fabric& f, const Tuning& /*t*/) const override {
-    if (f.ranks_per_device() <= 1) return Support::yes();
+  // The grid FlashInfer's launcher gives case `c` on the device of `f` (fusion_grid with that
+  // device's figures, as the launcher reads them), and the kernel it launches.
+  std::pair<FusionGrid, const void*> device_grid(const Case& c, const Fabric& f) const {
     const int elem = int(dtype_size(c.dtype));
     const FusionShot shot = launch_of(c, capability(f)).shot;
     const void* k = c.dtype == DType::bf16 ? kernel_of<nv_bfloat16>(c.world, shot) : kernel_of<half>(c.world, shot);
-    int current = 0, sms = 0, regs_per_block = 0, max_cluster = 1, clusters = 0;
+    int current = 0, sms = 0, regs_per_block = 0, max_cluster = 1;
     ARB_CUDA_CHECK(cudaGetDevice(&current));
     ARB_CUDA_CHECK(cudaSetDevice(f.device_of(0)));
     cudaFuncAttributes attr{};
@@ -128,8 +129,19 @@ class FlashinferFusion final : public PeerVariant {
     ARB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, f.device_of(0)));
     ARB_CUDA_CHECK(cudaDeviceGetAttribute(&regs_per_block, cudaDevAttrMaxRegistersPerBlock, f.device_of(0)));
     max_cluster = flashinfer::GetMaxClusterSize(k, 128);
+    ARB_CUDA_CHECK(cudaSetDevice(current));
     const int max_block = std::min(regs_per_block / std::max(1, attr.numRegs), 1024);
-    const FusionGrid g = fusion_grid(c.world, c.tokens, c.hidden, elem, shot, sms, max_cluster, max_block);
+    return {fusion_grid(c.world, c.tokens, c.hidden, elem, shot, sms, max_cluster, max_block), k};
+  }
+
+  SmUse sms(const Case& c, const Fabric& f) const override { return {device_grid(c, f).first.grid, kSmsGrid}; }
+
+  Support fits_device(const Case& c, const Fabric& f, const Tuning& /*t*/) const override {
+    if (f.ranks_per_device() <= 1) return Support::yes();
+    const auto [g, k] = device_grid(c, f);
+    int current = 0, clusters = 0;
+    ARB_CUDA_CHECK(cudaGetDevice(&current));
+    ARB_CUDA_CHECK(cudaSetDevice(f.device_of(0)));
     cudaLaunchConfig_t cfg{};
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;

@@ -104,6 +104,7 @@ class FlashinferPcieIpc final : public PeerVariant {
   }
 
   Placement buffer_placement() const override { return Placement::local; }  // peers meet in the slab
+  SmUse sms(const Case& /*c*/, const Fabric& /*f*/) const override { return {launch_.blocks, kSmsGrid}; }
   bool signed_zeros() const override { return false; }
 
  protected:

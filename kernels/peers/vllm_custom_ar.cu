@@ -115,6 +115,7 @@ class VllmCustom final : public PeerVariant {
 
   // Every rank reads every peer's input: the harness puts the case's buffers in peer memory.
   Placement buffer_placement() const override { return Placement::symmetric; }
+  SmUse sms(const Case& /*c*/, const Fabric& /*f*/) const override { return {blocks_, kSmsGrid}; }
 
  protected:
   Support limits(const Case& c, const Fabric& /*f*/, const Tuning& t) const override {

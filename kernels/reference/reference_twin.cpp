@@ -46,6 +46,11 @@ class ReferenceAllReduce final : public Variant {
     epoch_.assign(world_, 0);
   }
 
+  // The host yardstick has no GPU counterpart to model: it takes no SM.
+  SmUse sms(const Case& /*c*/, const Fabric& /*f*/) const override {
+    return {0, "none: the host yardstick, a CPU loop with no GPU kernel"};
+  }
+
   void launch(int rank, Stream) override {
     const std::size_t n = case_.elements(), es = dtype_size(case_.dtype);
     auto slice_begin = [&](int r) { return n * std::size_t(r) / std::size_t(world_); };

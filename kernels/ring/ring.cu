@@ -35,10 +35,7 @@ class RingGpu final : public GpuOnly<RingVariant> {
  protected:
   // Channels wait on their neighbours' channels, so every block of every rank sharing a device
   // (N on single_gpu, 1 on the cuda fabric) must be resident at once: share out the SMs.
-  int channel_cap(const Fabric& f) const override {
-    const int per_rank = device_sms(f) / (f.ranks_per_device() > 0 ? f.ranks_per_device() : 1);
-    return per_rank < 1 ? 1 : per_rank;
-  }
+  int channel_cap(const Fabric& f) const override { return gpu_channel_cap(device_sms(f), f.ranks_per_device()); }
   int threads() const override { return algo::RingPolicy::kThreads; }
 
   // PCI bus order (domain:bus:device.function) of the ranks' GPUs: neighbours in bus order tend

@@ -20,6 +20,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -127,6 +128,7 @@ class RingVariant : public Variant {
       order_source_ = default_order_source();
     }
     n_ = c.elements();
+    requested_channels_ = t.ring_channels;
     g_ = geometry(c, f, t);
     timeout_s_ = f.timeout_s();
     io_ = aligned_io(b, world_, "ring");
@@ -177,6 +179,21 @@ class RingVariant : public Variant {
 
   const algo::RingGeometry& geometry() const { return g_; }
 
+  // One block per channel: the channels the policy gives (on the host backend, on the modelled
+  // device's SMs, the GPU's channel cap).
+  SmUse sms(const Case& c, const Fabric& f) const override {
+    return grid_sm_use(f, g_.channels, [&](int sms) {
+      return algo::RingPolicy::channels(c.bytes, gpu_channel_cap(sms, 1), requested_channels_);
+    });
+  }
+
+  // The GPU kernel's channel cap: channels wait on their neighbours' channels, so every block of
+  // every rank sharing a device must be resident at once: the ranks share out its SMs.
+  static int gpu_channel_cap(int sms, int ranks_per_device) {
+    const int per_rank = sms / (ranks_per_device > 0 ? ranks_per_device : 1);
+    return per_rank < 1 ? 1 : per_rank;
+  }
+
  protected:
   // The ring order without --ring-order: ranks 0..N-1 here; the GPU variant sorts by PCI bus.
   virtual std::vector<int> default_order(const Fabric& /*f*/) const {
@@ -223,6 +240,7 @@ class RingVariant : public Variant {
   RingOptions opt_;
   DType dtype_ = DType::bf16;
   int world_ = 1;
+  int requested_channels_ = 0;
 
  private:
   // Counters, credits and flags start "just before" start_seq.

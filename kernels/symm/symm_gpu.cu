@@ -24,7 +24,7 @@ class SymmGpu final : public GpuOnly<SymmVariant> {
   // Ranks sharing a device (N on single_gpu, 1 on the cuda fabric) split its SMs, so that
   // every block of every rank is resident at once (their waits depend on each other).
   int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const override {
-    return algo::SymmLaunchPolicy::blocks(packs, device_sms(f), f.ranks_per_device(), t.blocks);
+    return grid_for(device_sms(f), f.ranks_per_device(), t.blocks, packs);
   }
   int threads() const override { return algo::SymmLaunchPolicy::kThreads; }
 };

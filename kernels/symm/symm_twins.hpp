@@ -34,7 +34,7 @@ class SymmTwin final : public GridTwin<SymmTwin<Mem>, SymmVariant, algo::SymmLau
  protected:
   // The kernel's policy (block-faithful: with the host's cores as SMs).
   int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
-    return algo::SymmLaunchPolicy::blocks(packs, this->host_sms(), 1, t.blocks);
+    return this->grid_for(this->host_sms(), 1, t.blocks, packs);
   }
 };
 

@@ -19,6 +19,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -72,6 +73,7 @@ class SymmVariant : public Variant {
     world_ = f.world();
     n_ = c.elements();
     packs_ = slot_packs(n_, c.dtype);
+    requested_blocks_ = t.blocks;
     blocks_ = choose_blocks(f, t, packs_);
     timeout_s_ = f.timeout_s();
     io_ = aligned_io(b, world_, label());
@@ -103,8 +105,17 @@ class SymmVariant : public Variant {
 
   int blocks() const { return blocks_; }
 
+  SmUse sms(const Case& /*c*/, const Fabric& f) const override {
+    return grid_sm_use(f, blocks_, [&](int sms) { return grid_for(sms, 1, requested_blocks_, packs_); });
+  }
+
  protected:
   virtual int choose_blocks(const Fabric& f, const Tuning& t, std::size_t packs) const = 0;
+  // The CUDA kernel's grid on a device of `sms` SMs shared by `ranks_per_device` ranks (--blocks:
+  // `requested`): what the GPU variant launches and what sms() reports, one function for both.
+  virtual int grid_for(int sms, int ranks_per_device, int requested, std::size_t packs) const {
+    return algo::SymmLaunchPolicy::blocks(packs, sms, ranks_per_device, requested);
+  }
   virtual int threads() const = 0;
   // Staging packs of one epoch slot (SymmArgs::packs): one per input pack for the exact payload;
   // the FP8 variants (kernels/fp8/) hold their wire units there.
@@ -157,6 +168,7 @@ class SymmVariant : public Variant {
   std::size_t n_ = 0;
   std::size_t packs_ = 0;
   int blocks_ = 1;
+  int requested_blocks_ = 0;
   double timeout_s_ = 10.0;
   // One-shot push lands every peer's data in LL lines (data + flag), the others stage one copy.
   std::size_t scratch_size(std::size_t packs, int world) const {

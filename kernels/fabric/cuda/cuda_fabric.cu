@@ -92,7 +92,11 @@ CudaFabric::CudaFabric(std::vector<int> devices, int first_rank, World& processe
     ARB_CUDA_CHECK(cudaSetDevice(d));
     cudaStream_t s;
     cudaEvent_t a, b;
-    ARB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    // CUDA's greatest stream priority: a model's kernels beside the op (run --beside) run at its
+    // lowest, as an engine runs its compute beside its communication. Alone it changes nothing.
+    int least = 0, greatest = 0;
+    ARB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    ARB_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
     ARB_CUDA_CHECK(cudaEventCreate(&a));
     ARB_CUDA_CHECK(cudaEventCreate(&b));
     streams_.push_back(s);

@@ -1,6 +1,7 @@
 // The console table's `% SOL` column (bench/console/console_table.hpp): present only in a run with
 // speed-of-light floors; 100 x floor / median with one decimal under its header, `-` for a case
 // without a floor, and a `!` after a case faster than its floor (never shown as a plain figure).
+// And its SMs column (at the end of this file).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -34,7 +35,7 @@ TEST(ConsoleSolColumn, ShowsPercentOfTheFloorDashWithoutOneAndMarksACaseBelowIt)
   ASSERT_GE(lines.size(), 5u) << out.str();
   for (const auto& l : lines) EXPECT_LE(l.size(), std::size_t(ConsoleTable::kWidthLimit)) << l;
   const std::string& header = lines[1];
-  ASSERT_NE(header.find("pipelined us  % SOL   check"), std::string::npos) << header;
+  ASSERT_NE(header.find("pipelined us  SMs  % SOL   check"), std::string::npos) << header;
   const std::size_t end = header.find("% SOL") + std::string("% SOL").size();
   EXPECT_EQ(lines[2].substr(end - 5, 6), " 41.2 ") << lines[2] << "\n" << header;  // 41.25 to one decimal
   EXPECT_EQ(lines[3].substr(end - 1, 2), "- ") << lines[3] << "\n" << header;
@@ -48,6 +49,30 @@ TEST(ConsoleSolColumn, ARunWithoutFloorsHasNoColumn) {
   table.SetOutputStream(&out);
   table.ReportRuns({run_of(kAt, 20)});
   EXPECT_EQ(out.str().find("% SOL"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace arbench
+
+namespace arbench {
+namespace {
+
+// The SMs column (docs/output.md, "sms"): every run has it, right after `pipelined us`: the case's
+// count under its header, `-` when unknown (no counter: plain nccl).
+TEST(ConsoleSmsColumn, ShowsTheCountUnderItsHeaderAndADashWhenUnknown) {
+  std::ostringstream out;
+  ConsoleTable table({kAt, kNone}, true);
+  table.SetOutputStream(&out);
+  BenchRun at = testing::run_of(kAt, 20);
+  at.counters["sms"] = 64;
+  table.ReportRuns({at, testing::run_of(kNone, 30)});
+  const auto lines = testing::lines_of(out.str());
+  ASSERT_GE(lines.size(), 4u) << out.str();
+  const std::string& header = lines[1];
+  ASSERT_NE(header.find("pipelined us  SMs  check"), std::string::npos) << header;
+  const std::size_t end = header.find("SMs") + 3;
+  EXPECT_EQ(lines[2].substr(end - 3, 5), " 64  ") << lines[2] << "\n" << header;
+  EXPECT_EQ(lines[3].substr(end - 3, 5), "  -  ") << lines[3] << "\n" << header;
 }
 
 }  // namespace

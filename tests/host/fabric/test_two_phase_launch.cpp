@@ -60,7 +60,7 @@ class LoggedUnfused final : public FusedVariant {
 
  protected:
   std::unique_ptr<Variant> make_allreduce() const override { return std::make_unique<FakeAllReduce>(nccl_); }
-  int sms(const Fabric&) const override { return 4; }
+  int device_sm_count(const Fabric&) const override { return 4; }
   int norm_blocks(int tokens) const override { return tokens; }
   int threads() const override { return 1; }
   void run_norm(int, const algo::NormArgs&, int, Stream s) override { static_cast<StreamLog*>(s)->push_back("norm"); }

@@ -14,6 +14,7 @@ from the result JSON (and the history and reference files):
   phases_gpus<N>  per (family, variant) panel, one bar series per phase part (entry skew,
              staging, wait, reduce, exit skew, in that order), stacked: per size, the height is
              the case's phases.breakdown_us[part] and the bottom the sum of the parts below it
+  sms_latency, beside_slowdown  check_plot_load.py
 usage: check_plot_data.py RESULT.json OUT_DIR HISTORY.jsonl|- [REFERENCE.json]
 (HISTORY "-": no history given to plot.py, and none checked.)
 Exit 0 when every figure matches, 1 with one line per mismatch otherwise.
@@ -24,6 +25,9 @@ import math
 import os
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_plot_load import check_load_figures  # noqa: E402  (sms_latency, beside_slowdown)
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 problems = []
@@ -288,6 +292,7 @@ def main():
     if history:
         check_history(figs, history)
     check_phases(figs, cases)
+    check_load_figures(figs, cases, check)
     for p in problems:
         print(f"FAIL: {os.path.basename(result)}: {p}")
     print(f"{os.path.basename(result)}: plotted data checked, {len(problems)} problem(s)")
