@@ -75,6 +75,7 @@ EXPECT = {
     "hold_kernel": (0, 2),
     "phase_marker_kernel": (0, 5),
     "timer_resolution_kernel": (0, 6),
+    "ce_reduce": (0, 11),
 }
 
 # The peers' kernels (kernels/peers/), by the same rule: the barrier count exact, the register floor
