@@ -1,7 +1,7 @@
 // The copy-engine variants on GPUs (ce-twoshot, ce-ring).
 // Purpose: every inter-GPU byte moved by a copy engine (cudaMemcpyAsync between mapped peers),
 // 0 SMs for data movement; a small kernel reduces on the receiver (ce_reduce.cu); completion
-// crosses GPUs as stream memory operations on peer flag words (kernels/fabric/cuda/stream_memops.hpp),
+// crosses GPUs as stream memory operations on peer flag words (kernels/fabric/cuda/memops/stream_memops.hpp),
 // with no host round trip per chunk; a rank's own streams are ordered by events, which CUDA sees
 // (the driver's advice: an order that stream memory operations alone establish may deadlock).
 // Requirements: symmetric input/output, staging and flags (the cuda provider or NCCL windows; in
@@ -19,7 +19,7 @@
 
 #include "arbench/core/cuda_check.hpp"
 #include "kernels/ce/ce_kernels.hpp"
-#include "kernels/fabric/cuda/stream_memops.hpp"
+#include "kernels/fabric/cuda/memops/stream_memops.hpp"
 #include "kernels/gpu_variant.hpp"
 #include "kernels/pci_bus_order.hpp"
 

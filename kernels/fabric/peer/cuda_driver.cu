@@ -8,7 +8,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/cuda/driver_entry.hpp"
+#include "kernels/fabric/cuda/memops/driver_entry.hpp"
 
 namespace arbench {
 namespace {

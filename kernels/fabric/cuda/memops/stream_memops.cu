@@ -1,4 +1,4 @@
-#include "kernels/fabric/cuda/stream_memops.hpp"
+#include "kernels/fabric/cuda/memops/stream_memops.hpp"
 
 #include <cuda.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
-#include "kernels/fabric/cuda/driver_entry.hpp"
+#include "kernels/fabric/cuda/memops/driver_entry.hpp"
 
 namespace arbench {
 namespace {
