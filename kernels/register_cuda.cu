@@ -1,5 +1,6 @@
 // Registration of the GPU-fabric variants (CUDA kernels and NCCL). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/ce/ce_kernels.hpp"
 #include "kernels/fp8/fp8_kernels.hpp"
 #include "kernels/fused/fused_kernels.hpp"
 #include "kernels/island/island_kernels.hpp"
@@ -19,6 +20,8 @@ void register_gpu_variants(Registry& r) {
   r.add(fp8_gpu_entry(Fp8Algo::oneshot));
   r.add(fp8_gpu_entry(Fp8Algo::twoshot));
   r.add(ring_gpu_entry());
+  r.add(ce_gpu_entry(CeAlgo::twoshot));
+  r.add(ce_gpu_entry(CeAlgo::ring));
   r.add(island_gpu_entry(IslandAlgo::oneshot));
   r.add(island_gpu_entry(IslandAlgo::twoshot));
   r.add(fused_gpu_entry(FusedAlgo::unfused_nccl));

@@ -1,5 +1,6 @@
 // Registration of the host-fabric variants (host twins). One line per variant.
 #include "arbench/variant.hpp"
+#include "kernels/ce/ce_twin.hpp"
 #include "kernels/fp8/fp8_twins.hpp"
 #include "kernels/fused/fused_twins.hpp"
 #include "kernels/island/island_twins.hpp"
@@ -17,6 +18,8 @@ void register_host_variants(Registry& r) {
   r.add(fp8_host_entry(Fp8Algo::oneshot));
   r.add(fp8_host_entry(Fp8Algo::twoshot));
   r.add(ring_host_entry());
+  r.add(ce_host_entry(CeAlgo::twoshot));
+  r.add(ce_host_entry(CeAlgo::ring));
   r.add(island_host_entry(IslandAlgo::oneshot));
   r.add(island_host_entry(IslandAlgo::twoshot));
   r.add(fused_host_entry(FusedAlgo::unfused_nccl));  // unfused first: see fused_twins.hpp

@@ -79,6 +79,7 @@ EXPECT = {
     # 4 registers of a memory kernel whose loads the compiler dropped (an unreachable store).
     "fma_kernel": (0, 10),
     "memory_kernel": (0, 11),
+    "ce_reduce": (0, 11),
 }
 
 # The peers' kernels (kernels/peers/), by the same rule: the barrier count exact, the register floor

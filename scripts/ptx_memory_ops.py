@@ -3,7 +3,7 @@
 
 The model checker (tests/model/) proves the protocols under the C++ memory model; that carries
 over to the GPU only if every policy operation compiles to the PTX operation the mapping assumes.
-This script reads the PTX of every custom protocol kernel (kernels/{symm,ring,fused,island}/*.cu)
+This script reads the PTX of every custom protocol kernel (kernels/{symm,ring,fused,island,fp8,ce}/*.cu)
 and of the probe kernels (bench/topo/gpu/probe_kernels.cu)
 for every architecture the build targets from the object the build made (nvcc embeds the
 compute_XX PTX it gave ptxas; scripts/cuda_objects.py reads it; -lineinfo is in the build's flags),
@@ -75,6 +75,7 @@ REQUIRED = {
     "fused_oneshot": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
     "fused_twoshot": ("store_release", "load_acquire", "load_peer", "store_data", "counter_load", "counter_store"),
     "add_rmsnorm": (),  # the norm kernel alone: no peer memory (its all-reduce is oneshot_pull's)
+    "ce_reduce": (),  # the copy-engine variants' reduce: own memory only, no policy operation
     # kernels/island: LL within the island and across (oneshot), or staging, release flags and
     # 1/k partials (twoshot); the fused forms also stage rows for the norm.
     "island_oneshot": ("ll_store", "ll_load", "counter_load", "counter_store"),

@@ -46,4 +46,23 @@ BOUNDS = {
                              "why": "island two-shot (fused): as island-twoshot." + FUSED},
     "add_rmsnorm": {"variants": ("unfused-*",), "op": (0, 0), "per": {"per unit": 0, "per row": 0},
                     "why": "the norm kernel alone reads no peer memory"},
+    "ce_reduce": {"variants": ("ce-twoshot", "ce-ring", "ce-island"), "op": (0, 0), "per": {},
+                  "why": "the copy-engine variants' reduce reads only its own rank's memory (copy engines brought "
+                         "the operands): no PCIe wait in its code; their waits are stream waits (STREAM_WAITS)"},
+}
+
+# The copy-engine variants wait with their streams, not in a kernel: a cuStreamWaitValue32 on a flag
+# that a peer's stream writes is a PCIe round trip like a polled flag, and counts as one. Per op of
+# their programs (include/arbench/algo/ce/) with one chunk per segment: per `op`, or per ring `step`
+# (2(N-1) of them). tests/host/algo/test_ce_programs.cpp counts them in the programs themselves.
+STREAM_WAITS = {
+    "ce-twoshot": {"per": "op", "waits": 2,
+                   "why": "the gather's data flags (every peer's chunk in staging), then the scatter's (every "
+                          "owner's reduced chunk in the output); the credits come back meanwhile"},
+    "ce-ring": {"per": "step", "waits": 1,
+                "why": "one per step: the previous rank's copy (reduce-scatter into staging, all-gather into the "
+                       "output)"},
+    "ce-island": {"per": "op", "waits": 3,
+                  "why": "one per phase: the island peers' copies (inside), the partners' partials (across), the "
+                         "owners' final segments (inside again)"},
 }

@@ -412,6 +412,10 @@ def docs_rows(results):
         stores = "<br>".join(f"{l[3]} ({l[4]} B)" if l[3] else "0" for l in loops) or "—"
         what = "; ".join(sorted(set(op_for) | {w for l in loops for w in l[5]})) or "—"
         lines.append(f"| `{name}` | {', '.join(dtypes)} | {arch} | {op} | {waits} | {loads} | {stores} | {what} |")
+    lines += ["", "| variant (no kernel wait: its streams wait) | stream waits | per | what they wait for |",
+              "|---|---:|---|---|"]
+    for variant, w in round_trip_bounds.STREAM_WAITS.items():
+        lines.append(f"| `{variant}` | {w['waits']} | {w['per']} | {w['why']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -434,7 +438,10 @@ def header_text(results):
                              f"{row['load_bytes']}, {row['instances']}, {parent}}},")
             kernels.append(f"    {{{cstr(source)}, {cstr(variants)}, {cstr(dtype)}, {sm}, {s['op']['flag']}, "
                            f"{s['op']['data']}, {first}, {len(s['loops'])}}},")
-    return HEADER.replace("@LOOPS@", "\n".join(loops)).replace("@KERNELS@", "\n".join(kernels))
+    streams = [f"    {{{cstr(v)}, {cstr(w['per'])}, {w['waits']}}},"
+               for v, w in round_trip_bounds.STREAM_WAITS.items()]
+    return (HEADER.replace("@LOOPS@", "\n".join(loops)).replace("@KERNELS@", "\n".join(kernels))
+            .replace("@STREAMS@", "\n".join(streams)))
 
 
 HEADER = """\
@@ -499,6 +506,25 @@ constexpr int one_unit_round_trips(const KernelRoundTrips& k, int world) {
     total += n;
   }
   return total;
+}
+
+// The copy-engine variants' stream waits (cuStreamWaitValue32 on a flag a peer's stream writes): in
+// no kernel's code, counted per op of their programs (scripts/round_trip_bounds.py, STREAM_WAITS):
+// `waits` per op, or per ring step.
+struct StreamRoundTrips {
+  std::string_view variant, per;
+  int waits = 0;
+};
+
+inline constexpr StreamRoundTrips kStreamRoundTrips[] = {
+@STREAMS@
+};
+
+// The stream waits of one op of `variant` (a registry name without configuration) at `world` ranks.
+constexpr int stream_round_trips(std::string_view variant, int world) {
+  for (const StreamRoundTrips& s : kStreamRoundTrips)
+    if (s.variant == variant) return s.waits * (s.per == "step" ? 2 * (world - 1) : 1);
+  return 0;
 }
 
 }  // namespace arbench

@@ -22,10 +22,14 @@ std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int wor
   // the all-reduce itself.
   const std::string name = variant.substr(0, variant.find('['));
   for (const KernelRoundTrips& k : kKernelRoundTrips)
-    if (k.sm == arch && k.dtype == dtype_name(dtype) && listed_in(k.variants, name))
-      return RoundTrips{double(one_unit_round_trips(k, world)),
+    if (k.sm == arch && k.dtype == dtype_name(dtype) && listed_in(k.variants, name)) {
+      // A copy-engine variant's streams wait too (cuStreamWaitValue32): those waits count alike.
+      const int streams = stream_round_trips(name, world);
+      return RoundTrips{double(one_unit_round_trips(k, world) + streams),
                         "round-trip table: " + std::string(k.kernel) + ", sm_" + std::to_string(arch) + ", " +
-                            std::string(k.dtype) + " (every thread one unit of work)"};
+                            std::string(k.dtype) + " (every thread one unit of work)" +
+                            (streams > 0 ? " + " + std::to_string(streams) + " stream waits" : "")};
+    }
   return std::nullopt;  // no count of the kernel's code: the floor takes its schedule's count, and says so
 }
 

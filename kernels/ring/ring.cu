@@ -9,14 +9,13 @@
 // continue them).
 // Protocol: include/arbench/algo/ring/ring.hpp (flow control) and ring_schedule.hpp (steps),
 // shared with the host twin (kernels/ring/ring_twin.cpp).
-#include <algorithm>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "arbench/algo/ring/ring.hpp"
 #include "kernels/block_kernel.cuh"
 #include "kernels/gpu_variant.hpp"
+#include "kernels/pci_bus_order.hpp"
 #include "kernels/ring/ring_gpu.hpp"
 
 namespace arbench {
@@ -38,21 +37,8 @@ class RingGpu final : public GpuOnly<RingVariant> {
   int channel_cap(const Fabric& f) const override { return gpu_channel_cap(device_sms(f), f.ranks_per_device()); }
   int threads() const override { return algo::RingPolicy::kThreads; }
 
-  // PCI bus order (domain:bus:device.function) of the ranks' GPUs: neighbours in bus order tend
-  // to share a switch, so more ring hops stay below one switch. Ties (single_gpu: one device)
-  // keep rank order. The topology work replaces this with a PCIe-tree-aware order.
-  std::vector<int> default_order(const Fabric& f) const override {
-    std::vector<std::pair<std::string, int>> bus;
-    for (int r = 0; r < f.world(); ++r) {
-      char id[32] = {};
-      ARB_CUDA_CHECK(cudaDeviceGetPCIBusId(id, sizeof id, f.device_of(r)));
-      bus.emplace_back(id, r);
-    }
-    std::stable_sort(bus.begin(), bus.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<int> order;
-    for (const auto& b : bus) order.push_back(b.second);
-    return order;
-  }
+  // PCI bus order (pci_bus_order.hpp); the topology work replaces it with a PCIe-tree-aware order.
+  std::vector<int> default_order(const Fabric& f) const override { return pci_bus_order(f); }
   std::string default_order_source() const override { return "PCI bus order"; }
 };
 

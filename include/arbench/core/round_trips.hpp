@@ -263,6 +263,12 @@ inline constexpr KernelRoundTrips kKernelRoundTrips[] = {
     {"add_rmsnorm", "unfused-*", "bf16", 90, 0, 0, 3, 1},
     {"add_rmsnorm", "unfused-*", "fp16", 90, 0, 0, 4, 1},
     {"add_rmsnorm", "unfused-*", "fp32", 90, 0, 0, 5, 1},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "bf16", 120, 0, 0, 6, 0},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "fp16", 120, 0, 0, 6, 0},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "fp32", 120, 0, 0, 6, 0},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "bf16", 90, 0, 0, 6, 0},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "fp16", 90, 0, 0, 6, 0},
+    {"ce_reduce", "ce-twoshot,ce-ring,ce-island", "fp32", 90, 0, 0, 6, 0},
     {"fused_island", "fused-island-oneshot", "bf16", 120, 0, 0, 6, 8},
     {"fused_island", "fused-island-oneshot", "fp16", 120, 0, 0, 14, 8},
     {"fused_island", "fused-island-oneshot", "fp32", 120, 0, 0, 22, 8},
@@ -357,6 +363,27 @@ constexpr int one_unit_round_trips(const KernelRoundTrips& k, int world) {
     total += n;
   }
   return total;
+}
+
+// The copy-engine variants' stream waits (cuStreamWaitValue32 on a flag a peer's stream writes): in
+// no kernel's code, counted per op of their programs (scripts/round_trip_bounds.py, STREAM_WAITS):
+// `waits` per op, or per ring step.
+struct StreamRoundTrips {
+  std::string_view variant, per;
+  int waits = 0;
+};
+
+inline constexpr StreamRoundTrips kStreamRoundTrips[] = {
+    {"ce-twoshot", "op", 2},
+    {"ce-ring", "step", 1},
+    {"ce-island", "op", 3},
+};
+
+// The stream waits of one op of `variant` (a registry name without configuration) at `world` ranks.
+constexpr int stream_round_trips(std::string_view variant, int world) {
+  for (const StreamRoundTrips& s : kStreamRoundTrips)
+    if (s.variant == variant) return s.waits * (s.per == "step" ? 2 * (world - 1) : 1);
+  return 0;
 }
 
 }  // namespace arbench

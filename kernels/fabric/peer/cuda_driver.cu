@@ -8,12 +8,10 @@
 #include <string>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/fabric/cuda/memops/driver_entry.hpp"
 
 namespace arbench {
 namespace {
-
-// The CUDA ABI the entry points are asked for: every call used here has kept its 12.0 form.
-constexpr unsigned int kDriverAbi = 12000;
 
 struct Entry {
   CUresult (*GetErrorName)(CUresult, const char**) = nullptr;
@@ -37,15 +35,7 @@ struct Entry {
 
 template <class F>
 std::string fetch(const char* symbol, F*& fn) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &p, kDriverAbi, cudaEnableDefault, &status);
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || p == nullptr) {
-    (void)cudaGetLastError();
-    return std::string(symbol) + " (" + (e != cudaSuccess ? cudaGetErrorName(e) : "not in this driver") + ")";
-  }
-  fn = reinterpret_cast<F*>(p);
-  return {};
+  return driver_entry(symbol, fn);
 }
 
 CUmemAllocationProp allocation_prop(int device, bool exportable) {

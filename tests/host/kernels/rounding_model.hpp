@@ -186,6 +186,23 @@ inline std::vector<float> allreduce_model(const std::string& variant,
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = island_sum(t, x, islands, i);
     return out;
   }
+  if (variant == "ce-ring") {  // one segment per ring position over the whole message, ring order
+    const int world = int(x.size());
+    const std::size_t per = 16 / dtype_size(t), n = x[0].size(), packs = (n + per - 1) / per;
+    std::vector<int> order = rank_order(world);
+    for (const auto& [k, v] : settings)
+      if (k == "ring_order") order = algo::parse_ring_order_text(v).value_or(order);
+    std::vector<float> out(n);
+    for (int j = 0; j < world; ++j) {
+      const algo::Range seg = algo::owned_range(packs, world, j);
+      for (std::size_t i = seg.begin * per; i < std::min(seg.end * per, n); ++i) {
+        float acc = x[std::size_t(order[std::size_t(j)])][i];
+        for (int h = 1; h < world; ++h) acc = round_to_dtype(t, acc + x[std::size_t(order[std::size_t((j + h) % world)])][i]);
+        out[i] = round_to_dtype(t, acc);
+      }
+    }
+    return out;
+  }
   if (variant != "ring") return rank_order_model(t, x);
   algo::RingGeometry g;
   g.world = int(x.size());

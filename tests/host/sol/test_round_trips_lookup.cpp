@@ -37,3 +37,21 @@ TEST(SolRoundTrips, AKernelInTheTableGivesItsOneUnitCount) {
     EXPECT_NE(got->source.find("round-trip table: " + kernel + ", sm_120"), std::string::npos) << got->source;
   }
 }
+
+// The copy-engine variants wait with their streams (cuStreamWaitValue32), which no kernel's code
+// shows: their reduce kernel's count (0: own memory only) plus the stream waits of their programs.
+TEST(SolRoundTrips, ACopyEngineVariantCountsItsStreamWaits) {
+  for (int sm : {90, 120}) {
+    const KernelRoundTrips* k = find_round_trips("ce_reduce", "bf16", sm);
+    ASSERT_NE(k, nullptr) << sm;
+    EXPECT_EQ(one_unit_round_trips(*k, 8), 0);
+    const auto two = kernel_round_trips("ce-twoshot", 8, DType::bf16, sm);
+    const auto ring = kernel_round_trips("ce-ring[chunk:1M]", 8, DType::bf16, sm);
+    ASSERT_TRUE(two && ring);
+    EXPECT_DOUBLE_EQ(two->per_op, 2);
+    EXPECT_DOUBLE_EQ(ring->per_op, 2 * 7);
+    EXPECT_DOUBLE_EQ(kernel_round_trips("ce-ring", 4, DType::bf16, sm)->per_op, 2 * 3);
+    EXPECT_NE(ring->source.find("14 stream waits"), std::string::npos) << ring->source;
+  }
+  EXPECT_EQ(stream_round_trips("ring", 8), 0);  // an SM kernel's waits are all in its code
+}

@@ -1,0 +1,298 @@
+// CeVariant: the host-side half of the copy-engine variants (ce-twoshot, ce-ring), shared by the
+// host twin (kernels/ce/ce_twin.cpp) and the GPU variant (kernels/ce/ce_gpu.cu): support, the
+// geometry and configuration, staging and flag memory, every rank's program
+// (include/arbench/algo/ce/) and its pointers, and the error records -> CaseError. Subclasses
+// only execute a rank's program: on threads (the twin) or on CUDA streams. Header-only so both
+// the plain-C++ twin library and the CUDA kernel library can use it.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbench/algo/ce/ce_island.hpp"
+#include "arbench/algo/ce/ce_policy.hpp"
+#include "arbench/algo/ce/ce_reduce.hpp"
+#include "arbench/algo/ce/ce_ring.hpp"
+#include "arbench/algo/ce/ce_twoshot.hpp"
+#include "arbench/algo/ring/ring_order.hpp"
+#include "arbench/algo/wait.hpp"
+#include "arbench/core/errors.hpp"
+#include "arbench/variant.hpp"
+#include "kernels/adapter_memory.hpp"
+#include "kernels/variant_entry.hpp"
+
+namespace arbench {
+
+enum class CeAlgo { twoshot, ring, island };
+
+// What each moves between ranks (ce_traffic.cpp; arbench/traffic.hpp).
+Traffic ce_twoshot_traffic(const TrafficQuery& q);
+Traffic ce_ring_traffic(const TrafficQuery& q);
+Traffic ce_island_traffic(const TrafficQuery& q);
+
+// By CeAlgo.
+inline constexpr VariantText kCeText[] = {
+    {"ce-twoshot", Family::allreduce,
+     "copy engines gather each rank's 1/N into staging, a small kernel reduces it, copies send it to every peer",
+     &ce_twoshot_traffic},
+    {"ce-ring", Family::allreduce,
+     "copy engines run a ring (reduce-scatter into the next rank's staging, a small kernel adds, then all-gather)",
+     &ce_ring_traffic},
+    {"ce-island", Family::allreduce,
+     "copy engines follow the PCIe tree: reduce-scatter inside each island, the 1/k partials across, all-gather inside",
+     &ce_island_traffic},
+};
+
+inline const char* ce_algo_name(CeAlgo a) { return text_of(kCeText, a).name; }
+
+// Knobs for tests; production uses the defaults.
+// The error record's index of a wait for one of the rank's own events (not a flag word).
+inline constexpr std::uint32_t kEventIndex = 0xffffffffu;
+
+struct CeOptions {
+  algo::CeConfig config{};  // the configuration (`ce-ring[chunk:1M]`); tests set it on the host too
+  bool skip_waits = false;  // planted bug: every stream wait passes at once
+  bool skip_resets = false;  // planted bug: flags keep their counts into the next op
+};
+
+// One op of a program with its pointers (resolved when the op is launched: the harness's inputs
+// alternate between two sets, bench/workload/alternating.hpp).
+struct CeStep {
+  algo::CeOpKind kind = algo::CeOpKind::copy;
+  void* dst = nullptr;
+  const void* src = nullptr;
+  std::size_t bytes = 0;
+  std::uint32_t* flag = nullptr;
+  std::uint32_t value = 0;
+  int event = 0;
+  int writer = 0;
+  int index = 0;  // the flag's word (for the error message)
+  algo::CeReduceArgs reduce{};
+};
+using CeStreams = std::vector<std::vector<CeStep>>;
+
+class CeVariant : public Variant {
+ public:
+  CeVariant(CeAlgo algo, CeOptions opt) : algo_(algo), opt_(opt) {}
+
+  Support supports(const Case& c, const Fabric& f) const override {
+    if (c.family != Family::allreduce) return Support::no(std::string(label()) + " is an all-reduce, not a fused op");
+    if (std::string why = f.symmetric_unsupported_reason(); !why.empty())
+      return Support::no(std::string(label()) + " copies into peers' staging and outputs, which needs symmetric memory: " + why);
+    if (c.world < 1 || c.world > kMaxRanks)
+      return Support::no("world size " + std::to_string(c.world) + " outside 1.." + std::to_string(kMaxRanks));
+    return Support::yes();
+  }
+
+  // ce-island: the run's islands (Tuning::islands) must be two or more, of one size.
+  Support supports_with(const Case& c, const Fabric& f, const Tuning& t) const override {
+    Support s = supports(c, f);
+    if (!s.ok || algo_ != CeAlgo::island) return s;
+    const auto it = t.islands.find(c.world);
+    if (it == t.islands.end())
+      return Support::no("no islands known for " + std::to_string(c.world) +
+                         " ranks (give --islands, e.g. --islands 0-3,4-7; `arbench topo` shows the box's)");
+    if (std::string why = algo::ce_island_problem(it->second, c.world); !why.empty()) return Support::no(why);
+    return Support::yes();
+  }
+
+  std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
+    const auto it = t.islands.find(c.world);
+    const int k = it == t.islands.end() ? 1 : island_size_of(it->second, c.world);
+    return staging_bytes(algo::ce_geometry(f.world(), c.dtype, c.bytes, opt_.config), k) + flag_bytes() +
+           sizeof(algo::ErrorRecord);
+  }
+
+  void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
+    if (b.in == nullptr) throw CaseError(std::string(label()) + ": no input buffer");
+    fabric_ = &f;
+    world_ = f.world();
+    timeout_s_ = f.timeout_s();
+    g_ = algo::ce_geometry(world_, c.dtype, c.bytes, opt_.config);
+    if (std::string why = algo::ce_geometry_problem(g_); !why.empty()) throw CaseError(std::string(label()) + ": " + why);
+    io_ = aligned_io(b, world_, label());
+    if (algo_ == CeAlgo::ring) choose_order(t);
+    int k = 1;
+    if (algo_ == CeAlgo::island) {
+      if (const Support s = supports_with(c, f, t); !s.ok) throw CaseError(std::string(label()) + ": " + s.reason);
+      labels_ = t.islands.at(c.world);
+      k = island_size_of(labels_, world_);
+    }
+    const std::size_t staging = staging_bytes(g_, k);
+    staging_ = f.alloc(staging > 0 ? staging : algo::kPackBytes, Placement::symmetric);
+    flags_ = f.alloc(flag_bytes(), Placement::symmetric);
+    errors_ = f.alloc(sizeof(algo::ErrorRecord), Placement::local);
+    programs_.assign(static_cast<std::size_t>(world_), {});
+    for (int r = 0; r < world_; ++r)
+      if (f.drives(r)) programs_[static_cast<std::size_t>(r)] = program_of(r);
+  }
+
+  // Throws a recorded timeout. One lost rank stalls ranks that wait for ranks that wait for it, so
+  // the record shown is the root cause where this process sees it: a wait for a peer that itself
+  // recorded nothing (the rank really missing), else the lowest rank's. In a run of several
+  // processes a process sees its own rank's record only.
+  void check_errors() override {
+    if (!errors_) return;
+    std::vector<algo::ErrorRecord> recs(static_cast<std::size_t>(world_));
+    int first = -1;
+    for (int r = 0; r < world_; ++r) {
+      if (!fabric_->drives(r)) continue;  // its own process checks it
+      fabric_->download(r, &recs[static_cast<std::size_t>(r)], errors_->local(r), sizeof(algo::ErrorRecord));
+      if (recs[static_cast<std::size_t>(r)].claimed != 0u && first < 0) first = r;
+    }
+    if (first < 0) return;
+    for (const auto& e : recs)
+      if (e.claimed != 0u && e.peer >= 0 && e.peer < world_ && recs[static_cast<std::size_t>(e.peer)].claimed == 0u)
+        throw CaseError(describe(e));
+    throw CaseError(describe(recs[static_cast<std::size_t>(first)]));
+  }
+
+  std::vector<std::pair<std::string, std::string>> settings() const override {
+    std::vector<std::pair<std::string, std::string>> s = {
+        {"ce_chunk", std::to_string(g_.chunk_packs * algo::kPackBytes)},
+        {"ce_slots", std::to_string(g_.slots)},
+        {"ce_copy_streams", std::to_string(g_.copy_streams)},
+        {"staging_bytes_per_rank", std::to_string(staging_bytes(g_, island_size_of(labels_, world_)))}};
+    if (algo_ == CeAlgo::ring) {
+      s.emplace_back("ring_order", algo::ring_order_text(order_));
+      s.emplace_back("ring_order_source", order_source_);
+    }
+    if (algo_ == CeAlgo::island) s.emplace_back("islands", algo::islands_text(labels_));
+    return s;
+  }
+
+  const algo::CeGeometry& geometry() const { return g_; }
+  const algo::CeProgram& program(int rank) const { return programs_.at(static_cast<std::size_t>(rank)); }
+  const char* label() const { return ce_algo_name(algo_); }
+  // `rank`'s flag words as they are now (tests: every flag is back to 0 between ops).
+  std::vector<std::uint32_t> flag_words(int rank) const {
+    std::vector<std::uint32_t> w(algo::kCeFlagWords);
+    fabric_->download(rank, w.data(), flags_->local(rank), flag_bytes());
+    return w;
+  }
+
+ protected:
+  // The ring order without --ring-order or a topology order: 0..N-1 (the GPU variant: PCI bus).
+  virtual std::vector<int> default_order(const Fabric& /*f*/) const { return algo::ring_order_or_default({}, world_); }
+
+  // `rank`'s program with the pointers of this op.
+  CeStreams steps_for(int rank) const {
+    const algo::CeProgram& p = program(rank);
+    CeStreams out(p.streams.size());
+    for (std::size_t s = 0; s < p.streams.size(); ++s) {
+      out[s].reserve(p.streams[s].size());
+      for (const algo::CeOp& o : p.streams[s]) out[s].push_back(step_of(rank, o));
+    }
+    return out;
+  }
+  algo::ErrorRecord* error_record(int rank) const { return static_cast<algo::ErrorRecord*>(errors_->local(rank)); }
+  int events(int rank) const { return program(rank).events; }
+
+  CeAlgo algo_;
+  CeOptions opt_;
+  algo::CeGeometry g_{};
+  int world_ = 1;
+  double timeout_s_ = 10.0;
+
+ private:
+  static std::size_t flag_bytes() { return algo::kCeFlagWords * sizeof(std::uint32_t); }
+  // `k`: ranks per island (ce-island).
+  std::size_t staging_bytes(const algo::CeGeometry& g, int k) const {
+    if (g.world == 1) return 0;
+    switch (algo_) {
+      case CeAlgo::ring: return algo::ce_ring_staging_bytes(g);
+      case CeAlgo::island: return algo::ce_island_staging_bytes(g, k);
+      case CeAlgo::twoshot: break;
+    }
+    return algo::ce_twoshot_staging_bytes(g);
+  }
+  // Ranks per island of `labels` (1 when they are not a valid map: the other algorithms).
+  static int island_size_of(const std::vector<int>& labels, int world) {
+    if (!algo::island_map_problem(labels, world).empty()) return 1;
+    const algo::IslandMap m = algo::make_island_map(labels, world);
+    return algo::island_size(m, 0);
+  }
+
+  void choose_order(const Tuning& t) {
+    if (!t.ring_order.empty())
+      if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
+        throw CaseError(std::string(label()) + ": " + why);
+    const auto topo = t.topology_ring_orders.find(world_);
+    if (!t.ring_order.empty()) {
+      order_ = t.ring_order, order_source_ = "--ring-order";
+    } else if (topo != t.topology_ring_orders.end() && algo::ring_order_problem(topo->second, world_).empty()) {
+      order_ = topo->second, order_source_ = "PCIe topology (fewest switch and socket crossings)";
+    } else {
+      order_ = default_order(*fabric_), order_source_ = "rank order or PCI bus order";
+    }
+  }
+
+  algo::CeProgram program_of(int r) const {
+    switch (algo_) {
+      case CeAlgo::ring: return algo::ce_ring_program(g_, order_, r);
+      case CeAlgo::island: return algo::ce_island_program(g_, labels_, r);
+      case CeAlgo::twoshot: break;
+    }
+    return algo::ce_twoshot_program(g_, r);
+  }
+
+  void* at(int rank, const algo::CeLoc& l) const {
+    const RankBuffers* b = l.buf == algo::CeBuf::in ? io_.in : l.buf == algo::CeBuf::out ? io_.out : staging_.get();
+    void* base = l.rank == rank ? b->local(rank) : b->peer(rank, l.rank);
+    return static_cast<std::byte*>(base) + l.offset;
+  }
+
+  CeStep step_of(int rank, const algo::CeOp& o) const {
+    CeStep s;
+    s.kind = o.kind;
+    s.bytes = o.bytes;
+    s.event = o.event;
+    s.writer = o.writer;
+    s.index = o.flag;
+    s.value = o.value;
+    using K = algo::CeOpKind;
+    if (o.kind == K::copy) {
+      s.dst = at(rank, o.dst);
+      s.src = at(rank, o.src);
+    } else if (o.kind == K::signal || o.kind == K::wait || o.kind == K::reset) {
+      void* base = o.flag_rank == rank ? flags_->local(rank) : flags_->peer(rank, o.flag_rank);
+      s.flag = static_cast<std::uint32_t*>(base) + o.flag;
+    } else if (o.kind == K::reduce) {
+      s.reduce.dst = at(rank, o.dst);
+      for (int i = 0; i < o.nsrc; ++i) s.reduce.src[i] = at(rank, o.srcs[i]);
+      s.reduce.nsrc = o.nsrc;
+      s.reduce.elems = o.bytes / dtype_size(g_.dtype) + (o.bytes % dtype_size(g_.dtype) != 0 ? 1 : 0);
+    }
+    return s;
+  }
+
+  std::string describe(const algo::ErrorRecord& e) const {
+    char buf[512];
+    if (e.index == kEventIndex) {
+      std::snprintf(buf, sizeof buf,
+                    "%s: rank %d: a stream waited %.3g s for another stream of its own rank, which never got there; "
+                    "this is a defect of the copy-engine program, please report it with the command line.",
+                    label(), e.rank, timeout_s_);
+      return buf;
+    }
+    std::snprintf(buf, sizeof buf,
+                  "%s: rank %d stream %d waited %.3g s for flag word %u (written by rank %d) to reach %u (last "
+                  "seen %u); rank %d never got there (crashed, hung, or not launched). Check that every rank runs "
+                  "the same op sequence; raise the bound with a larger --timeout if the peer is merely slow.",
+                  label(), e.rank, e.block, timeout_s_, e.index, e.peer, e.expected, e.seen, e.peer);
+    return buf;
+  }
+
+  Fabric* fabric_ = nullptr;
+  ReduceIo io_;
+  std::vector<int> order_;
+  std::string order_source_;
+  std::vector<int> labels_;  // ce-island: the island of every rank
+  std::unique_ptr<RankBuffers> staging_, flags_, errors_;
+  std::vector<algo::CeProgram> programs_;
+};
+
+}  // namespace arbench
