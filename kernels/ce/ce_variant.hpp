@@ -6,6 +6,7 @@
 // the plain-C++ twin library and the CUDA kernel library can use it.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -22,6 +23,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
@@ -162,6 +164,20 @@ class CeVariant : public Variant {
     }
     if (algo_ == CeAlgo::island) s.emplace_back("islands", algo::islands_text(labels_));
     return s;
+  }
+
+  // The SMs the op takes: the widest reduce kernel of this rank's program (CePolicy::reduce_blocks,
+  // the grid ce_reduce.cu launches); every byte between GPUs moves on copy engines, no SM.
+  SmUse sms(const Case& /*c*/, const Fabric& f) const override {
+    int widest = 0;
+    for (int r = 0; r < world_ && widest == 0; ++r) {
+      if (!f.drives(r)) continue;
+      for (const auto& stream : program(r).streams)
+        for (const algo::CeOp& o : stream)
+          if (o.kind == algo::CeOpKind::reduce)
+            widest = std::max(widest, algo::CePolicy::reduce_blocks((o.bytes + algo::kPackBytes - 1) / algo::kPackBytes));
+    }
+    return grid_sm_use(f, widest, [&](int /*sms*/) { return widest; });
   }
 
   const algo::CeGeometry& geometry() const { return g_; }

@@ -60,6 +60,15 @@ TEST(HarnessSms, TheModelledGridOfTheLaunchPolicyNotTheTwinsBlocks) {
   EXPECT_EQ(sms_of(ar("reference", 4096)).ctas, 0);
 }
 
+TEST(HarnessSms, CopyEngineVariantsTakeOnlyTheirReduceKernelsGrid) {
+  // ce-*: the copies take no SM; the widest reduce kernel of the program (CePolicy::reduce_blocks:
+  // a CTA per 1024 packs of its chunk, at most 16) is what the op keeps resident.
+  EXPECT_EQ(sms_of(ar("ce-twoshot", 4096)).ctas, 1);
+  EXPECT_EQ(sms_of(ar("ce-twoshot", 1 << 20)).ctas, 16);
+  EXPECT_EQ(sms_of(ar("ce-ring", 1 << 20)).ctas, 16);
+  EXPECT_EQ(sms_of(ar("ce-ring", 1 << 20)).basis, kSmsModelled);
+}
+
 TEST(HarnessSms, BlocksAndRingChannelsMoveItAsTheyMoveTheLaunch) {
   RunConfig cfg = testing::quick_config();
   cfg.tuning.blocks = 3;
