@@ -21,9 +21,10 @@ Traffic ce_twoshot_traffic(const TrafficQuery& q) {
   Traffic t;
   if (one_rank(q, &t)) return t;
   const double shard = double(q.c.bytes) / q.c.world;
-  t.schedules.push_back(twoshot_schedule("copy-engine two-shot (copies into staging, then into every output)",
-                                         TrafficDirection::push, TrafficDirection::push, q.c.world, shard, shard, 2,
-                                         1));
+  // One stream wait per half: the gather's data flags, then the scatter's.
+  const TwoShotHalves halves{TrafficDirection::push, TrafficDirection::push, 1, 1};
+  t.schedules.push_back(twoshot_schedule("copy-engine two-shot (copies into staging, then into every output)", halves,
+                                         q.c.world, shard, shard, 1));
   return t;
 }
 
@@ -61,7 +62,9 @@ Traffic ce_island_traffic(const TrafficQuery& q) {
                                          TrafficDirection::push, labels, shard)},
                     3,
                     1};
+  for (TrafficPhase& p : s.phases) p.waits = 1;  // one stream wait per phase, at that phase's links
   std::erase_if(s.phases, [](const TrafficPhase& p) { return p.flows.empty(); });  // islands of one rank
+  s.round_trips = int(s.phases.size());
   t.schedules.push_back(std::move(s));
   return t;
 }
