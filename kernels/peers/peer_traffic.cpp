@@ -31,6 +31,10 @@
 //                        poll wave); twoshot: every rank loads its shard of every rank's rows (a
 //                        pull, after a barrier: 2 waits) and stores the sum into every rank (a
 //                        push, then a barrier: 1). The norm is local.
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "arbench/traffic_schedules.hpp"
@@ -120,19 +124,43 @@ Traffic vllm_custom_traffic(const TrafficQuery& q) {
   });
 }
 
+// The kernel a case of flashinfer-fused runs: the one it recorded (`kernel`, flashinfer_fusion.cu),
+// else the one its configuration forces or its rule picks (fusion_launch: plain and [vllm] as vLLM
+// runs it, at the recorded capability); nullopt where that depends on a capability not known (a
+// dry run: then both are priced and the floor is the lower).
+static std::optional<FusionShot> fused_shot_of(const TrafficQuery& q) {
+  if (const std::string* k = q.setting("kernel")) return parse_fusion_shot(*k);
+  if (const auto forced = parse_fusion_shot(q.config)) return forced;
+  const int elem = int(dtype_size(q.c.dtype));
+  if (q.config == "flashinfer") return fusion_shot(q.c.world, q.c.tokens, q.c.hidden, elem);
+  const std::string* cap = q.setting("capability");
+  if (!cap) return std::nullopt;
+  char* end = nullptr;
+  const double major_minor = std::strtod(cap->c_str(), &end);  // "12.0"
+  if (end == cap->c_str() || major_minor <= 0) return std::nullopt;
+  const int cc = int(std::lround(major_minor * 10));
+  const auto launch = fusion_launch(q.config, cc, q.c.world, q.c.tokens, q.c.hidden, elem);
+  return launch ? std::optional<FusionShot>(launch->shot) : std::nullopt;
+}
+
 Traffic flashinfer_fused_traffic(const TrafficQuery& q) {
   const int n = q.c.world;
   const double m = double(q.c.bytes);
-  const bool one = q.config == "oneshot" ||
-                   (q.config != "twoshot" &&
-                    fusion_shot(n, q.c.tokens, q.c.hidden, int(dtype_size(q.c.dtype))) == FusionShot::oneshot);
-  return one_schedule(q, [&] {
-    if (one)
-      return written(oneshot_schedule("FlashInfer fused one-shot (Lamport: every rank's rows into every peer)",
-                                      TrafficDirection::push, n, m, 1, 1));
+  const auto oneshot = [&] {
+    return written(oneshot_schedule("FlashInfer fused one-shot (Lamport: every rank's rows into every peer)",
+                                    TrafficDirection::push, n, m, 1, 1));
+  };
+  const auto twoshot = [&] {
     return written(twoshot_schedule("FlashInfer fused two-shot (shards loaded from every rank, sums stored into every rank)",
                                     {TrafficDirection::pull, TrafficDirection::push, 2, 1}, n, m / n, m / n, 1));
-  });
+  };
+  const std::optional<FusionShot> shot = fused_shot_of(q);
+  if (shot) return one_schedule(q, *shot == FusionShot::oneshot ? std::function<TrafficSchedule()>(oneshot)
+                                                                 : std::function<TrafficSchedule()>(twoshot));
+  Traffic t;
+  if (one_rank(q, &t)) return t;
+  t.schedules = {oneshot(), twoshot()};
+  return t;
 }
 
 }  // namespace arbench

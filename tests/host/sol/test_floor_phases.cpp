@@ -137,6 +137,29 @@ TEST(SolFloorPhases, ThePeersArePricedFromTheirCode) {
   }
 }
 
+// flashinfer-fused is priced as the kernel its case runs: plain (vLLM's rule) is one-shot at every
+// size on 12.x, where FlashInfer's own rule ([flashinfer]) picks two-shot above 168 tokens at 8 ranks
+// and hidden 8192; a recorded `kernel` wins; without a capability (a dry run) both are priced.
+TEST(SolFloorPhases, TheFusedPeerIsPricedAsTheKernelItsEngineRuns) {
+  const std::size_t bytes = std::size_t(256) * 8192 * 2;  // 256 tokens
+  const auto phases_of = [](const Traffic& t) {
+    std::vector<std::size_t> n;
+    for (const TrafficSchedule& s : t.schedules) n.push_back(s.phases.size());
+    return n;
+  };
+  TrafficQuery vllm = query("flashinfer-fused", "", 8, bytes);
+  vllm.settings = {{"capability", "12.0"}};
+  EXPECT_EQ(phases_of(flashinfer_fused_traffic(vllm)), std::vector<std::size_t>{1});
+  TrafficQuery own = query("flashinfer-fused", "flashinfer", 8, bytes);
+  EXPECT_EQ(phases_of(flashinfer_fused_traffic(own)), std::vector<std::size_t>{2});
+  TrafficQuery recorded = vllm;
+  recorded.settings.push_back({"kernel", "twoshot"});
+  recorded.settings.erase(recorded.settings.begin());
+  EXPECT_EQ(phases_of(flashinfer_fused_traffic(recorded)), std::vector<std::size_t>{2});
+  EXPECT_EQ(phases_of(flashinfer_fused_traffic(query("flashinfer-fused", "", 8, bytes))),
+            (std::vector<std::size_t>{1, 2}));
+}
+
 // A schedule whose phases' waits do not add up to its count is a pattern error, never priced.
 TEST(SolFloorPhases, PhaseWaitsThatDoNotAddUpAreAPatternError) {
   const auto q = query("twoshot", "", 8, 1 << 20);
