@@ -140,7 +140,8 @@ void add_sweep_options(CLI::App& cmd, RunConfig& cfg, std::vector<std::string>& 
               "measure each case again beside a model's kernels: on each GPU a stream of short kernels (tens of us) "
               "at a lower priority than the case's, FMA-bound and memory-bound in turn (compute), or one kind "
               "(fma, memory); the host backend runs CPU threads (CPU timing). Records the case's latency under that "
-              "load and the load's slowdown: JSON 'beside' (docs/method.md, \"Beside a model kernel\")");
+              "load and the load's slowdown: JSON 'beside' (docs/method.md, \"Beside a model kernel\"); default: "
+              "none, the cases run alone");
   cli::number(cmd, "--seed", cfg.seed, "N", cli::ints(0, std::numeric_limits<std::uint64_t>::max()),
               "seed of the oracle inputs (default 1)");
   cli::number(cmd, "--timeout", cfg.timeout_s, "S", cli::positive(kMaxTimeout),

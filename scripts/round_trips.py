@@ -534,7 +534,9 @@ constexpr int stream_round_trips(std::string_view variant, int world) {
 def ptx_of_build(build_dir, keep=None):
     """[(kernel source name, 'file sm_XX', PTX text)] of every protocol kernel of the build."""
     import tempfile
+    # The probe kernels (ptx_memory_ops.PROBES) time links, not an all-reduce: no round-trip bound.
     jobs = [(e, a) for e in ptx_memory_ops.protocol_sources(build_dir)
+            if os.path.splitext(os.path.basename(e["file"]))[0] not in ptx_memory_ops.PROBES
             for a in ptx_memory_ops.cuda_objects.archs(e["command"])]
     if not jobs:
         raise SystemExit(f"no protocol kernel in {build_dir}/compile_commands.json")

@@ -65,9 +65,9 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
     for (int tokens : {1, 4})
       EXPECT_TRUE(names.count("allreduce_rmsnorm/fused-oneshot/bf16/gpus:" + std::to_string(world) +
                               "/tokens:" + std::to_string(tokens) + "/hidden:512"));
-  // 7 allreduce variants (reference, 3 symmetric, ring, 2 island) x 2 worlds x 4 sizes
+  // 9 allreduce variants (reference, 3 symmetric, ring, 2 island, ce-twoshot, ce-ring) x 2 worlds x 4 sizes
   // + 5 fused variants (unfused-oneshot, fused-oneshot, fused-twoshot, 2 fused island) x 2 worlds x 2 token counts
-  EXPECT_EQ(cases.size(), 7u * 2 * 4 + 5u * 2 * 2) << doc["arbench"]["cases"].dump();
+  EXPECT_EQ(cases.size(), 9u * 2 * 4 + 5u * 2 * 2) << doc["arbench"]["cases"].dump();
   for (const auto& c : cases) {
     EXPECT_EQ(c["status"], "ok") << c.dump();
     EXPECT_TRUE(c["checked"].get<bool>());

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "console/console_table.hpp"
 #include "tests/host/console/console_rows.hpp"
@@ -34,11 +36,15 @@ TEST(ConsoleErrorColumn, LossyRowsShowTheirErrorExactRowsSayExact) {
   const std::string& header = lines[1];
   ASSERT_NE(header.find("rms err %  check"), std::string::npos) << header;
   const std::size_t err_end = header.find("rms err %") + std::string("rms err %").size();
-  EXPECT_EQ(lines[2].substr(err_end - 5, 5), "exact") << lines[2] << "\n" << header;
-  EXPECT_EQ(lines[3].substr(err_end - 5, 5), "0.912") << lines[3] << "\n" << header;  // 0.00912 in percent
-  EXPECT_EQ(lines[4].substr(err_end - 1, 1), "-") << lines[4] << "\n" << header;
+  // The figures' lines (a name too long for its column stands on a line of its own above them).
+  std::vector<std::string> rows;
+  for (std::size_t i = 2; i < lines.size(); ++i)
+    if (lines[i].size() > err_end && lines[i].ends_with("  ok")) rows.push_back(lines[i]);
+  ASSERT_EQ(rows.size(), 3u) << out.str();
+  EXPECT_EQ(rows[0].substr(err_end - 5, 5), "exact") << rows[0] << "\n" << header;
+  EXPECT_EQ(rows[1].substr(err_end - 5, 5), "0.912") << rows[1] << "\n" << header;  // 0.00912 in percent
+  EXPECT_EQ(rows[2].substr(err_end - 1, 1), "-") << rows[2] << "\n" << header;
   EXPECT_EQ(out.str().find("e-0"), std::string::npos) << out.str();  // never an exponent
-  for (std::size_t i = 2; i < 5; ++i) EXPECT_EQ(lines[i].substr(lines[i].size() - 4), "  ok") << lines[i];
 }
 
 TEST(ConsoleErrorColumn, AbsentWithoutALossyCase) {
