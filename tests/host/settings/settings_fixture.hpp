@@ -110,4 +110,11 @@ inline const FixtureSettings& cached_settings(const std::string& fixture,
   return *f;
 }
 
+// The 8-GPU PCIe fixture (RTX PRO 6000 Blackwell: capability 12.0) for given versions: the box the
+// release-line tests read their lines on.
+inline const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {},
+                                    const std::string& nccl = "") {
+  return cached_settings("pcie8-crossovers.json", engines, nccl);
+}
+
 }  // namespace arbench::testing

@@ -18,10 +18,7 @@ using testing::fixture_path;
 using testing::read_text;
 using testing::cached_settings;
 using testing::settings_of;
-
-const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {}, const std::string& nccl = "") {
-  return cached_settings("pcie8-crossovers.json", engines, nccl);
-}
+using testing::pcie8;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

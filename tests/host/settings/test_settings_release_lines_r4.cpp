@@ -16,12 +16,9 @@ using testing::fixture_path;
 using testing::read_text;
 using testing::cached_settings;
 using testing::settings_of;
+using testing::pcie8;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-const FixtureSettings& pcie8(const std::map<std::string, std::string>& engines = {}, const std::string& nccl = "") {
-  return cached_settings("pcie8-crossovers.json", engines, nccl);  // RTX PRO 6000 Blackwell: capability 12.0
-}
 
 // 1. FlashInfer builds its fused all-reduce (trtllm_comm) for SM 9 and 10 only from v0.3.1 to
 //    v0.6.16 (12.x raises "No supported CUDA architectures found"); 12 from v0.6.17 (first tag
