@@ -103,11 +103,13 @@ def parse(ptx_text):
             continue
         if cur is None:
             continue
-        if s == "{":
+        if s.startswith("{"):  # a scope, alone on its line or opened before an instruction ("{add.f16x2 ...")
             depth += 1
             if depth > 1:
                 scope += 1
-            continue
+            s = s[1:].strip()
+            if not s:
+                continue
         if s == "}":
             depth -= 1
             if depth == 1:

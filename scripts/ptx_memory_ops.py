@@ -235,9 +235,13 @@ def count_violations(results, expected):
     return out
 
 
-def protocol_sources(build_dir):
+def compile_commands(build_dir):
     with open(os.path.join(build_dir, "compile_commands.json"), encoding="utf-8") as f:
-        entries = json.load(f)
+        return json.load(f)
+
+
+def protocol_sources(build_dir):
+    entries = compile_commands(build_dir)
     return [e for e in entries if e["file"].endswith(".cu") and
             os.path.splitext(os.path.basename(e["file"]))[0] in (*REQUIRED, *PROBES)]
 

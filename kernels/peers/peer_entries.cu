@@ -28,6 +28,12 @@ Factory factory_of(PeerKind k) {
   }
 }
 
+// The peers' traffic as this build prices it: with the waits counted in their PTX where the peers
+// were built (counted_peer_waits), else the written ones.
+Traffic pcie_ipc_priced(const TrafficQuery& q) { return flashinfer_pcie_ipc_traffic_counted(q, counted_peer_waits()); }
+Traffic fused_priced(const TrafficQuery& q) { return flashinfer_fused_traffic_counted(q, counted_peer_waits()); }
+Traffic vllm_priced(const TrafficQuery& q) { return vllm_custom_traffic_counted(q, counted_peer_waits()); }
+
 }  // namespace
 
 VariantEntry peer_entry(PeerKind k) {
@@ -38,9 +44,7 @@ VariantEntry peer_entry(PeerKind k) {
   e.summary = t.summary;
   if (k == PeerKind::vllm_custom && !peer_build().vllm_from.empty()) e.summary += "; from " + peer_build().vllm_from;
   e.peer = t.project;
-  e.traffic = k == PeerKind::pcie_ipc ? &flashinfer_pcie_ipc_traffic
-              : k == PeerKind::fusion ? &flashinfer_fused_traffic
-                                      : &vllm_custom_traffic;
+  e.traffic = k == PeerKind::pcie_ipc ? &pcie_ipc_priced : k == PeerKind::fusion ? &fused_priced : &vllm_priced;
   e.configs = peer_configs(k);
   e.config_summary = [k](const std::string& config) { return peer_config_summary(k, config); };
   e.no_host_reason = std::string("a peer: ") + t.project + "'s kernel runs on GPUs only (no host twin)";

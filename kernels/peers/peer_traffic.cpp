@@ -3,9 +3,11 @@
 // pcie_ipc_all_reduce.cuh: its kernel selection table and each kernel's comment;
 // flashinfer/comm/pcie_ipc_policy.py: the barriers each schedule pays; trtllm_allreduce_fusion.cuh)
 // and vLLM's csrc/custom_all_reduce.cuh (cross_device_reduce_1stage, _2stage). As the peer picks,
-// the schedule follows its choice (peer_policy.hpp); a configuration forces it. The waits are
-// written from that reading (the round-trip tool counts arbench's kernels only), and every floor
-// of a peer says so (TrafficSchedule::waits_source).
+// the schedule follows its choice (peer_policy.hpp); a configuration forces it. The waits below are
+// written from that reading. In a peers build they are priced from the count of the kernel's own
+// PTX instead (scripts/peer_waits.py: the flag waits one thread passes) plus the data waves the
+// code shows (a pull's loads: the PTX cannot tell a peer's load from a local one); every floor of
+// a peer says which (TrafficSchedule::waits_source).
 //   flashinfer-pcie-ipc  2 ranks: each pushes M to the other (ipc_tp2_remote_push_kernel); waits:
 //                        one sentinel poll.
 //                        4, unstaged: one-shot push of M to every peer (push_oneshot_param_kernel).
@@ -31,6 +33,7 @@
 //                        poll wave); twoshot: every rank loads its shard of every rank's rows (a
 //                        pull, after a barrier: 2 waits) and stores the sum into every rank (a
 //                        push, then a barrier: 1). The norm is local.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -46,10 +49,31 @@ namespace {
 
 constexpr const char* kWrittenWaits =
     "written from the peer's code as read (FlashInfer fb28d7242b35, vLLM custom_all_reduce.cuh), not counted from "
-    "its PTX";
+    "its PTX (no peers build)";
 
-TrafficSchedule written(TrafficSchedule s) {
-  s.waits_source = kWrittenWaits;
+// A schedule's waits, by the kernel it runs (`key`, as scripts/peer_waits.py names it) and the data
+// waves its code has (`data_waves`: a pull's loads, one wave per phase that loads): the PTX count
+// plus those where this build counted the kernel, else the written ones. A count differing from
+// the written chain changes the phases' waits from the last phase back (a count lower than the
+// written chain: the chain runs across threads, which one thread's count cannot see).
+TrafficSchedule priced(TrafficSchedule s, const std::string& key, int data_waves, const PeerWaitCounts& counted) {
+  const auto it = counted.find(key);
+  if (it == counted.end()) {
+    s.waits_source = kWrittenWaits;
+    return s;
+  }
+  const int written = s.round_trips;
+  const int total = it->second + data_waves;
+  s.waits_source = "counted in the peer's PTX (" + key + ": " + std::to_string(it->second) +
+                   " flag wait(s) one thread passes, scripts/peer_waits.py) + " + std::to_string(data_waves) +
+                   " data wave(s) from its code; written from the code: " + std::to_string(written);
+  s.round_trips = total;
+  int excess = written - total;  // > 0: take off the last phases; < 0: add to the last
+  for (auto p = s.phases.rbegin(); p != s.phases.rend() && excess != 0; ++p) {
+    const int change = excess > 0 ? std::min(excess, p->waits) : excess;
+    p->waits -= change;
+    excess -= change;
+  }
   return s;
 }
 
@@ -60,7 +84,8 @@ TrafficPhase with_waits(TrafficPhase p, int waits) {
 
 // The 8-rank topology kernels: reduce-scatter inside ranks 0-3 and 4-7, the owner pairs across,
 // all-gather inside; every transfer a push. `inside`, `across`: each phase's waits.
-Traffic flashinfer_islands(const TrafficQuery& q, int inside, int across, bool pipelined) {
+Traffic flashinfer_islands(const TrafficQuery& q, int inside, int across, bool pipelined, const std::string& key,
+                           const PeerWaitCounts& counted) {
   Traffic t;
   t.island_of = {0, 0, 0, 0, 1, 1, 1, 1};
   const double shard = double(q.c.bytes) / 4;
@@ -82,7 +107,7 @@ Traffic flashinfer_islands(const TrafficQuery& q, int inside, int across, bool p
       2 * inside + across,
       1};
   s.pipelined = pipelined;
-  t.schedules.push_back(written(std::move(s)));
+  t.schedules.push_back(priced(std::move(s), key, 0, counted));
   return t;
 }
 
@@ -94,33 +119,41 @@ PcieIpcSchedule pcie_ipc_schedule_of(const TrafficQuery& q) {
 
 }  // namespace
 
-Traffic flashinfer_pcie_ipc_traffic(const TrafficQuery& q) {
+Traffic flashinfer_pcie_ipc_traffic_counted(const TrafficQuery& q, const PeerWaitCounts& counted) {
   const int n = q.c.world;
   const double m = double(q.c.bytes);
   const PcieIpcSchedule s = pcie_ipc_schedule_of(q);
-  if (n == 8 && s == PcieIpcSchedule::unstaged) return flashinfer_islands(q, 1, 1, true);
+  const std::string key = "flashinfer-pcie-ipc/" + std::to_string(n) +
+                          (n == 2 ? "" : std::string("/") + kPcieIpcScheduleNames[int(s)]);
+  if (n == 8 && s == PcieIpcSchedule::unstaged) return flashinfer_islands(q, 1, 1, true, key, counted);
   if (n == 8 && s != PcieIpcSchedule::flat_staged)
-    return flashinfer_islands(q, s == PcieIpcSchedule::staged_ring ? 5 : 2, 1, false);
-  return one_schedule(q, [&] {
+    return flashinfer_islands(q, s == PcieIpcSchedule::staged_ring ? 5 : 2, 1, false, key, counted);
+  return one_schedule(q, [&] {  // every transfer a push: no data wave
     if (n == 2 || (n == 4 && s == PcieIpcSchedule::unstaged) || (n != 4 && n != 8))
-      return written(oneshot_schedule("FlashInfer PCIe-IPC one-shot push", TrafficDirection::push, n, m, 1, 1));
+      return priced(oneshot_schedule("FlashInfer PCIe-IPC one-shot push", TrafficDirection::push, n, m, 1, 1), key, 0,
+                    counted);
     if (s == PcieIpcSchedule::staged_ring)
-      return written(ring_schedule("FlashInfer PCIe-IPC staged ring (N-1 permutation passes per phase)",
-                                   ring_or_identity({}, n), m / n, 2 * (n - 1), 1));
-    return written(twoshot_schedule("FlashInfer PCIe-IPC reduce-scatter + all-gather, every peer at once",
-                                    {TrafficDirection::push, TrafficDirection::push, 1, 1}, n, m / n, m / n, 1));
+      return priced(ring_schedule("FlashInfer PCIe-IPC staged ring (N-1 permutation passes per phase)",
+                                  ring_or_identity({}, n), m / n, 2 * (n - 1), 1),
+                    key, 0, counted);
+    return priced(twoshot_schedule("FlashInfer PCIe-IPC reduce-scatter + all-gather, every peer at once",
+                                   {TrafficDirection::push, TrafficDirection::push, 1, 1}, n, m / n, m / n, 1),
+                  key, 0, counted);
   });
 }
 
-Traffic vllm_custom_traffic(const TrafficQuery& q) {
+Traffic vllm_custom_traffic_counted(const TrafficQuery& q, const PeerWaitCounts& counted) {
   const int n = q.c.world;
   const double m = double(q.c.bytes);
   const bool one = q.config == "1stage" || (q.config != "2stage" && vllm_stage(n, q.c.bytes) == VllmStage::one);
-  return one_schedule(q, [&] {
+  const std::string key = "vllm-custom/" + std::to_string(n) + (one ? "/1stage" : "/2stage");
+  return one_schedule(q, [&] {  // data waves: the loads of every peer (one stage), of shards then of sums (two)
     if (one)
-      return written(
-          oneshot_schedule("vLLM one-stage (barrier, load every peer, barrier)", TrafficDirection::pull, n, m, 3, 1));
-    return written(twoshot_schedule("vLLM two-stage (load shards, barrier, load reduced shards)", {}, n, m / n, m / n, 1));
+      return priced(
+          oneshot_schedule("vLLM one-stage (barrier, load every peer, barrier)", TrafficDirection::pull, n, m, 3, 1), key,
+          1, counted);
+    return priced(twoshot_schedule("vLLM two-stage (load shards, barrier, load reduced shards)", {}, n, m / n, m / n, 1),
+                  key, 2, counted);
   });
 }
 
@@ -143,16 +176,19 @@ static std::optional<FusionShot> fused_shot_of(const TrafficQuery& q) {
   return launch ? std::optional<FusionShot>(launch->shot) : std::nullopt;
 }
 
-Traffic flashinfer_fused_traffic(const TrafficQuery& q) {
+Traffic flashinfer_fused_traffic_counted(const TrafficQuery& q, const PeerWaitCounts& counted) {
   const int n = q.c.world;
   const double m = double(q.c.bytes);
-  const auto oneshot = [&] {
-    return written(oneshot_schedule("FlashInfer fused one-shot (Lamport: every rank's rows into every peer)",
-                                    TrafficDirection::push, n, m, 1, 1));
+  const std::string key = "flashinfer-fused/" + std::to_string(n);
+  const auto oneshot = [&] {  // Lamport pushes: no data wave
+    return priced(oneshot_schedule("FlashInfer fused one-shot (Lamport: every rank's rows into every peer)",
+                                   TrafficDirection::push, n, m, 1, 1),
+                  key + "/oneshot", 0, counted);
   };
-  const auto twoshot = [&] {
-    return written(twoshot_schedule("FlashInfer fused two-shot (shards loaded from every rank, sums stored into every rank)",
-                                    {TrafficDirection::pull, TrafficDirection::push, 2, 1}, n, m / n, m / n, 1));
+  const auto twoshot = [&] {  // one data wave: the shards loaded from every rank
+    return priced(twoshot_schedule("FlashInfer fused two-shot (shards loaded from every rank, sums stored into every rank)",
+                                   {TrafficDirection::pull, TrafficDirection::push, 2, 1}, n, m / n, m / n, 1),
+                  key + "/twoshot", 1, counted);
   };
   const std::optional<FusionShot> shot = fused_shot_of(q);
   if (shot) return one_schedule(q, *shot == FusionShot::oneshot ? std::function<TrafficSchedule()>(oneshot)

@@ -110,3 +110,24 @@ TEST(CliPeers, PeerWorkspaceCheckedAndScoped) {
   r = run_arbench("list --backend host --gpus 2 -b 1K -e 1K --variants flashinfer-pcie-ipc --peer-workspace 1M");
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
+
+// The peers' floors in a dry run say where their waits come from: counted in the kernel's PTX where
+// this build compiled the peer (scripts/peer_waits.py at build time), else written from its code.
+TEST(CliPeers, DryRunSaysWhetherAPeersWaitsWereCountedInItsPtx) {
+  const CliResult r = run_arbench("run --dry-run --links " ARBENCH_SOURCE_DIR
+                                  "/results/reference/links-rtx6kpro-8x.json --gpus 8 -b 1M -e 1M "
+                                  "--variants 'flashinfer-pcie-ipc[unstaged],vllm-custom[1stage]'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string flat = r.raw;
+  for (std::size_t at; (at = flat.find("\n    ")) != std::string::npos;) flat.replace(at, 5, " ");  // wrapped lines
+  if (arbench::peer_build().built("flashinfer-pcie-ipc")) {
+    EXPECT_NE(flat.find("counted in the peer's PTX (flashinfer-pcie-ipc/8/unstaged: "), std::string::npos) << flat;
+  } else {
+    EXPECT_NE(flat.find("flashinfer-pcie-ipc[unstaged] at 8 GPUs: 3 waits, written from the peer's code"),
+              std::string::npos)
+        << flat;
+  }
+  if (arbench::peer_build().built("vllm-custom")) {
+    EXPECT_NE(flat.find("counted in the peer's PTX (vllm-custom/8/1stage: "), std::string::npos) << flat;
+  }
+}

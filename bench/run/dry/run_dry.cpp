@@ -64,7 +64,12 @@ int run_dry(RunConfig cfg, std::ostream& out, const Registry& reg, int arch) {
     const auto f = sol::traffic_floor(e->traffic(q), q, in, sol::kernel_round_trips(c.variant, c.world, c.dtype, arch),
                                       &why);
     if (!f) return fit_line(line + "no floor: " + why, 4);
-    for (const std::string& note : f->notes)
+    std::vector<std::string> case_notes = f->notes;
+    // A peer's waits: counted in its PTX where this build compiled it, else written from its code.
+    if (!e->peer.empty())
+      case_notes.push_back(c.variant + " at " + std::to_string(c.world) + " GPUs: " +
+                           std::to_string(int(f->round_trips)) + " waits, " + f->round_trips_source);
+    for (const std::string& note : case_notes)
       if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
     char figure[96];
     std::snprintf(figure, sizeof figure, "floor %.3f us (waits %.3f, transfer %.3f)", f->sol_us, f->latency_us,

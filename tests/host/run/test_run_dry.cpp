@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "arbench/core/errors.hpp"
+#include "kernels/peers/peer_traffic.hpp"
 #include "kernels/ring/ring_variant.hpp"
 #include "kernels/symm/symm_variant.hpp"
 #include "run/dry/run_dry.hpp"
@@ -63,6 +64,25 @@ TEST(RunDry, PricesEveryCaseOnTheFileWithoutRunningIt) {
   test::expect_contains_all(text, {"# dry run: 4 cases priced on", "floor 3548.766 us", "floor 2885.989 us",
                                    "no floor: one-shot", "w8 all-pairs pull was not measured", "no hop latency"});
   test::expect_lines_fit(text);
+}
+
+// A peer's waits come from its code as read here (no peers build): the dry run says so, with the
+// count, beside the floor it prices (a peers build says "counted in the peer's PTX": CliPeers.*).
+TEST(RunDry, SaysWhereAPeersWaitsComeFrom) {
+  Registry r = two_variants();
+  VariantEntry peer;
+  peer.name = "flashinfer-pcie-ipc";
+  peer.peer = "FlashInfer";
+  peer.traffic = &flashinfer_pcie_ipc_traffic;
+  peer.gpu = [] { return std::unique_ptr<Variant>(); };  // as if built: the default sweep has it
+  r.add(peer);
+  RunConfig cfg = dry(kSwitchPairs);
+  cfg.gpus = {8};
+  std::ostringstream out;
+  EXPECT_EQ(run_dry(cfg, out, r), kExitOk);
+  std::string text = out.str();
+  for (std::size_t at; (at = text.find("\n    ")) != std::string::npos;) text.replace(at, 5, " ");  // fit_line's wraps
+  test::expect_contains_all(text, {"flashinfer-pcie-ipc at 8 GPUs: ", " waits, written from the peer's code as read"});
 }
 
 TEST(RunDry, RefusesWhatItCannotPriceBeforeAnyWork) {
