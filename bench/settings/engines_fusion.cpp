@@ -90,7 +90,8 @@ FiBuild fi_build_for(const GpuFacts& gpu, const StackVersions& stack, std::strin
         pin = p;
         judged.engines["flashinfer"] = *parse_release(std::string(p->flashinfer));
       } else if (pin_note.empty()) {
-        pin_note = p ? pin_text(*p) + ", but not at the release's tag"
+        pin_note = p ? pin_engine(*p) + "'s pin, FlashInfer " + std::string(p->flashinfer) + ", was read at " +
+                           pin_source(*p) + ", not at the release's tag"
                      : "which FlashInfer " + std::string(pkg == "vllm" ? "vLLM " : "SGLang ") + v->text() +
                            " pins was not read at its tag";
       }
@@ -107,7 +108,9 @@ FiBuild fi_build_for(const GpuFacts& gpu, const StackVersions& stack, std::strin
   }
   if (builds_for(*kf.entry, major)) return out;
   out.builds = false;
-  const std::string who = pin ? "FlashInfer " + std::string(pin->flashinfer) + ", which " + pin_text(*pin) + "," : kf.mine;
+  const std::string who = pin ? "FlashInfer " + std::string(pin->flashinfer) + " (pinned by " + pin_engine(*pin) + ": " +
+                                    pin_source(*pin) + ")"
+                              : kf.mine;
   out.why = who + " builds its fused all-reduce (trtllm_comm) for " + std::string(kf.entry->values) + " only (" +
             std::string(kf.entry->conditions) + "), not for " + cc +
             (can_from.empty() ? std::string() : "; FlashInfer " + can_from + " and later build it for " + cc);

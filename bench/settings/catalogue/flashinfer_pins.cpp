@@ -14,7 +14,7 @@ const std::vector<FlashInferPin>& flashinfer_pins() {
       // python/pyproject.toml's `version` field reads 0.5.1.post3 at this commit; the tag's own
       // commit was not read, and the pin may have changed between the two.
       {"sglang", "0.5.1.post3", "0.3.0rc1", "sgl-project/sglang",
-       "commit 0001da81f774 (its version field reads 0.5.1.post3; the tag was not read)", "python/pyproject.toml",
+       "commit 0001da81f774 (its version field reads 0.5.1.post3)", "python/pyproject.toml",
        false},
   };
   return pins;
@@ -35,10 +35,13 @@ const FlashInferPin* flashinfer_pin(std::string_view package, const Version& v, 
   return nullptr;
 }
 
-std::string pin_text(const FlashInferPin& p) {
+std::string pin_source(const FlashInferPin& p) {
+  return std::string(p.repo) + " " + std::string(p.ref) + ", " + std::string(p.path);
+}
+
+std::string pin_engine(const FlashInferPin& p) {
   const std::string engine = p.package == "vllm" ? "vLLM" : p.package == "sglang" ? "SGLang" : std::string(p.package);
-  return engine + " " + std::string(p.release) + " pins FlashInfer " + std::string(p.flashinfer) + " (" +
-         std::string(p.repo) + " " + std::string(p.ref) + ", " + std::string(p.path) + ")";
+  return engine + " " + std::string(p.release);
 }
 
 }  // namespace arbench

@@ -33,8 +33,9 @@ const std::vector<FlashInferPin>& flashinfer_pins();
 const FlashInferPin* flashinfer_pin(std::string_view package, const Version& v,
                                     const std::vector<FlashInferPin>& pins = flashinfer_pins());
 
-// "SGLang 0.5.1.post3 pins FlashInfer 0.3.0rc1 (sgl-project/sglang commit 0001da81f774 (version
-// field 0.5.1.post3), python/pyproject.toml)".
-std::string pin_text(const FlashInferPin& p);
+// Where a pin was read: "sgl-project/sglang commit 0001da81f774 (...), python/pyproject.toml".
+std::string pin_source(const FlashInferPin& p);
+// "SGLang 0.5.1.post3".
+std::string pin_engine(const FlashInferPin& p);
 
 }  // namespace arbench

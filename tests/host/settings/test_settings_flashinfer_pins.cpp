@@ -38,9 +38,9 @@ const GpuFacts kSm120{"RTX PRO 6000", "12.0"}, kSm100{"B200", "10.0"};
 TEST(ReleaseLines, PinnedFlashInferBefore0617CannotBuildOn12) {
   const FiBuild b = fi_build_for(kSm120, stack_of("vllm", "7.1.0"), "vllm", kTestPins);
   EXPECT_FALSE(b.builds) << b.why;
-  EXPECT_NE(b.why.find("FlashInfer 0.6.16.post3, which vLLM 7.1.0 pins FlashInfer 0.6.16.post3 (vllm-project/vllm "
-                       "v7.1.0, requirements/cuda.txt), builds its fused all-reduce (trtllm_comm) for SM 9.x, 10.x "
-                       "only"), std::string::npos) << b.why;
+  EXPECT_NE(b.why.find("FlashInfer 0.6.16.post3 (pinned by vLLM 7.1.0: vllm-project/vllm v7.1.0, "
+                       "requirements/cuda.txt) builds its fused all-reduce (trtllm_comm) for SM 9.x, 10.x only"),
+            std::string::npos) << b.why;
   EXPECT_NE(b.why.find("FlashInfer 0.6.17 and later build it for capability 12.0"), std::string::npos) << b.why;
   // SGLang's line reads SGLang's pin; FlashInfer's own line the pin of the engine given.
   EXPECT_FALSE(fi_build_for(kSm120, stack_of("sglang", "7.1.0"), "sglang", kTestPins).builds);
@@ -66,8 +66,9 @@ TEST(ReleaseLines, PinNotReadAtTheTagAsksForFlashInfer) {
   const FiBuild commit = fi_build_for(kSm120, stack_of("vllm", "7.3.0"), "vllm", kTestPins);
   EXPECT_TRUE(commit.builds);
   EXPECT_FALSE(commit.known);
-  EXPECT_NE(commit.why.find("(vLLM 7.3.0 pins FlashInfer 0.6.16 (vllm-project/vllm commit 123456789abc, "
-                            "requirements/cuda.txt), but not at the release's tag): give --engine flashinfer=VERSION"),
+  EXPECT_NE(commit.why.find("(vLLM 7.3.0's pin, FlashInfer 0.6.16, was read at vllm-project/vllm commit "
+                            "123456789abc, requirements/cuda.txt, not at the release's tag): give --engine "
+                            "flashinfer=VERSION"),
             std::string::npos) << commit.why;
   // Another engine's pin is not this engine's: vLLM's line with only SGLang's pin known asks.
   EXPECT_FALSE(fi_build_for(kSm120, stack_of("sglang", "7.1.0"), "vllm", kTestPins).known);
@@ -81,7 +82,8 @@ TEST(ReleaseLines, PinNotReadAtTheTagAsksForFlashInfer) {
   const EngineSetting* s = pcie8({{"sglang", "0.5.1.post3"}}).setting(2, "flashinfer.use_oneshot");
   ASSERT_NE(s, nullptr);
   EXPECT_NE(s->status, SettingStatus::gated) << s->why;
-  EXPECT_NE(s->why.find("SGLang 0.5.1.post3 pins FlashInfer 0.3.0rc1 (sgl-project/sglang commit 0001da81f774"),
+  EXPECT_NE(s->why.find("SGLang 0.5.1.post3's pin, FlashInfer 0.3.0rc1, was read at sgl-project/sglang commit "
+                        "0001da81f774"),
             std::string::npos) << s->why;
 }
 
