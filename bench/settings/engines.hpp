@@ -20,6 +20,7 @@
 #include "settings/evidence.hpp"
 #include "settings/findings.hpp"
 #include "settings/measured.hpp"
+#include "settings/catalogue/flashinfer_pins.hpp"
 #include "settings/catalogue/knobs.hpp"
 #include "settings/nccl_plan.hpp"
 #include "settings/catalogue/stack_versions.hpp"
@@ -133,7 +134,12 @@ struct FiBuild {
   bool builds = true, known = true;
   std::string why;
 };
-FiBuild fi_fusion_build(const EngineContext& c);
+// `engine`: "vllm" or "sglang" for that engine's fusion line (the FlashInfer its release pins, where
+// no FlashInfer is given), "" for FlashInfer's own line (the pin of whichever engine is given).
+FiBuild fi_fusion_build(const EngineContext& c, std::string_view engine);
+// The same for a GPU, versions and a pin table (tests give their own table).
+FiBuild fi_build_for(const GpuFacts& gpu, const StackVersions& stack, std::string_view engine,
+                     const std::vector<FlashInferPin>& pins);
 // vLLM's fusion line, judged at each token count on the kernel vLLM picks there.
 EngineSetting vllm_fusion(const EngineContext& c, std::vector<std::string>& flags);
 // The sizes an entry's rule uses the path at, at `world` GPUs (and capability `cc` as 90, 100; 0:

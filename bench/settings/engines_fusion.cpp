@@ -59,12 +59,12 @@ bool builds_for(const Knob& k, int major) {
 
 }  // namespace
 
-FiBuild fi_fusion_build(const EngineContext& c) {
+FiBuild fi_build_for(const GpuFacts& gpu, const StackVersions& stack, std::string_view engine,
+                     const std::vector<FlashInferPin>& pins) {
   FiBuild out;
-  const int major = c.gpu.cc_major();
+  const int major = gpu.cc_major();
   if (major < 0) return out;
-  const KnobFor kf = knob_for("flashinfer.comm_arch", c.stack, std::nullopt);
-  const std::string cc = "capability " + c.gpu.cc;
+  const std::string cc = "capability " + gpu.cc;
   std::string cannot, can_from;  // the releases that cannot build for it, and the first that can again
   for (const Knob& k : knobs())
     if (k.id == "flashinfer.comm_arch") {
@@ -76,20 +76,49 @@ FiBuild fi_fusion_build(const EngineContext& c) {
       }
     }
   if (cannot.empty()) return out;
+  // The FlashInfer judged: the one given, else the one the engine release given pins, where that pin
+  // was read at the release's tag (flashinfer_pins.hpp); a pin read only at a commit is named, not used.
+  StackVersions judged = stack;
+  const FlashInferPin* pin = nullptr;
+  std::string pin_note;  // a pin read at a commit, or the engine release whose pin was not read
+  if (!stack.engine("flashinfer"))
+    for (const std::string_view pkg : {std::string_view("vllm"), std::string_view("sglang")}) {
+      const auto v = stack.engine(std::string(pkg));
+      if ((!engine.empty() && pkg != engine) || !v || pin) continue;
+      const FlashInferPin* p = flashinfer_pin(pkg, *v, pins);
+      if (p && p->at_release) {
+        pin = p;
+        judged.engines["flashinfer"] = *parse_release(std::string(p->flashinfer));
+      } else if (pin_note.empty()) {
+        pin_note = p ? pin_engine(*p) + "'s pin, FlashInfer " + std::string(p->flashinfer) + ", was read at " +
+                           pin_source(*p) + ", not at the release's tag"
+                     : "which FlashInfer " + std::string(pkg == "vllm" ? "vLLM " : "SGLang ") + v->text() +
+                           " pins was not read at its tag";
+      }
+    }
+  const KnobFor kf = knob_for("flashinfer.comm_arch", judged, std::nullopt);
   const std::string releases = "FlashInfer's fused all-reduce (trtllm_comm) cannot build for " + cc + " in FlashInfer " +
                                cannot + (can_from.empty() ? "" : "; from " + can_from + " it can");
   if (!kf.given) {
     out.known = false;
-    out.why = releases + "; which FlashInfer your engine installs is not known here: give --engine flashinfer=VERSION "
-              "(pip show flashinfer-python)";
+    out.why = releases + "; which FlashInfer your engine installs is not known here" +
+              (pin_note.empty() ? std::string() : " (" + pin_note + ")") +
+              ": give --engine flashinfer=VERSION (pip show flashinfer-python)";
     return out;
   }
   if (builds_for(*kf.entry, major)) return out;
   out.builds = false;
-  out.why = kf.mine + " builds its fused all-reduce (trtllm_comm) for " + std::string(kf.entry->values) + " only (" +
+  const std::string who = pin ? "FlashInfer " + std::string(pin->flashinfer) + " (pinned by " + pin_engine(*pin) + ": " +
+                                    pin_source(*pin) + ")"
+                              : kf.mine;
+  out.why = who + " builds its fused all-reduce (trtllm_comm) for " + std::string(kf.entry->values) + " only (" +
             std::string(kf.entry->conditions) + "), not for " + cc +
             (can_from.empty() ? std::string() : "; FlashInfer " + can_from + " and later build it for " + cc);
   return out;
+}
+
+FiBuild fi_fusion_build(const EngineContext& c, std::string_view engine) {
+  return fi_build_for(c.gpu, c.stack, engine, flashinfer_pins());
 }
 
 namespace {
@@ -128,7 +157,7 @@ EngineSetting vllm_fusion(const EngineContext& c, std::vector<std::string>& flag
   bool lacks = false;
   EngineSetting s = knob_setting(c, "vllm.fusion", S::keep, &lacks);
   if (lacks) return s;
-  const FiBuild fi = fi_fusion_build(c);
+  const FiBuild fi = fi_fusion_build(c, "vllm");
   if (!fi.builds) {
     s.status = S::gated;
     s.value = "off";
@@ -227,7 +256,7 @@ EngineSection flashinfer_section(const EngineContext& c) {
   bool lacks = false;
   EngineSetting s = knob_setting(c, "flashinfer.use_oneshot",
                                  c.gpu.cc_major() == 9 || c.gpu.cc_major() == 10 ? S::set : S::try_it, &lacks);
-  const FiBuild fb = fi_fusion_build(c);
+  const FiBuild fb = fi_fusion_build(c, "");
   if (lacks || !fb.builds) {
     if (!fb.builds) s.status = S::gated, s.why = fb.why + ": use_oneshot has no kernel to choose for";
     sec.settings.push_back(s);

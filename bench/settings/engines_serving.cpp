@@ -70,7 +70,7 @@ EngineSection sglang_section(const EngineContext& c) {
   const Advantage& fa = peer_or_nearest(f.peer_fusion, f.fusion);
   const std::string fa_note = peer_note(f.peer_fusion, "flashinfer-fused", "fused-oneshot / fused-twoshot");
   fu.evidence = fa.boundary();
-  const FiBuild fb = fi_fusion_build(c);
+  const FiBuild fb = fi_fusion_build(c, "sglang");
   if (!fb.builds) {
     fu.status = S::gated;
     fu.why = fb.why + ": leave it off";

@@ -9,8 +9,9 @@ namespace arbench::knob_data {
 
 void add_flashinfer(std::vector<Knob>& k) {
   // The PCIe IPC all-reduce is on FlashInfer's main branch from commit 299e6d11e (PR #4393,
-  // 2026-08-20), in no tag up to v0.6.18rc7, and in the documentation of 0.7.1; 0.6.18 (final) and
-  // 0.7.0 were not read.
+  // 2026-08-20; main's version.txt reads 0.6.18 there), in no tag up to v0.6.18rc7 (cut from a
+  // release branch, commit 3b3e688a5, that does not contain 299e6d11e), and in the documentation of
+  // 0.7.1; 0.6.18 (final) and 0.7.0 were not read (the newest snapshot still ends at v0.6.18rc7).
   k.push_back(
       {.id = "flashinfer.pcie_ipc", .engine = "FlashInfer", .package = "flashinfer",
        .name = "flashinfer.comm.PcieIpcAllReduceWorkspace (flashinfer/comm/pcie_ipc_ar.py)",

@@ -22,6 +22,8 @@ inline std::string fixture_path(const std::string& name) {
   return std::string(ARBENCH_SOURCE_DIR) + "/tests/fixtures/settings/" + name;
 }
 
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

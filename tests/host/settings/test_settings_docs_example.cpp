@@ -23,7 +23,7 @@ const FixtureSettings& example() {
   return f;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 struct Line {
   const char* knob;

@@ -13,14 +13,7 @@
 namespace arbench {
 namespace {
 
-using testing::FixtureSettings;
-using testing::fixture_path;
-using testing::read_text;
-using testing::cached_settings;
-using testing::settings_of;
-using testing::pcie8;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using namespace testing;  // settings_fixture.hpp: pcie8, cached_settings, contains, ...
 
 // A copy of `fixture` with its cases edited by `edit`, as a temporary file.
 struct EditedFixture {

@@ -11,14 +11,7 @@
 namespace arbench {
 namespace {
 
-using testing::FixtureSettings;
-using testing::fixture_path;
-using testing::read_text;
-using testing::cached_settings;
-using testing::settings_of;
-using testing::pcie8;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using namespace testing;  // settings_fixture.hpp: pcie8, cached_settings, contains, ...
 
 // 1. FlashInfer builds its fused all-reduce (trtllm_comm) for SM 9 and 10 only from v0.3.1 to
 //    v0.6.16 (12.x raises "No supported CUDA architectures found"); 12 from v0.6.17 (first tag

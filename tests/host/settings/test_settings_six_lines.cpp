@@ -27,7 +27,7 @@ FixtureSettings pcie8(const std::map<std::string, std::string>& engines = {}, co
   return settings_of(fixture_path("pcie8-crossovers.json"), opt);
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 TEST(SixLines, VllmNcclSymmMemFollowsItsReleasesSizeRule) {
   // vLLM from 0.17.0 (PR #33839): at or below 16 KiB and at or above 128 KiB on 8 GPUs. The
