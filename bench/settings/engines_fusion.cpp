@@ -92,8 +92,8 @@ FiBuild fi_build_for(const GpuFacts& gpu, const StackVersions& stack, std::strin
       } else if (pin_note.empty()) {
         pin_note = p ? pin_engine(*p) + "'s pin, FlashInfer " + std::string(p->flashinfer) + ", was read at " +
                            pin_source(*p) + ", not at the release's tag"
-                     : "which FlashInfer " + std::string(pkg == "vllm" ? "vLLM " : "SGLang ") + v->text() +
-                           " pins was not read at its tag";
+                     : std::string(pkg == "vllm" ? "vLLM " : "SGLang ") + v->text() +
+                           "'s FlashInfer pin was not read at its tag";
       }
     }
   const KnobFor kf = knob_for("flashinfer.comm_arch", judged, std::nullopt);

@@ -76,7 +76,7 @@ TEST(ReleaseLines, PinNotReadAtTheTagAsksForFlashInfer) {
   const EngineSetting* v = pcie8({{"vllm", "0.18.2"}}).setting(2, "vllm.fusion");
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->status, SettingStatus::try_it) << v->why;
-  EXPECT_NE(v->why.find("(which FlashInfer vLLM 0.18.2 pins was not read at its tag): give --engine "
+  EXPECT_NE(v->why.find("(vLLM 0.18.2's FlashInfer pin was not read at its tag): give --engine "
                         "flashinfer=VERSION"), std::string::npos) << v->why;
   // SGLang 0.5.1.post3: its pyproject read at a commit whose version field names that release.
   const EngineSetting* s = pcie8({{"sglang", "0.5.1.post3"}}).setting(2, "flashinfer.use_oneshot");
