@@ -10,6 +10,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr std::uint64_t kAloneItems = 8;  // items the alone rate counts at least, where it can
+constexpr double kAloneWindows = 20;      // windows the alone count may take at most
+
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Stops the load on a path out of measure_beside by an exception (a failed sample); stop() is
@@ -35,10 +38,14 @@ BesideFigures measure_beside(Fabric& f, const RankOp& op, BesideLoad& load, cons
   StopOnExit guard{load};
   std::this_thread::sleep_for(std::chrono::duration<double>(plan.settle_s));
 
-  // 1. Alone.
+  // 1. Alone: at least the window, and on until the load has finished a few items (on a busy
+  // machine a low-priority load may finish none in one window, and a rate of 0 says nothing), at
+  // most kAloneWindows windows.
   const std::uint64_t a0 = load.done();
   const Clock::time_point t0 = Clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(plan.window_s));
+  while (load.done() - a0 < kAloneItems && seconds_since(t0) < kAloneWindows * plan.window_s)
+    std::this_thread::sleep_for(std::chrono::duration<double>(plan.window_s / 10));
   const double alone_s = seconds_since(t0);
   out.alone_per_s = double(load.done() - a0) / alone_s;
 

@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 class KnownRateLoad final : public BesideLoad {
  public:
   static constexpr double kRate = 100000;
-  explicit KnownRateLoad(const std::atomic<bool>& slowed) : slowed_(slowed) {}
+  explicit KnownRateLoad(const std::atomic<bool>& slowed, double rate = kRate) : slowed_(slowed), rate_(rate) {}
   void start() override {
     running_ = true;
     last_ = Clock::now();
@@ -54,9 +54,10 @@ class KnownRateLoad final : public BesideLoad {
     const Clock::time_point now = Clock::now();
     const double s = std::chrono::duration<double>(now - last_).count();
     last_ = now;
-    items_.store(items_.load() + s * (slowed_.load() ? kRate / 2 : kRate));
+    items_.store(items_.load() + s * (slowed_.load() ? rate_ / 2 : rate_));
   }
   const std::atomic<bool>& slowed_;
+  const double rate_;
   std::atomic<bool> running_{false};
   std::atomic<double> items_{0};
   Clock::time_point last_;
@@ -105,6 +106,19 @@ TEST(BesideMeasure, SlowdownIsOneMinusTheRatioOfTheRatesOverTheirWindows) {
   // them runs it at full rate): the slowdown lies between 0.3 and 0.5, never near 0.
   EXPECT_GT(b.slowdown(), 0.3) << b.with_case_per_s << " / " << b.alone_per_s;
   EXPECT_LE(b.slowdown(), 0.52) << b.with_case_per_s << " / " << b.alone_per_s;
+}
+
+// A load that finishes less than one item per window (a low-priority load on a busy machine): the
+// alone count runs on until it has a few items, so its rate is measured, not 0 (one window, as
+// before, counted 0 items here and gave no slowdown at all).
+TEST(BesideMeasure, TheAloneRateWaitsForItemsOnASlowLoad) {
+  FlaggingFabric f(2);
+  KnownRateLoad load(f.slowed, 10);  // 10 items per second
+  BesidePlan plan = quick_plan();
+  plan.window_s = 0.05;  // 0.5 items per window
+  const BesideFigures b = measure_beside(f, RankOp([](int, Stream) {}), load, plan, BesideKind::memory);
+  EXPECT_GT(b.alone_per_s, 10 * 0.5) << "the alone window counted too few items";
+  EXPECT_LT(b.alone_per_s, 10 * 1.5);
 }
 
 TEST(BesideMeasure, TheLoadStopsWhenTheSamplesFail) {
