@@ -32,7 +32,6 @@ docs/round-trips.md defines what counts; in short:
 Exit 0: within every bound (and equal to --expect, the docs table and the header where given);
 1: a bound broken, a serialised loop, or a count that moved; 2: bad usage; 77: no nvcc.
 """
-import argparse
 import collections
 import concurrent.futures
 import functools
@@ -505,19 +504,11 @@ def docs_table(path):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=("check", "table"))
-    ap.add_argument("--build-dir")
-    ap.add_argument("--ptx", nargs="+")
-    ap.add_argument("--policy")
-    ap.add_argument("--kernel", choices=sorted(round_trip_bounds.BOUNDS))
+    ap = ptx_memory_ops.argument_parser(__doc__, round_trip_bounds.BOUNDS)
     ap.add_argument("--remote-op", action="append", default=[],
                     help="count this DeviceMem member's loads as remote too (an older policy without load_peer)")
-    ap.add_argument("--keep")
-    ap.add_argument("--expect")
     ap.add_argument("--docs")
     ap.add_argument("--header")
-    ap.add_argument("--write")
     ap.add_argument("--write-docs")
     ap.add_argument("--write-header")
     ap.add_argument("--json", help="write every count as JSON to this file")
@@ -525,17 +516,7 @@ def main(argv):
     source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if a.ptx:
         plines = ptx_memory_ops.policy_lines(a.policy or os.path.join(source_dir, "kernels", ptx_memory_ops.POLICY))
-        sources = []
-        for path in a.ptx:
-            m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
-            kernel = a.kernel or (m.group(2) if m else None)
-            if kernel not in round_trip_bounds.BOUNDS:
-                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted(round_trip_bounds.BOUNDS))})")
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            target = re.search(r"^\.target\s+(sm_\d+)", text, re.M)
-            where = f"{m.group(1)} {m.group(3)}" if m else f"{os.path.basename(path)} {target.group(1) if target else 'sm_?'}"
-            sources.append((kernel, where, text))
+        sources = ptx_memory_ops.read_ptx_files(a.ptx, a.kernel, round_trip_bounds.BOUNDS, ap.error)
     elif a.build_dir:
         if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
             print("no nvcc: skipped")
