@@ -129,6 +129,17 @@ function(arbench_peer_git_commit out dir)
   endif()
 endfunction()
 
+# What a peer's copy is, for the function that calls this (a macro, so PARENT_SCOPE is that
+# function's caller): <out>_INCLUDE (the folder its headers are included from), <out>_ORIGIN
+# (where it came from, in words), <out>_VERSION, <out>_COMMIT and <out>_LICENCES.
+macro(arbench_peer_copy_found out include origin version commit licences)
+  set(${out}_INCLUDE "${include}" PARENT_SCOPE)
+  set(${out}_ORIGIN "${origin}" PARENT_SCOPE)
+  set(${out}_VERSION "${version}" PARENT_SCOPE)
+  set(${out}_COMMIT "${commit}" PARENT_SCOPE)
+  set(${out}_LICENCES "${licences}" PARENT_SCOPE)
+endmacro()
+
 # A FlashInfer copy given as a folder. Sets <out>_FOUND, <out>_ERROR (why not), <out>_INCLUDE (the
 # folder holding flashinfer/), <out>_ORIGIN, <out>_VERSION, <out>_COMMIT, <out>_LICENCES.
 function(arbench_flashinfer_from_dir out dir)
@@ -168,11 +179,7 @@ function(arbench_flashinfer_from_dir out dir)
   endif()
   set(${out}_FOUND TRUE PARENT_SCOPE)
   set(${out}_ERROR "" PARENT_SCOPE)
-  set(${out}_INCLUDE "${include}" PARENT_SCOPE)
-  set(${out}_ORIGIN "${origin}" PARENT_SCOPE)
-  set(${out}_VERSION "${version}" PARENT_SCOPE)
-  set(${out}_COMMIT "${commit}" PARENT_SCOPE)
-  set(${out}_LICENCES "${licences}" PARENT_SCOPE)
+  arbench_peer_copy_found(${out} "${include}" "${origin}" "${version}" "${commit}" "${licences}")
 endfunction()
 
 # The FlashInfer wheel installed for `python` (cmake/peers/find_flashinfer.py finds it without
@@ -212,16 +219,12 @@ function(arbench_flashinfer_from_python out python)
       list(APPEND licences "${l}")
     endforeach()
   endif()
-  set(${out}_FOUND TRUE PARENT_SCOPE)
-  set(${out}_ERROR "" PARENT_SCOPE)
-  set(${out}_INCLUDE "${dir_INCLUDE}" PARENT_SCOPE)
-  set(${out}_ORIGIN "wheel ${package} (${where})" PARENT_SCOPE)
-  set(${out}_VERSION "${version}" PARENT_SCOPE)
-  set(${out}_COMMIT "${commit}" PARENT_SCOPE)
   if(NOT licences)
     set(licences "${dir_LICENCES}")
   endif()
-  set(${out}_LICENCES "${licences}" PARENT_SCOPE)
+  set(${out}_FOUND TRUE PARENT_SCOPE)
+  set(${out}_ERROR "" PARENT_SCOPE)
+  arbench_peer_copy_found(${out} "${dir_INCLUDE}" "wheel ${package} (${where})" "${version}" "${commit}" "${licences}")
 endfunction()
 
 # The pinned download: every file of `files` ("path=sha256", paths relative to the repository)
@@ -310,11 +313,7 @@ function(arbench_vllm_from_dir out dir)
     endif()
   endif()
   arbench_peer_licences(licences "${dir}")
-  set(${out}_INCLUDE "${dir}/csrc" PARENT_SCOPE)
-  set(${out}_ORIGIN "checkout ${dir}" PARENT_SCOPE)
-  set(${out}_VERSION "${version}" PARENT_SCOPE)
-  set(${out}_COMMIT "${commit}" PARENT_SCOPE)
-  set(${out}_LICENCES "${licences}" PARENT_SCOPE)
+  arbench_peer_copy_found(${out} "${dir}/csrc" "checkout ${dir}" "${version}" "${commit}" "${licences}")
 endfunction()
 
 # ---- the configure step: which copies, which peers, and the generated record --------------------

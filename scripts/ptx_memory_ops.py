@@ -306,31 +306,49 @@ def from_build(build_dir, source_dir, keep=None):
             for k, (e, a), t in zip(kernels, jobs, texts)]
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def read_ptx_files(paths, kernel, known, error):
+    """[(kernel source name, 'file sm_XX', PTX text)] of PTX files given on the command line (this
+    script's and round_trips.py's --ptx): NAME.cu.sm_XX.ptx (what --keep writes) names its source
+    and arch; another name needs `kernel` (--kernel), one of `known`, else error(message) (exit 2)."""
+    out = []
+    for path in paths:
+        m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
+        name = kernel or (m.group(2) if m else None)
+        if name not in known:
+            error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted(known))})")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        target = re.search(r"^\.target\s+(sm_\d+)", text, re.M)
+        where = f"{m.group(1)} {m.group(3)}" if m else f"{os.path.basename(path)} {target.group(1) if target else 'sm_?'}"
+        out.append((name, where, text))
+    return out
+
+
+def argument_parser(doc, kernels):
+    """The command line this script and round_trips.py share: check or table, PTX from --build-dir
+    or --ptx, and the expectation to compare with (--expect) or write (--write)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("mode", choices=("check", "table"))
     ap.add_argument("--build-dir")
     ap.add_argument("--ptx", nargs="+")
     ap.add_argument("--policy")
-    ap.add_argument("--kernel", choices=sorted((*REQUIRED, *PROBES)))
+    ap.add_argument("--kernel", choices=sorted(kernels))
     ap.add_argument("--keep")
     ap.add_argument("--expect")
     ap.add_argument("--write")
+    return ap
+
+
+def main(argv):
+    ap = argument_parser(__doc__, (*REQUIRED, *PROBES))
     a = ap.parse_args(argv)
     source_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if a.ptx:
         if not a.policy:
             ap.error("--ptx needs --policy")
-        results = []
-        for path in a.ptx:
-            # NAME.cu.sm_XX.ptx (what --keep writes) names its source and arch
-            m = re.match(r"((\w+)\.cu)\.(sm_\d+)\.ptx$", os.path.basename(path))
-            kernel = a.kernel or (m.group(2) if m else None)
-            if kernel not in REQUIRED and kernel not in PROBES:
-                ap.error(f"{path}: name the kernel with --kernel (one of {', '.join(sorted((*REQUIRED, *PROBES)))})")
-            with open(path, encoding="utf-8") as f:
-                where = f"{m.group(1)} {m.group(3)}" if m else os.path.basename(path)
-                results.append((kernel, where, as_probe(kernel, scan(f.read(), policy_lines(a.policy)))))
+        plines = policy_lines(a.policy)
+        results = [(kernel, where, as_probe(kernel, scan(text, plines)))
+                   for kernel, where, text in read_ptx_files(a.ptx, a.kernel, (*REQUIRED, *PROBES), ap.error)]
     elif a.build_dir:
         if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
             print("no nvcc: skipped")

@@ -1,20 +1,9 @@
 // The kernels' round trips per op; see round_trips.hpp.
 #include "sol/round_trips.hpp"
 
-#include <algorithm>
-
 #include "arbench/core/round_trips.hpp"
 
 namespace arbench::sol {
-
-bool listed_in(std::string_view variants, std::string_view variant) {
-  for (std::size_t at = 0; at <= variants.size();) {
-    const std::size_t comma = std::min(variants.find(',', at), variants.size());
-    if (variants.substr(at, comma - at) == variant) return true;
-    at = comma + 1;
-  }
-  return false;
-}
 
 std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int world, DType dtype, int arch) {
   // The variant's own name (a configuration's brackets off), named exactly in an entry's list:
@@ -22,12 +11,12 @@ std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int wor
   // the all-reduce itself.
   const std::string name = variant.substr(0, variant.find('['));
   for (const KernelRoundTrips& k : kKernelRoundTrips)
-    if (k.sm == arch && k.dtype == dtype_name(dtype) && listed_in(k.variants, name)) {
+    if (holds(k, dtype_name(dtype), arch) && listed_in(k.variants, name)) {
       // A copy-engine variant's streams wait too (cuStreamWaitValue32): those waits count alike.
       const int streams = stream_round_trips(name, world);
       return RoundTrips{double(one_unit_round_trips(k, world) + streams),
                         "round-trip table: " + std::string(k.kernel) + ", sm_" + std::to_string(arch) + ", " +
-                            std::string(k.dtype) + " (every thread one unit of work)" +
+                            std::string(dtype_name(dtype)) + " (every thread one unit of work)" +
                             (streams > 0 ? " + " + std::to_string(streams) + " stream waits" : "")};
     }
   return std::nullopt;  // no count of the kernel's code: the floor takes its schedule's count, and says so

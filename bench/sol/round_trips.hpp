@@ -9,7 +9,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "arbench/core/dtype.hpp"
 
@@ -30,8 +29,5 @@ using RoundTripLookup = std::function<std::optional<RoundTrips>(const std::strin
 // architecture; nullopt where there is none (NCCL, the peers, the host backend's arch 0, a build
 // without the table).
 std::optional<RoundTrips> kernel_round_trips(const std::string& variant, int world, DType dtype, int arch);
-
-// Whether the comma-separated list `variants` ("oneshot-pull,unfused-oneshot") names `variant`.
-bool listed_in(std::string_view variants, std::string_view variant);
 
 }  // namespace arbench::sol

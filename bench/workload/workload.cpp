@@ -9,7 +9,7 @@
 
 #include "arbench/core/errors.hpp"
 #include "arbench/core/oracle.hpp"
-#include "workload/alternating.hpp"
+#include "workload/allreduce_workload.hpp"
 
 namespace arbench {
 namespace {
@@ -18,28 +18,11 @@ std::string element_text(const void* p, std::size_t i, DType t) {
   return std::to_string(load_as_f32(p, i, t));
 }
 
-class AllReduceWorkload final : public Workload {
+class AllReduceWorkload final : public AllReduceWorkloadBase {
  public:
   AllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed, bool signed_zeros)
-      : Workload(seed), c_(c), world_(f.world()), signed_zeros_(signed_zeros) {
-    in_ = std::make_unique<AlternatingBuffers>(f.alloc(c.bytes, placement), f.alloc(c.bytes, placement), world_);
-    if (!c.in_place) out_ = f.alloc(c.bytes, placement);
-    bufs_.in = in_.get();
-    bufs_.out = c.in_place ? static_cast<RankBuffers*>(in_.get()) : out_.get();
+      : AllReduceWorkloadBase(c, f, placement, seed), signed_zeros_(signed_zeros) {
     fill(f);
-  }
-
-  const OpBuffers& buffers() const override { return bufs_; }
-  void before_op(int rank) override { in_->before_op(rank); }
-
-  // Every set in use, and the outputs poisoned (NaN in bf16, fp16, fp32).
-  void fill(Fabric& f) override {
-    in_->alternate(alternating());
-    for (int s = 0; s < (alternating() ? 2 : 1); ++s) fill_set(f, s);
-    if (c_.in_place) return;
-    const std::vector<std::uint8_t> poison(c_.bytes, 0xff);
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
   }
 
   CheckResult check(Fabric& f) override {
@@ -69,7 +52,7 @@ class AllReduceWorkload final : public Workload {
  private:
   // One pass over the ranks writes set s's inputs and adds them up (exact: small integers), so
   // the answer comes with the inputs at no extra hashing.
-  void fill_set(Fabric& f, int set) {
+  void fill_set(Fabric& f, int set) override {
     const std::size_t n = c_.elements();
     const bool zero_sum = c_.in_place && kind() == Inputs::zero_sum;
     const std::uint64_t seed = seed_of(set);
@@ -91,12 +74,7 @@ class AllReduceWorkload final : public Workload {
     for (std::size_t i = 0; i < n; ++i) store_from_f32(want_[set].data(), i, c_.dtype, float(sum[i]));
   }
 
-  Case c_;
-  int world_;
   bool signed_zeros_;
-  std::unique_ptr<AlternatingBuffers> in_;
-  std::unique_ptr<RankBuffers> out_;
-  OpBuffers bufs_;
   std::vector<std::uint8_t> want_[2];  // the answer of set A and of set B
 };
 

@@ -12,32 +12,17 @@
 #include <vector>
 
 #include "arbench/algo/fp8/fp8_bound.hpp"
-#include "workload/alternating.hpp"
-#include "workload/workload.hpp"
+#include "workload/allreduce_workload.hpp"
 
 namespace arbench {
 namespace {
 
-class LossyAllReduceWorkload final : public Workload {
+class LossyAllReduceWorkload final : public AllReduceWorkloadBase {
  public:
+  // Out of place only (make_lossy_workload).
   LossyAllReduceWorkload(const Case& c, Fabric& f, Placement placement, std::uint64_t seed, int quantizations)
-      : Workload(seed), c_(c), world_(f.world()), quantizations_(quantizations) {
-    in_ = std::make_unique<AlternatingBuffers>(f.alloc(c.bytes, placement), f.alloc(c.bytes, placement), world_);
-    out_ = f.alloc(c.bytes, placement);
-    bufs_.in = in_.get();
-    bufs_.out = out_.get();
+      : AllReduceWorkloadBase(c, f, placement, seed), quantizations_(quantizations) {
     fill(f);
-  }
-
-  const OpBuffers& buffers() const override { return bufs_; }
-  void before_op(int rank) override { in_->before_op(rank); }
-
-  void fill(Fabric& f) override {
-    in_->alternate(alternating());
-    for (int s = 0; s < (alternating() ? 2 : 1); ++s) fill_set(f, s);
-    const std::vector<std::uint8_t> poison(c_.bytes, 0xff);
-    for (int r = 0; r < world_; ++r)
-      if (f.drives(r)) f.upload(r, bufs_.out->local(r), poison.data(), c_.bytes);
   }
 
   CheckResult check(Fabric& f) override {
@@ -74,7 +59,7 @@ class LossyAllReduceWorkload final : public Workload {
   }
 
  private:
-  void fill_set(Fabric& f, int set) {
+  void fill_set(Fabric& f, int set) override {
     const std::size_t n = c_.elements();
     const std::uint64_t seed = seed_of(set);
     const auto kind = static_cast<algo::Fp8Inputs>(seed % algo::kFp8InputKinds);
@@ -90,12 +75,7 @@ class LossyAllReduceWorkload final : public Workload {
     ref_[set] = algo::fp8_reference(values, c_.dtype, quantizations_);
   }
 
-  Case c_;
-  int world_;
   int quantizations_;
-  std::unique_ptr<AlternatingBuffers> in_;
-  std::unique_ptr<RankBuffers> out_;
-  OpBuffers bufs_;
   algo::Fp8Reference ref_[2];  // set A's and set B's exact sums and bounds
 };
 

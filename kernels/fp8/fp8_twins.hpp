@@ -22,11 +22,6 @@ class Fp8Twin final : public GridTwin<Fp8Twin<Mem>, Fp8Variant, algo::Fp8LaunchP
   bool block(const algo::SymmArgs& a, const algo::BlockCtx& c) const {
     return this->fp8_ == Fp8Algo::oneshot ? algo::oneshot_fp8_block<Mem, D>(a, c) : algo::twoshot_fp8_block<Mem, D>(a, c);
   }
-
- protected:
-  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
-    return this->grid_for(this->host_sms(), 1, t.blocks, packs);
-  }
 };
 
 template <class Mem>

@@ -25,6 +25,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/fused/norm_io.hpp"
 #include "kernels/sm_use.hpp"
 #include "kernels/symm/symm_variant.hpp"
 #include "kernels/variant_entry.hpp"
@@ -92,7 +93,7 @@ class FusedVariant : public Variant {
 
   void prepare(const Case& c, Fabric& f, const OpBuffers& b, const Tuning& t) override {
     const std::string me = fused_algo_name(algo_);
-    if (!b.in || !b.residual || !b.weight || !b.norm_out || !b.residual_out)
+    if (!b.in || !has_norm_buffers(b))
       throw CaseError(me + ": the workload did not provide x, residual, weight, norm_out and residual_out");
     fabric_ = &f;
     dtype_ = c.dtype;
@@ -236,16 +237,7 @@ class FusedVariant : public Variant {
     return a;
   }
 
-  algo::NormIo io_for(int rank) const {
-    algo::NormIo io;
-    io.residual = bufs_.residual->local(rank);
-    io.weight = bufs_.weight->local(rank);
-    io.norm_out = bufs_.norm_out->local(rank);
-    io.residual_out = bufs_.residual_out->local(rank);
-    io.hidden = hidden_;
-    io.eps = eps_;
-    return io;
-  }
+  algo::NormIo io_for(int rank) const { return norm_io_of(bufs_, rank, hidden_, eps_); }
 
   algo::NormArgs norm_args(int rank) const {
     algo::NormArgs a;

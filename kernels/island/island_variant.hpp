@@ -24,6 +24,7 @@
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
 #include "kernels/fabric/host/placed_buffers.hpp"
+#include "kernels/fused/norm_io.hpp"
 #include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
@@ -120,7 +121,7 @@ class IslandVariant : public Variant {
     const std::string me = island_algo_name(algo_);
     if (const Support s = supports_with(c, f, t); !s.ok) throw CaseError(me + ": " + s.reason);
     if (b.in == nullptr) throw CaseError(me + ": no input buffer");
-    if (fused() && (!b.residual || !b.weight || !b.norm_out || !b.residual_out))
+    if (fused() && !has_norm_buffers(b))
       throw CaseError(me + ": the workload did not provide x, residual, weight, norm_out and residual_out");
     fabric_ = &f;
     dtype_ = c.dtype;
@@ -231,12 +232,7 @@ class IslandVariant : public Variant {
   algo::FusedIslandArgs fused_args(int rank) const {
     algo::FusedIslandArgs a;
     a.s = island_args(rank);
-    a.io.residual = bufs_.residual->local(rank);
-    a.io.weight = bufs_.weight->local(rank);
-    a.io.norm_out = bufs_.norm_out->local(rank);
-    a.io.residual_out = bufs_.residual_out->local(rank);
-    a.io.hidden = hidden_;
-    a.io.eps = eps_;
+    a.io = norm_io_of(bufs_, rank, hidden_, eps_);
     a.tokens = tokens_;
     return a;
   }

@@ -17,6 +17,25 @@ Support two_byte_only(const Case& c, const char* who) {
 
 bool any_of(int v, std::initializer_list<int> set) { return std::find(set.begin(), set.end(), v) != set.end(); }
 
+// What every peer refuses alike (`me`: the peer): a world not in `worlds` (`whose`: whose limit
+// that is), a dtype but bf16 and fp16, and an in-place case (`in_place`: why it cannot be).
+Support peer_case_limits(const Case& c, const std::string& me, std::initializer_list<int> worlds, const char* whose,
+                         const char* in_place) {
+  if (!any_of(c.world, worlds)) {
+    std::string listed;  // "2, 4 or 8"
+    std::size_t i = 0;
+    for (const int w : worlds) {
+      if (i > 0) listed += i + 1 == worlds.size() ? " or " : ", ";
+      listed += std::to_string(w);
+      ++i;
+    }
+    return Support::no(me + " runs on " + listed + " ranks (" + whose + "), not " + std::to_string(c.world));
+  }
+  if (Support s = two_byte_only(c, me.c_str()); !s.ok) return s;
+  if (c.in_place) return Support::no(me + " " + in_place);
+  return Support::yes();
+}
+
 }  // namespace
 
 // ---- FlashInfer's PCIe-IPC all-reduce -------------------------------------------------------------
@@ -65,11 +84,10 @@ PcieIpcWorkspace pcie_ipc_workspace(std::size_t numel, std::size_t workspace_byt
 Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks, std::size_t workspace_bytes) {
   const std::string me = "flashinfer-pcie-ipc";
   if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
-  if (!any_of(c.world, {2, 4, 8}))
-    return Support::no(me + " runs on 2, 4 or 8 ranks (FlashInfer's PCIe-IPC all-reduce), not " +
-                       std::to_string(c.world));
-  if (Support s = two_byte_only(c, "flashinfer-pcie-ipc"); !s.ok) return s;
-  if (c.in_place) return Support::no(me + " writes a separate output (FlashInfer's API is out of place)");
+  if (Support s = peer_case_limits(c, me, {2, 4, 8}, "FlashInfer's PCIe-IPC all-reduce",
+                                   "writes a separate output (FlashInfer's API is out of place)");
+      !s.ok)
+    return s;
   const std::size_t pack = 16 / dtype_size(c.dtype);
   if (c.elements() % pack != 0)
     return Support::no(me + " moves whole 16-byte packs: " + size_text(c.bytes) + " is not a multiple of 16");
@@ -195,11 +213,10 @@ std::string fusion_rule_text(FusionRule r, int cc) {
 Support fusion_limits(const Case& c, std::optional<FusionShot> forced) {
   const std::string me = "flashinfer-fused";
   if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
-  if (!any_of(c.world, {2, 4, 8}))
-    return Support::no(me + " runs on 2, 4 or 8 ranks (FlashInfer builds its fusion for 2, 4, 8 and 16), not " +
-                       std::to_string(c.world));
-  if (Support s = two_byte_only(c, "flashinfer-fused"); !s.ok) return s;
-  if (c.in_place) return Support::no(me + " writes separate outputs (no in-place form)");
+  if (Support s = peer_case_limits(c, me, {2, 4, 8}, "FlashInfer builds its fusion for 2, 4, 8 and 16",
+                                   "writes separate outputs (no in-place form)");
+      !s.ok)
+    return s;
   if (c.tokens < 1 || c.hidden < 1) return Support::no(me + " needs tokens >= 1 and hidden >= 1");
   const int elem = int(dtype_size(c.dtype));
   if (c.hidden % (16 / elem) != 0)
@@ -242,11 +259,10 @@ int vllm_blocks(std::size_t bytes, int blocks) {
 Support vllm_limits(const Case& c, std::optional<VllmStage> forced) {
   const std::string me = "vllm-custom";
   if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
-  if (!any_of(c.world, {2, 4, 6, 8}))
-    return Support::no(me + " runs on 2, 4, 6 or 8 ranks (vLLM's supported world sizes), not " + std::to_string(c.world));
-  if (Support s = two_byte_only(c, "vllm-custom"); !s.ok) return s;
-  if (c.in_place)
-    return Support::no(me + " is out of place (every rank reads every peer's input while outputs are written)");
+  if (Support s = peer_case_limits(c, me, {2, 4, 6, 8}, "vLLM's supported world sizes",
+                                   "is out of place (every rank reads every peer's input while outputs are written)");
+      !s.ok)
+    return s;
   if (c.bytes % 16 != 0) return Support::no(me + " needs a multiple of 16 bytes (" + size_text(c.bytes) + ")");
   if (c.bytes / 16 > std::size_t(INT_MAX)) return Support::no(me + " counts packs in int: " + size_text(c.bytes));
   if (!forced && c.bytes >= kVllmMaxBytes)

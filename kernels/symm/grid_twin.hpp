@@ -1,7 +1,8 @@
 // What the exact symm twins and the FP8 twins share (symm_twins.hpp, kernels/fp8/fp8_twins.hpp):
 // a SymmVariant run on the host, sequentially or block-faithfully (kernels/twin_grid.hpp, the mode
-// chosen by Tuning::host_threads within the kernel's launch Policy). Twin supplies the grid
-// (choose_blocks, from host_sms()) and one block of its protocol (block<D>); the rest is here.
+// chosen by Tuning::host_threads within the kernel's launch Policy), its grid chosen by the
+// kernel's policy with the host's cores as SMs. Twin supplies one block of its protocol
+// (block<D>); the rest is here.
 // make_twin_with<Mem>(algo) makes the twin of an algorithm with any host memory policy: HostMem in
 // production, the mutant policies of the mutation score in tests.
 #pragma once
@@ -39,6 +40,10 @@ class GridTwin : public Base {
   int threads() const override { return grids_.threads(); }
   // The SM count the kernel's launch policy gets (block-faithful: the host's cores).
   int host_sms() const { return grids_.sms(Policy::kHostSms); }
+  // The kernel's policy, with the host's cores as SMs.
+  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
+    return this->grid_for(host_sms(), 1, t.blocks, packs);
+  }
 
  private:
   TwinGrids grids_;

@@ -30,12 +30,6 @@ class SymmTwin final : public GridTwin<SymmTwin<Mem>, SymmVariant, algo::SymmLau
     }
     return false;
   }
-
- protected:
-  // The kernel's policy (block-faithful: with the host's cores as SMs).
-  int choose_blocks(const Fabric& /*f*/, const Tuning& t, std::size_t packs) const override {
-    return this->grid_for(this->host_sms(), 1, t.blocks, packs);
-  }
 };
 
 template <class Mem>

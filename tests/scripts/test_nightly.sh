@@ -81,6 +81,13 @@ night() {  # night EXPECTED_RC LABEL [ENV=VALUE...] [-- NIGHTLY-ARGS...]
   echo "$label: exit $rc as expected"
 }
 latest() { find "$1/nightly" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1; }
+# regressed_night NAME BASE NEW: in results folder $gpu/NAME, a night from result BASE (exit 0: it
+# becomes the baseline), then one from NEW that must regress (exit 1); cmp_txt: its compare.txt.
+regressed_night() {
+  night 0 "$1_base" ARBENCH_RESULTS_DIR="$gpu/$1" -- --from-result "$2"
+  night 1 "$1" ARBENCH_RESULTS_DIR="$gpu/$1" -- --from-result "$3"
+  cmp_txt=$(latest "$gpu/$1")/compare.txt
+}
 page_nights() { sed -n 's/.*data-nights="\([0-9]*\)".*/\1/p' "$1" | head -n 1; }
 count() { find "$@" 2>/dev/null | wc -l; }
 
@@ -253,9 +260,8 @@ peer='allreduce/flashinfer-pcie-ipc[staged-ring]/bf16/gpus:8/bytes:65536'
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/peers_a.json" --gpu --seed 1 --peers
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/peers_b.json" --gpu --seed 1 --peers \
   --slow "$peer=1.3"
-night 0 peers_base ARBENCH_RESULTS_DIR="$gpu/peers" -- --from-result "$gpu/peers_a.json"
-night 1 peers_slow ARBENCH_RESULTS_DIR="$gpu/peers" -- --from-result "$gpu/peers_b.json"
-grep -q "1 regression(s)" "$(latest "$gpu/peers")/compare.txt" || fail "peers: expected exactly one regression"
+regressed_night peers "$gpu/peers_a.json" "$gpu/peers_b.json"
+grep -q "1 regression(s)" "$cmp_txt" || fail "peers: expected exactly one regression"
 "$py" - "$(latest "$gpu/peers")/report.html" "$peer" <<'PY' || fail "peers: the page does not mark the peer's regression"
 import re, sys
 page, peer = open(sys.argv[1]).read(), sys.argv[2]
@@ -269,9 +275,7 @@ PY
 # A slow drift across all cases fails the night although no case moves by the threshold.
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/drift.json" --gpu --seed 3 \
   --slow "$slow=1.3" --slow "$link=1.4" --downtrained "$link" --scale 1.04
-night 0 drift_base ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/c.json"
-night 1 drift ARBENCH_RESULTS_DIR="$gpu/drift" -- --from-result "$gpu/drift.json"
-cmp_txt=$(latest "$gpu/drift")/compare.txt
+regressed_night drift "$gpu/c.json" "$gpu/drift.json"
 grep -q "^no regression in " "$cmp_txt" && grep -q "^the whole run is slower: a regression" "$cmp_txt" ||
   fail "drift: the summary does not say the whole run is slower: $(tail -n 2 "$cmp_txt")"
 grep -q "^whole run: slower: geometric mean +4.0%" "$cmp_txt" || fail "drift: no whole-run line in compare.txt"
@@ -283,9 +287,7 @@ lossy='allreduce/twoshot-fp8/bf16/gpus:8/bytes:1048576'
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/lossy_a.json" --gpu --seed 1 --lossy
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$gpu/lossy_b.json" --gpu --seed 1 --lossy \
   --err "$lossy=2"
-night 0 lossy_base ARBENCH_RESULTS_DIR="$gpu/lossy" -- --from-result "$gpu/lossy_a.json"
-night 1 lossy_rose ARBENCH_RESULTS_DIR="$gpu/lossy" -- --from-result "$gpu/lossy_b.json"
-cmp_txt=$(latest "$gpu/lossy")/compare.txt
+regressed_night lossy "$gpu/lossy_a.json" "$gpu/lossy_b.json"
 grep -q "^1 regression(s) (1 with a rising error) in " "$cmp_txt" ||
   fail "lossy: the summary does not count the rising error: $(tail -n 2 "$cmp_txt")"
 grep -q "rms_rel_err 0.9% -> 1.8% (+100%) (rose)" "$cmp_txt" || fail "lossy: compare.txt lacks the figures"

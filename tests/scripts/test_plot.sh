@@ -6,21 +6,17 @@
 # `run --nccl-lib`), each
 # with a two-night history (one regression) and the published reference curves; and what it
 # plots is the data (check_plot_data.py: every series and point recomputed from the files).
-# Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
+# Exit 77 (ctest: skipped) when no Python has matplotlib (support/plot_test.sh says which it tried).
 set -euo pipefail
 repo=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-source "$(dirname "$0")/support/find_python.sh"
-find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
-echo "python with matplotlib: $py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/support/plot_test.sh"
+start_plot_test
 
 "$py" "$repo/tests/scripts/support/make_synthetic_result.py" "$tmp/synthetic.json" --floors
 shopt -s nullglob
 samples=("$repo"/results/samples/*.json)
 ((${#samples[@]})) || { echo "FAIL: no sample result in results/samples/"; exit 1; }
 
-status=0
 # NCCL builds side by side: every NCCL case again as nccl@2.29.2, 20% faster.
 "$py" - "$tmp/synthetic.json" "$tmp/builds.json" <<'PY'
 import copy, json, sys
@@ -67,14 +63,7 @@ sys.exit(not any(c["name"].startswith("allreduce_rmsnorm/unfused-") for c in cas
   fi
   [[ $result == "$tmp/synthetic.json" ]] && [[ ! " ${expected[*]} " =~ " fused_speedup " ]] &&
     { echo "FAIL: synthetic result lacks fused cases"; status=1; }
-  for stem in "${expected[@]}"; do
-    for ext in png svg; do
-      f=$out/plots/$stem.$ext
-      if [[ ! -s $f ]] || ! grep -qx "$f" "$out/written.txt"; then
-        echo "FAIL: $name: $stem.$ext not written"; status=1
-      fi
-    done
-  done
+  figures_written "$out/plots" "$out/written.txt" "$name: " "${expected[@]}" || status=1
   head -c 8 "$out/plots/latency.png" | grep -q PNG ||
     { echo "FAIL: $name: latency.png is not a PNG"; status=1; }
   grep -q "<svg" "$out/plots/latency.svg" ||

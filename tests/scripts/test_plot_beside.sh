@@ -4,27 +4,18 @@
 # variant (beside_slowdown), PNG and SVG, one panel per GPU count; what they draw is the JSON's
 # data (check_plot_data.py -> check_plot_load.py: every point and bar recomputed); a run without
 # --beside gives sms_latency from the isolated medians and no beside_slowdown.
-# Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
+# Exit 77 (ctest: skipped) when no Python has matplotlib (support/plot_test.sh says which it tried).
 # Usage: test_plot_beside.sh REPO ARBENCH_EXE
 set -euo pipefail
 repo=$1
 arbench=$2
-source "$(dirname "$0")/support/find_python.sh"
-find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
-echo "python with matplotlib: $py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
+source "$(dirname "$0")/support/plot_test.sh"
+start_plot_test
 
 "$arbench" run --backend host --beside compute --gpus 2,4 -b 1K -e 4K --variants oneshot-pull,ring,twoshot \
   --family allreduce --samples 2 --warmup 1 --pipelined-ops 2 --out "$tmp/beside.json" -q >/dev/null
 "$py" "$repo/scripts/plot.py" "$tmp/beside.json" --out "$tmp/p" >"$tmp/written.txt"
-for stem in sms_latency beside_slowdown latency; do
-  for ext in png svg; do
-    f=$tmp/p/$stem.$ext
-    if [[ ! -s $f ]] || ! grep -qx "$f" "$tmp/written.txt"; then echo "FAIL: $stem.$ext not written"; status=1; fi
-  done
-done
+figures_written "$tmp/p" "$tmp/written.txt" "" sms_latency beside_slowdown latency || status=1
 "$py" "$repo/tests/scripts/support/check_plot_data.py" "$tmp/beside.json" "$tmp/checked" - || status=1
 
 "$arbench" run --backend host --gpus 2 -b 1K -e 1K --variants oneshot-pull,ring --family allreduce --samples 2 \

@@ -4,27 +4,18 @@
 # skewed cases are read (and kept out of the winner map) without breaking the other plots; what
 # the phase figures draw is the JSON's data (check_plot_data.py: every bar's height and stacking
 # recomputed from phases.breakdown_us); a result without timelines gives no phase figure.
-# Exit 77 (ctest: skipped) when no Python has matplotlib (find_python.sh says which it tried).
+# Exit 77 (ctest: skipped) when no Python has matplotlib (support/plot_test.sh says which it tried).
 # Usage: test_plot_phases.sh REPO ARBENCH_EXE
 set -euo pipefail
 repo=$1
 arbench=$2
-source "$(dirname "$0")/support/find_python.sh"
-find_matplotlib_python || { echo "skip: $py_why"; exit 77; }
-echo "python with matplotlib: $py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
+source "$(dirname "$0")/support/plot_test.sh"
+start_plot_test
 
 "$arbench" run --backend host --phases --skew 0,5 --gpus 2,4 -b 1K -e 4K --variants oneshot-pull,ring \
   --family allreduce --samples 2 --warmup 1 --pipelined-ops 0 --out "$tmp/phases.json" -q >/dev/null
 "$py" "$repo/scripts/plot.py" "$tmp/phases.json" --out "$tmp/p" >"$tmp/written.txt"
-for stem in phases_gpus2 phases_gpus4 latency winners; do
-  for ext in png svg; do
-    f=$tmp/p/$stem.$ext
-    if [[ ! -s $f ]] || ! grep -qx "$f" "$tmp/written.txt"; then echo "FAIL: $stem.$ext not written"; status=1; fi
-  done
-done
+figures_written "$tmp/p" "$tmp/written.txt" "" phases_gpus2 phases_gpus4 latency winners || status=1
 head -c 8 "$tmp/p/phases_gpus4.png" | grep -q PNG || { echo "FAIL: phases_gpus4.png is not a PNG"; status=1; }
 "$py" "$repo/tests/scripts/support/check_plot_data.py" "$tmp/phases.json" "$tmp/checked" - || status=1
 grep -q "skew:5" "$tmp/p/latency.svg" || { echo "FAIL: the skewed cases are not curves of their own"; status=1; }

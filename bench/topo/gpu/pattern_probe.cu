@@ -56,14 +56,6 @@ struct PatternDevice {
   PatternDevice& operator=(const PatternDevice&) = delete;
 };
 
-std::size_t slot(std::size_t g, std::size_t p) { return p < g ? p : p - 1; }
-
-float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
-  float ms = 0;
-  ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
-  return ms;
-}
-
 // A flow as the GPU that drives it sees it: where from, where to, which flow of the pattern.
 struct DrivenFlow {
   uint4* dst;

@@ -1,6 +1,7 @@
 // Host machinery the link probes share (probe.cu: one link at a time; probe_loaded.cu: all links
-// at once): one GPU's probe resources, peer access that is undone on exit, and the flag
-// ping-pong between two GPUs. CUDA-linked, included by the probes' .cu files only.
+// at once; pattern_probe.cu: a traffic pattern): one GPU's probe resources, peer access that is
+// undone on exit, the flag ping-pong between two GPUs, a peer's slot and the event timing.
+// CUDA-linked, included by the probes' .cu files only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -178,5 +179,15 @@ inline LinkMatrix empty_matrix(std::size_t n, std::string method, std::string un
 }
 
 inline std::string pair_name(std::size_t i, std::size_t j) { return std::to_string(i) + "->" + std::to_string(j); }
+
+// GPU g's slot for peer p among its N-1 peers (its stream, its event, its landing zone for p's data).
+inline std::size_t slot(std::size_t g, std::size_t p) { return p < g ? p : p - 1; }
+
+// Milliseconds between two events that have completed.
+inline float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+  return ms;
+}
 
 }  // namespace arbench::topo::probe

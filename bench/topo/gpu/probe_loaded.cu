@@ -56,15 +56,6 @@ struct LoadedDevice {
   LoadedDevice& operator=(const LoadedDevice&) = delete;
 };
 
-// GPU g's slot for peer p: its stream, its event, its landing zone for p's data.
-std::size_t slot(std::size_t g, std::size_t p) { return p < g ? p : p - 1; }
-
-float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
-  float ms = 0;
-  ARB_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
-  return ms;
-}
-
 class LoadedProbe {
  public:
   LoadedProbe(const std::vector<CudaGpu>& gpus, const ProbeOptions& opt)

@@ -175,12 +175,7 @@ void NcclFabric::check_peers() {
   };
   // No windows (NCCL refuses them unless every pair is CUDA-P2P): the pairs CUDA reports are still
   // what `nccl` and the island variants use, so they are checked on bare devices, and kept.
-  how.check_bare = [&] {
-    CheckedPeers c;
-    c.access = check_device_peer_access(devices, reported_peer_access(devices), kPeerCheckBound_s, planted_,
-                                        kPeerBulkBytes, &c.fatal);
-    return c;
-  };
+  how.check_bare = [&] { return check_bare_devices(devices, planted_); };
   PeerCheckOutcome out = run_fabric_peer_check(how);
   peer_access_ = std::move(out.access);
   symmetric_reason_ = out.symmetric_reason;

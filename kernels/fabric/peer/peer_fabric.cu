@@ -81,12 +81,7 @@ void PeerArenaFabric::check_arena_peers(BrokenPair planted) {
     return c;
   };
   if (!several)  // the arena could not be had: the same check on bare devices, its matrix kept
-    how.check_bare = [&] {
-      CheckedPeers c;
-      c.access = check_device_peer_access(devices, reported_peer_access(devices), kPeerCheckBound_s, planted,
-                                          kPeerBulkBytes, &c.fatal);
-      return c;
-    };
+    how.check_bare = [&] { return check_bare_devices(devices, planted); };
   PeerCheckOutcome out = run_fabric_peer_check(how);
   peer_access_ = std::move(out.access);
   symmetric_reason_ = out.symmetric_reason;

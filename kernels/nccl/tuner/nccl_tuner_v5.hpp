@@ -42,15 +42,20 @@ struct TunerConstants {  // ncclTunerConstants_v5_t: never written by this plugi
   double perChMaxNVLSTreeBws[4][3];
 };
 
-// ncclTuner_v5_t. The cost table is a flat float[7][3] on NCCL's stack passed as float**: index it
-// as float (*)[3], never as float** (NCCL 2.28's example plugin does, and crashes).
-struct TunerV5 {
+// The entry points of ncclTuner_v5_t, which v6 has with the same arguments. The cost table is a
+// flat float[7][3] on NCCL's stack passed as float**: index it as float (*)[3], never as float**
+// (NCCL 2.28's example plugin does, and crashes).
+using TunerInit = Result (*)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes,
+                             Logger logFunction, NvlDomainInfo* nvlDomainInfo, TunerConstants* constants);
+using TunerGetCollInfo = Result (*)(void* context, int collType, std::size_t nBytes, int numPipeOps,
+                                    float** collCostTable, int numAlgo, int numProto, int regBuff, int* nChannels);
+using TunerFinalize = Result (*)(void* context);
+
+struct TunerV5 {  // ncclTuner_v5_t
   const char* name;
-  Result (*init)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes, Logger logFunction,
-                 NvlDomainInfo* nvlDomainInfo, TunerConstants* constants);
-  Result (*getCollInfo)(void* context, int collType, std::size_t nBytes, int numPipeOps, float** collCostTable,
-                        int numAlgo, int numProto, int regBuff, int* nChannels);
-  Result (*finalize)(void* context);
+  TunerInit init;
+  TunerGetCollInfo getCollInfo;
+  TunerFinalize finalize;
 };
 
 static_assert(sizeof(Result) == sizeof(int), "ncclResult_t is an int-sized enum");

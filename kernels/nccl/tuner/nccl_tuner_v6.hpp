@@ -11,13 +11,11 @@
 
 namespace arbench::nccl_abi {
 
-struct TunerV6 {
+struct TunerV6 {  // ncclTuner_v6_t
   const char* name;
-  Result (*init)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes, Logger logFunction,
-                 NvlDomainInfo* nvlDomainInfo, TunerConstants* constants);
-  Result (*getCollInfo)(void* context, int collType, std::size_t nBytes, int numPipeOps, float** collCostTable,
-                        int numAlgo, int numProto, int regBuff, int* nChannels);
-  Result (*finalize)(void* context);
+  TunerInit init;
+  TunerGetCollInfo getCollInfo;
+  TunerFinalize finalize;
   // null: NCCL keeps its own chunk size (this plugin never changes it)
   Result (*getChunkSize)(void* context, int collType, std::size_t nBytes, int algo, int proto, int nChannels,
                          std::size_t* chunkSize);

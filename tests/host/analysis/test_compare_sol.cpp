@@ -28,6 +28,15 @@ const CaseComparison& row_of(const CompareReport& rep, const std::string& name) 
   throw std::runtime_error("no row " + name);
 }
 
+// The time the same (within the threshold), and % of SOL fell because the floor moved.
+::testing::AssertionResult same_time_floor_moved(const CaseComparison& r) {
+  if (r.result.verdict != Verdict::same) return ::testing::AssertionFailure() << "the time's verdict is not same";
+  if (!r.sol) return ::testing::AssertionFailure() << "no % of SOL";
+  if (!r.sol->fell() || !r.sol->floor_moved)
+    return ::testing::AssertionFailure() << "fell " << r.sol->fell() << ", floor moved " << r.sol->floor_moved;
+  return ::testing::AssertionSuccess();
+}
+
 TEST(CompareSol, FallingFurtherFromAnUnchangedFloorIsARegression) {
   const auto [base, next] = pair_of(10, 5.0, 12, 5.0);  // 50% of SOL -> 41.7%
   const CompareReport rep = compare_results(base, next, {});
@@ -61,10 +70,7 @@ TEST(CompareSol, AFloorThatMovedIsReportedNotCountedUnlessStrict) {
   const auto [base, next] = pair_of(10, 5.0, 10, 3.0);
   const CompareReport rep = compare_results(base, next, {});
   const CaseComparison& r = row_of(rep, kCase);
-  EXPECT_EQ(r.result.verdict, Verdict::same);
-  ASSERT_TRUE(r.sol);
-  EXPECT_TRUE(r.sol->fell());
-  EXPECT_TRUE(r.sol->floor_moved);
+  ASSERT_TRUE(same_time_floor_moved(r));
   EXPECT_FALSE(r.counted);
   EXPECT_NE(r.sol->not_counted.find("the floor moved"), std::string::npos);
   EXPECT_EQ(compare_exit_code(rep), 0);
@@ -83,10 +89,7 @@ TEST(CompareSol, AFloorThatMovedWithinTheThresholdDoesNotGateATimeWithinIt) {
   const auto [base, next] = pair_of(10, 5.0, 10.4, 4.8);
   const CompareReport rep = compare_results(base, next, {});
   const CaseComparison& r = row_of(rep, kCase);
-  EXPECT_EQ(r.result.verdict, Verdict::same);
-  ASSERT_TRUE(r.sol);
-  EXPECT_TRUE(r.sol->fell());
-  EXPECT_TRUE(r.sol->floor_moved);
+  ASSERT_TRUE(same_time_floor_moved(r));
   EXPECT_FALSE(r.sol->counted);
   EXPECT_EQ(compare_exit_code(rep), 0);
   EXPECT_EQ(rep.not_counted, 1);

@@ -48,6 +48,44 @@ std::vector<std::string> thrown_in_each(int n, Step step) {
   return what;
 }
 
+// What one process saw when the first alloc of its arena was refused (PeerMapRefused).
+struct Refused {
+  std::string what;
+  int user = -1, owner = -1;
+  int imports_of_2 = -1;  // how often it imported GPU 2's chunk
+  int left = -1;          // its driver's mappings and allocations left after the refusal
+};
+
+// Three processes alloc from their arenas, `plant(driver, rank)` having set up a refusal of the
+// pair 1 -> 2; every process must fail alike, naming that pair, with nothing left mapped.
+template <class Plant>
+std::vector<Refused> refused_in_each(Plant plant) {
+  ThreadWorlds worlds(3);
+  std::vector<Refused> refused(3);
+  worlds.run([&](World& w, int rank) {
+    FakePeerDriver d(kGranule);
+    plant(d, rank);
+    auto arena = arena_of(d, w);
+    Refused& mine = refused[std::size_t(rank)];
+    try {
+      (void)arena->alloc(64);
+    } catch (const PeerMapRefused& e) {
+      mine.what = e.what();
+      mine.user = e.user();
+      mine.owner = e.owner();
+    }
+    mine.imports_of_2 = int(std::count(d.calls.begin(), d.calls.end(), "import 2"));
+    mine.left = d.live_mappings() + d.live_allocations();
+  });
+  for (std::size_t r = 0; r < refused.size(); ++r) {
+    EXPECT_EQ(refused[r].user, 1) << r;
+    EXPECT_EQ(refused[r].owner, 2) << r;
+    EXPECT_EQ(refused[r].what, refused[0].what) << r;
+    EXPECT_EQ(refused[r].left, 0) << r;
+  }
+  return refused;
+}
+
 }  // namespace
 
 TEST(CudaPeerProviderProcesses, EveryProcessMapsEveryPeersChunk) {
@@ -85,29 +123,11 @@ TEST(CudaPeerProviderProcesses, EveryProcessMapsEveryPeersChunk) {
 }
 
 TEST(CudaPeerProviderProcesses, ARefusedPairFailsEveryProcessAlikeAndLeavesNothingMapped) {
-  ThreadWorlds worlds(3);
-  std::vector<std::string> what(3);
-  std::vector<int> user(3, -1), owner(3, -1), left(3, -1);
-  worlds.run([&](World& w, int rank) {
-    FakePeerDriver d(kGranule);
+  const auto refused = refused_in_each([](FakePeerDriver& d, int rank) {
     if (rank == 1) d.access_refused = {{1, 2}};  // GPU 1 may not map GPU 2's memory
-    auto arena = arena_of(d, w);
-    try {
-      (void)arena->alloc(64);
-    } catch (const PeerMapRefused& e) {
-      what[std::size_t(rank)] = e.what();
-      user[std::size_t(rank)] = e.user();
-      owner[std::size_t(rank)] = e.owner();
-    }
-    left[std::size_t(rank)] = d.live_mappings() + d.live_allocations();
   });
-  for (int r = 0; r < 3; ++r) {
-    EXPECT_EQ(user[std::size_t(r)], 1) << r;
-    EXPECT_EQ(owner[std::size_t(r)], 2) << r;
-    EXPECT_EQ(what[std::size_t(r)], what[0]);
-    EXPECT_EQ(left[std::size_t(r)], 0) << r;
-  }
-  EXPECT_NE(what[0].find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2)"), std::string::npos) << what[0];
+  EXPECT_NE(refused[0].what.find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2)"), std::string::npos)
+      << refused[0].what;
 }
 
 // Issue 43, item 7: a process asks cudaDeviceCanAccessPeer about the peer's GPU (known by bus id)
@@ -115,41 +135,21 @@ TEST(CudaPeerProviderProcesses, ARefusedPairFailsEveryProcessAlikeAndLeavesNothi
 // to refuse an imported chunk. A peer GPU it cannot see is left to cuMemSetAccess.
 TEST(CudaPeerProviderProcesses, APairWithoutPeerToPeerIsRefusedBeforeTheImport) {
   for (const bool visible : {true, false}) {
-    ThreadWorlds worlds(3);
-    std::vector<std::string> what(3);
-    std::vector<int> user(3, -1), owner(3, -1), imports_of_2(3, -1), left(3, -1);
-    worlds.run([&](World& w, int rank) {
-      FakePeerDriver d(kGranule);
-      if (rank == 1) {
-        d.no_peer_path = {{1, 2}};    // cudaDeviceCanAccessPeer(1, 2) says no
-        d.access_refused = {{1, 2}};  // and so would cuMemSetAccess, after the import
-        if (!visible) d.invisible = {2};
-      }
-      auto arena = arena_of(d, w);
-      try {
-        (void)arena->alloc(64);
-      } catch (const PeerMapRefused& e) {
-        what[std::size_t(rank)] = e.what();
-        user[std::size_t(rank)] = e.user();
-        owner[std::size_t(rank)] = e.owner();
-      }
-      imports_of_2[std::size_t(rank)] = int(std::count(d.calls.begin(), d.calls.end(), "import 2"));
-      left[std::size_t(rank)] = d.live_mappings() + d.live_allocations();
+    const auto refused = refused_in_each([&](FakePeerDriver& d, int rank) {
+      if (rank != 1) return;
+      d.no_peer_path = {{1, 2}};    // cudaDeviceCanAccessPeer(1, 2) says no
+      d.access_refused = {{1, 2}};  // and so would cuMemSetAccess, after the import
+      if (!visible) d.invisible = {2};
     });
-    for (int r = 0; r < 3; ++r) {
-      EXPECT_EQ(user[std::size_t(r)], 1) << r;
-      EXPECT_EQ(owner[std::size_t(r)], 2) << r;
-      EXPECT_EQ(what[std::size_t(r)], what[0]) << r;
-      EXPECT_EQ(left[std::size_t(r)], 0) << r;
-    }
+    const std::string& what = refused[0].what;
     if (visible) {
-      EXPECT_EQ(imports_of_2[1], 0) << "refused before GPU 2's chunk was imported";
-      EXPECT_NE(what[0].find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2): no peer-to-peer path (fake)"),
+      EXPECT_EQ(refused[1].imports_of_2, 0) << "refused before GPU 2's chunk was imported";
+      EXPECT_NE(what.find("GPU 1 (rank 1) cannot map the memory of GPU 2 (rank 2): no peer-to-peer path (fake)"),
                 std::string::npos)
-          << what[0];
+          << what;
     } else {
-      EXPECT_EQ(imports_of_2[1], 1) << "a GPU this process cannot see: cuMemSetAccess decides";
-      EXPECT_NE(what[0].find("cannot map the memory of rank 2"), std::string::npos) << what[0];
+      EXPECT_EQ(refused[1].imports_of_2, 1) << "a GPU this process cannot see: cuMemSetAccess decides";
+      EXPECT_NE(what.find("cannot map the memory of rank 2"), std::string::npos) << what;
     }
   }
 }

@@ -3,40 +3,15 @@
 // are there; fields with commas or quotes are quoted.
 #include <gtest/gtest.h>
 
-#include <map>
-#include <sstream>
-
 #include "results/device_state.hpp"
 #include "results/fusion_summary.hpp"
 #include "results/report.hpp"
+#include "tests/host/results/csv_rows.hpp"
 
 namespace arbench {
 namespace {
 
-std::vector<std::string> split_csv_line(const std::string& line) {  // RFC 4180, enough for the test
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
-    else if (ch == '"') quoted = !quoted;
-    else if (ch == ',' && !quoted) out.emplace_back();
-    else out.back() += ch;
-  }
-  return out;
-}
-
-std::map<std::string, std::string> row(const std::string& csv, int index) {
-  std::istringstream in(csv);
-  std::string header, line;
-  std::getline(in, header);
-  for (int i = 0; i <= index; ++i) std::getline(in, line);
-  const auto keys = split_csv_line(header), values = split_csv_line(line);
-  EXPECT_EQ(keys.size(), values.size()) << line;
-  std::map<std::string, std::string> m;
-  for (std::size_t i = 0; i < keys.size() && i < values.size(); ++i) m[keys[i]] = values[i];
-  return m;
-}
+using test::csv_row;
 
 TEST(ResultsCsv, FailedCasesHaveEmptyTimingsAndAReason) {
   CaseResult ok;
@@ -52,7 +27,7 @@ TEST(ResultsCsv, FailedCasesHaveEmptyTimingsAndAReason) {
   failed.wrong_elements = 12;
   const std::string csv = results_csv({ok, failed}, "host");
   EXPECT_EQ(csv.substr(0, csv.find('\n')), kCsvHeader);
-  const auto good = row(csv, 0), bad = row(csv, 1);
+  const auto good = csv_row(csv, 0), bad = csv_row(csv, 1);
   EXPECT_EQ(good.at("status"), "ok");
   EXPECT_EQ(good.at("median_us"), "10");
   EXPECT_EQ(good.at("reason"), "");
@@ -72,7 +47,7 @@ TEST(ResultsCsv, FusedColumns) {
   fused.max_ulp_error = 0.5;
   fused.extra[kSpeedupCounter] = 2;
   fused.extra[kSavedCounter] = 10;
-  const auto r = row(results_csv({fused}, "host"), 0);
+  const auto r = csv_row(results_csv({fused}, "host"), 0);
   EXPECT_EQ(r.at("max_ulp_error"), "0.5");
   EXPECT_EQ(r.at("speedup_vs_unfused"), "2");
   EXPECT_EQ(r.at("fusion_saved_us"), "10");
@@ -92,7 +67,7 @@ TEST(ResultsCsv, NoiseAndAbnormalDeviceState) {
   r.device = DeviceState{};
   r.device->findings.push_back({DeviceIssue::link_downtrained, 3, "link Gen5 x8, max Gen5 x16"});
   const std::string csv = results_csv({r, quiet}, "cuda");
-  const auto a = row(csv, 0), b = row(csv, 1);
+  const auto a = csv_row(csv, 0), b = csv_row(csv, 1);
   EXPECT_EQ(a.at("noise_pct"), "2.5");
   EXPECT_EQ(a.at("device_state"), "GPU 3 link Gen5 x8, max Gen5 x16");
   EXPECT_EQ(b.at("noise_pct"), "");

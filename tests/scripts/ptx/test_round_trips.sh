@@ -3,7 +3,7 @@
 # (scripts/round_trips.py, docs/round-trips.md). Every kernel of the build, for every architecture
 # it targets (the PTX nvcc embedded in the objects the build made): within its family's bound, no
 # serialised loop, every count the checked-in one (scripts/round_trips.expected), and
-# docs/round-trips.md's table and include/arbench/core/round_trips.hpp up to date. Then the check
+# docs/round-trips.md's table and include/arbench/core/round_trips_table.hpp up to date. Then the check
 # must fail on planted kernels compiled here (tests/fixtures/round_trips/planted_kernel.cu):
 # oneshot-pull's reduce with its loop over ranks not unrolled (a serialised loop), and unrolled but
 # storing each rank's pack before loading the next (8 data waits per unit, bound 1).
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 $tool check --build-dir "$build" --expect "$src/scripts/round_trips.expected" --docs "$src/docs/round-trips.md" \
-  --header "$src/include/arbench/core/round_trips.hpp" || exit 1
+  --header "$src/include/arbench/core/round_trips_table.hpp" || exit 1
 
 fails=0
 plant() {  # plant DEFINE EXPECTED_TEXT WHAT

@@ -1,4 +1,4 @@
-# Sourced by the script tests that draw plots (plot_sample, plot_phases, nightly_end_to_end):
+# Sourced by the script tests that draw plots (support/plot_test.sh, nightly_end_to_end):
 # find a Python that imports matplotlib wherever it is, not only Debian's /usr/bin/python3 (a
 # pyenv or venv python3 first on PATH may lack it while /usr/bin/python3 has it, or the reverse).
 #

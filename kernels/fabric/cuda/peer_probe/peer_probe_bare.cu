@@ -98,4 +98,11 @@ PeerAccess check_device_peer_access(const std::vector<int>& devices, const std::
   return m;
 }
 
+CheckedPeers check_bare_devices(const std::vector<int>& devices, BrokenPair planted) {
+  CheckedPeers c;
+  c.access = check_device_peer_access(devices, reported_peer_access(devices), kPeerCheckBound_s, planted,
+                                      kPeerBulkBytes, &c.fatal);
+  return c;
+}
+
 }  // namespace arbench

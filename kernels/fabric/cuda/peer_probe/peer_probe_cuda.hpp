@@ -12,6 +12,7 @@
 #include "arbench/core/peer_access.hpp"
 #include "arbench/fabric.hpp"
 #include "kernels/fabric/host/peer_check/peer_check.hpp"
+#include "kernels/fabric/host/peer_check/peer_fallback.hpp"
 
 namespace arbench {
 
@@ -82,5 +83,9 @@ std::vector<std::vector<int>> reported_peer_access(const std::vector<int>& devic
 PeerAccess check_device_peer_access(const std::vector<int>& devices, const std::vector<std::vector<int>>& reported,
                                     double bound_s = kPeerCheckBound_s, BrokenPair planted = {},
                                     std::size_t bulk = kPeerBulkBytes, std::string* fatal = nullptr);
+
+// A fabric's check on bare devices (FabricPeerCheck::check_bare, where its own symmetric memory
+// could not be had): the check above over the pairs CUDA reports, a sticky fault in `fatal`.
+CheckedPeers check_bare_devices(const std::vector<int>& devices, BrokenPair planted);
 
 }  // namespace arbench
