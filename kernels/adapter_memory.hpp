@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "arbench/algo/epoch.hpp"
 #include "arbench/algo/pack.hpp"
@@ -65,6 +66,21 @@ inline void throw_first_timeout(Fabric& f, const RankBuffers& state, const char*
     f.download(r, &st, state.local(r), sizeof st);
     if (st.error.claimed != 0u) throw CaseError(algo::describe_timeout(st.error, variant, timeout_s));
   }
+}
+
+// Of every rank's error record (`recs`, by rank; a rank another process drives holds zeros), the one
+// that names the root cause: one lost rank stalls ranks that wait for ranks that wait for it, so a
+// wait for a peer that itself recorded nothing (the rank really missing), else the lowest rank's;
+// nullptr when no record was claimed. (ring checks its overwrites before this.)
+inline const algo::ErrorRecord* root_cause_record(const std::vector<algo::ErrorRecord>& recs) {
+  const algo::ErrorRecord* first = nullptr;
+  for (const auto& e : recs)
+    if (e.claimed != 0u && first == nullptr) first = &e;
+  for (const auto& e : recs)
+    if (e.claimed != 0u && e.peer >= 0 && e.peer < static_cast<int>(recs.size()) &&
+        recs[static_cast<std::size_t>(e.peer)].claimed == 0u)
+      return &e;
+  return first;
 }
 
 // The kernel arguments' wait bound, and `rank`'s phase record (nullptr: not recording).

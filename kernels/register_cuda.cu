@@ -22,6 +22,7 @@ void register_gpu_variants(Registry& r) {
   r.add(ring_gpu_entry());
   r.add(ce_gpu_entry(CeAlgo::twoshot));
   r.add(ce_gpu_entry(CeAlgo::ring));
+  r.add(ce_gpu_entry(CeAlgo::island));
   r.add(island_gpu_entry(IslandAlgo::oneshot));
   r.add(island_gpu_entry(IslandAlgo::twoshot));
   r.add(fused_gpu_entry(FusedAlgo::unfused_nccl));

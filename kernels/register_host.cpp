@@ -20,6 +20,7 @@ void register_host_variants(Registry& r) {
   r.add(ring_host_entry());
   r.add(ce_host_entry(CeAlgo::twoshot));
   r.add(ce_host_entry(CeAlgo::ring));
+  r.add(ce_host_entry(CeAlgo::island));
   r.add(island_host_entry(IslandAlgo::oneshot));
   r.add(island_host_entry(IslandAlgo::twoshot));
   r.add(fused_host_entry(FusedAlgo::unfused_nccl));  // unfused first: see fused_twins.hpp

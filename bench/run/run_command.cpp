@@ -394,15 +394,18 @@ int run_sweep(RunConfig cfg, bool list_only, World& world, const Registry& regis
     throw UsageError("nothing to run: all " + std::to_string(skipped.size()) + " cases of the sweep are skipped on the " +
                      std::string(backend_name(b)) + " backend (e.g. " + why + "); `arbench list` shows why");
   }
-  if (b == Backend::host && !world.multi_process())  // every rank's buffers live here: refuse what cannot fit
-    check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
-                      available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
-  harness.reserve_symmetric_memory(runnable);  // one arena per fabric for the largest case
   // The speed-of-light floor's rates, once per run (run_sol.hpp): a topo file's, or a short probe.
+  // Before the memory is sized: the copy-engine variants' default chunk (their staging) follows
+  // the copy-engine rates.
   std::optional<RunSol> sol;
   agree_on_errors(world, [&] {
     sol.emplace(cfg, b, world, links->bus_ids(), cfg.tuning.topology_ring_orders, cfg.tuning.islands);
   }, "measuring the speed-of-light floor's patterns");
+  cfg.tuning.copy_engine_gbps = sol->copy_engine_gbps(cfg.gpus);
+  if (b == Backend::host && !world.multi_process())  // every rank's buffers live here: refuse what cannot fit
+    check_memory_fits(runnable, [&](const Case& c) { return harness.memory_bytes(c); },
+                      available_host_memory().value_or(std::numeric_limits<std::size_t>::max()));
+  harness.reserve_symmetric_memory(runnable);  // one arena per fabric for the largest case
 
   if (!cfg.quiet)
     print_banner(std::cout, cfg, b, fabrics, links->source(), devices.banner(), counts, world,

@@ -40,6 +40,11 @@ class RunSol {
   // Sets r.sol (or r.sol_none) when the run has rates.
   void annotate(CaseResult& r, const Registry& reg) const;
   bool active() const { return rates_.has_value(); }
+  // Per world size, the copy-engine rate of one flow the rates hold (sol::copy_engine_rates): the
+  // copy-engine variants' default chunk (Tuning::copy_engine_gbps). Empty without GPU rates.
+  std::map<int, double> copy_engine_gbps(const std::vector<int>& worlds) const {
+    return rates_ ? sol::copy_engine_rates(*rates_, worlds) : std::map<int, double>{};
+  }
   // The banner's line: where the rates came from, or why there are none.
   const std::string& source() const { return source_; }
   // provenance.sol: the source and the rates every floor of the run used (null without rates).

@@ -281,4 +281,16 @@ std::string render_pattern_rates(const PatternRates& r) {
   return out;
 }
 
+std::map<int, double> copy_engine_rates(const PatternRates& r, const std::vector<int>& worlds) {
+  std::map<int, double> out;
+  if (r.timing != "gpu") return out;
+  for (const auto& p : r.patterns) {
+    if (std::find(worlds.begin(), worlds.end(), p.world) == worlds.end()) continue;
+    for (const auto& s : p.sizes)
+      for (const auto& g : s.ce_gbps)
+        if (g && *g > 0 && (!out.count(p.world) || *g > out[p.world])) out[p.world] = *g;
+  }
+  return out;
+}
+
 }  // namespace arbench::sol

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,5 +80,11 @@ std::optional<PatternRates> read_pattern_rates(const std::filesystem::path& file
 // One line per pattern: its flows, each engine's rate (min..max over the flows of each flow's
 // fastest over the sizes), the slowest hop idle and under it; within 120 columns.
 std::string render_pattern_rates(const PatternRates& r);
+
+// Per world size of `worlds`, the fastest copy-engine rate one flow reached (GB/s) in any pattern
+// measured at that world, over its sizes; a world without copy-engine rates is absent, and CPU
+// timings (the host probe) give none. The copy-engine variants' default chunk follows it
+// (Tuning::copy_engine_gbps, include/arbench/algo/ce/ce_policy.hpp).
+std::map<int, double> copy_engine_rates(const PatternRates& r, const std::vector<int>& worlds);
 
 }  // namespace arbench::sol

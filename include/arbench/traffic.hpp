@@ -78,6 +78,9 @@ std::vector<int> phase_waits(const TrafficSchedule& s);
 struct Traffic {
   std::vector<TrafficSchedule> schedules;
   std::string why_none;
+  // No schedule because the variant does not run this case at all (ce-island on islands of
+  // different sizes: its Support says no too), as opposed to a pattern missing for a case it runs.
+  bool declined = false;
   // The islands the kernel itself follows when it fixes them whatever the case's are (FlashInfer's
   // PCIe-IPC kernels at 8 ranks: ranks 0-3 and 4-7), by rank; empty: the case's (TrafficQuery).
   std::vector<int> island_of = {};

@@ -55,6 +55,10 @@ struct Tuning {
   // --islands, else the PCIe tree on the cuda backend, else two halves (host, single-gpu). A world
   // size absent here, or whose ranks form one island, runs no island variant.
   std::map<int, std::vector<int>> islands;
+  // Per world size, the copy-engine rate of one flow in GB/s (the fastest flow of the pattern rates
+  // measured at that world: --links FILE or the probe at start; bench/run/run_sol.hpp), which sets
+  // the copy-engine variants' default chunk (algo/ce/ce_policy.hpp). Absent: their fixed default.
+  std::map<int, double> copy_engine_gbps;
   double eps = 1e-6;
   // Host twins: 0 runs each rank's blocks one after another on one thread (fast); T >= 1 runs
   // every block as T threads, all blocks at once, with real block barriers (kernels/twin_grid.hpp).

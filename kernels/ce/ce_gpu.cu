@@ -1,4 +1,4 @@
-// The copy-engine variants on GPUs (ce-twoshot, ce-ring).
+// The copy-engine variants on GPUs (ce-twoshot, ce-ring, ce-island).
 // Purpose: every inter-GPU byte moved by a copy engine (cudaMemcpyAsync between mapped peers),
 // 0 SMs for data movement; a small kernel reduces on the receiver (ce_reduce.cu); completion
 // crosses GPUs as stream memory operations on peer flag words (kernels/fabric/cuda/memops/stream_memops.hpp),
@@ -146,18 +146,8 @@ class CeGpu final : public GpuOnly<CeVariant> {
 std::unique_ptr<CeVariant> make_ce_gpu(CeAlgo algo, CeOptions opt) { return std::make_unique<CeGpu>(algo, opt); }
 
 VariantEntry ce_gpu_entry(CeAlgo algo) {
-  VariantEntry e = gpu_entry(text_of(kCeText, algo), [algo] { return make_ce_gpu(algo); });
-  e.configs = {"chunk:256K", "chunk:1M", "chunk:4M", "streams:2"};
-  e.make_configured = [algo](const std::string& cfg) {
-    CeOptions opt;
-    opt.config = *algo::parse_ce_config(cfg);  // Registry::find accepted it (accepts_config)
-    return make_ce_gpu(algo, opt);
-  };
-  e.accepts_config = [](const std::string& cfg) { return algo::parse_ce_config(cfg).has_value(); };
-  e.config_summary = [algo](const std::string& cfg) {
-    return "`" + std::string(ce_algo_name(algo)) + "` with " + cfg + " (chunk bytes, copy streams per rank, staging slots)";
-  };
-  return e;
+  return with_ce_configurations(gpu_entry(text_of(kCeText, algo), [algo] { return make_ce_gpu(algo); }), algo,
+                                [](CeAlgo a, CeOptions opt) { return make_ce_gpu(a, opt); });
 }
 
 }  // namespace arbench

@@ -1,4 +1,4 @@
-// What ce-twoshot and ce-ring move between ranks (arbench/traffic.hpp; programs:
+// What ce-twoshot, ce-ring and ce-island move between ranks (arbench/traffic.hpp; programs:
 // include/arbench/algo/ce/). Every inter-GPU byte is a copy-engine write into the receiver's
 // memory (a push), so the floor prices them with the pattern probe's rates, copy engines
 // included (bench/sol/floor.hpp takes the faster mover per flow).
@@ -13,7 +13,7 @@
 //               island peer's output. waits: one per phase, 3
 #include "arbench/algo/ce/ce_island.hpp"
 #include "arbench/traffic_schedules.hpp"
-#include "kernels/ce/ce_variant.hpp"
+#include "kernels/ce/ce_entry.hpp"
 
 namespace arbench {
 
@@ -43,6 +43,7 @@ Traffic ce_island_traffic(const TrafficQuery& q) {
   const int n = q.c.world;
   if (std::string why = algo::ce_island_problem(q.island_of, n); !why.empty()) {
     t.why_none = "the case's islands do not fit ce-island (" + why + ")";
+    t.declined = true;  // CeVariant::supports_with refuses the case for the same reason
     return t;
   }
   const algo::IslandMap m = algo::make_island_map(q.island_of, n);

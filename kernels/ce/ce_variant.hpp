@@ -1,4 +1,4 @@
-// CeVariant: the host-side half of the copy-engine variants (ce-twoshot, ce-ring), shared by the
+// CeVariant: the host-side half of the copy-engine variants (ce-twoshot, ce-ring, ce-island), shared by the
 // host twin (kernels/ce/ce_twin.cpp) and the GPU variant (kernels/ce/ce_gpu.cu): support, the
 // geometry and configuration, staging and flag memory, every rank's program
 // (include/arbench/algo/ce/) and its pointers, and the error records -> CaseError. Subclasses
@@ -23,42 +23,12 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/ce/ce_entry.hpp"
+#include "kernels/ring/ring_order_choice.hpp"
 #include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
 namespace arbench {
-
-enum class CeAlgo { twoshot, ring, island };
-
-// What each moves between ranks (ce_traffic.cpp; arbench/traffic.hpp).
-Traffic ce_twoshot_traffic(const TrafficQuery& q);
-Traffic ce_ring_traffic(const TrafficQuery& q);
-Traffic ce_island_traffic(const TrafficQuery& q);
-
-// By CeAlgo.
-inline constexpr VariantText kCeText[] = {
-    {"ce-twoshot", Family::allreduce,
-     "copy engines gather each rank's 1/N into staging, a small kernel reduces it, copies send it to every peer",
-     &ce_twoshot_traffic},
-    {"ce-ring", Family::allreduce,
-     "copy engines run a ring (reduce-scatter into the next rank's staging, a small kernel adds, then all-gather)",
-     &ce_ring_traffic},
-    {"ce-island", Family::allreduce,
-     "copy engines follow the PCIe tree: reduce-scatter inside each island, the 1/k partials across, all-gather inside",
-     &ce_island_traffic},
-};
-
-inline const char* ce_algo_name(CeAlgo a) { return text_of(kCeText, a).name; }
-
-// Knobs for tests; production uses the defaults.
-// The error record's index of a wait for one of the rank's own events (not a flag word).
-inline constexpr std::uint32_t kEventIndex = 0xffffffffu;
-
-struct CeOptions {
-  algo::CeConfig config{};  // the configuration (`ce-ring[chunk:1M]`); tests set it on the host too
-  bool skip_waits = false;  // planted bug: every stream wait passes at once
-  bool skip_resets = false;  // planted bug: flags keep their counts into the next op
-};
 
 // One op of a program with its pointers (resolved when the op is launched: the harness's inputs
 // alternate between two sets, bench/workload/alternating.hpp).
@@ -75,6 +45,9 @@ struct CeStep {
   algo::CeReduceArgs reduce{};
 };
 using CeStreams = std::vector<std::vector<CeStep>>;
+
+// The error record's index of a wait for one of the rank's own events (not a flag word).
+inline constexpr std::uint32_t kEventIndex = 0xffffffffu;
 
 class CeVariant : public Variant {
  public:
@@ -104,7 +77,7 @@ class CeVariant : public Variant {
   std::size_t scratch_bytes_per_rank(const Case& c, const Fabric& f, const Tuning& t) const override {
     const auto it = t.islands.find(c.world);
     const int k = it == t.islands.end() ? 1 : island_size_of(it->second, c.world);
-    return staging_bytes(algo::ce_geometry(f.world(), c.dtype, c.bytes, opt_.config), k) + flag_bytes() +
+    return staging_bytes(algo::ce_geometry(f.world(), c.dtype, c.bytes, opt_.config, rate_of(t, c.world)), k) + flag_bytes() +
            sizeof(algo::ErrorRecord);
   }
 
@@ -113,7 +86,8 @@ class CeVariant : public Variant {
     fabric_ = &f;
     world_ = f.world();
     timeout_s_ = f.timeout_s();
-    g_ = algo::ce_geometry(world_, c.dtype, c.bytes, opt_.config);
+    rate_gbps_ = rate_of(t, c.world);
+    g_ = algo::ce_geometry(world_, c.dtype, c.bytes, opt_.config, rate_gbps_);
     if (std::string why = algo::ce_geometry_problem(g_); !why.empty()) throw CaseError(std::string(label()) + ": " + why);
     io_ = aligned_io(b, world_, label());
     if (algo_ == CeAlgo::ring) choose_order(t);
@@ -139,22 +113,16 @@ class CeVariant : public Variant {
   void check_errors() override {
     if (!errors_) return;
     std::vector<algo::ErrorRecord> recs(static_cast<std::size_t>(world_));
-    int first = -1;
-    for (int r = 0; r < world_; ++r) {
-      if (!fabric_->drives(r)) continue;  // its own process checks it
-      fabric_->download(r, &recs[static_cast<std::size_t>(r)], errors_->local(r), sizeof(algo::ErrorRecord));
-      if (recs[static_cast<std::size_t>(r)].claimed != 0u && first < 0) first = r;
-    }
-    if (first < 0) return;
-    for (const auto& e : recs)
-      if (e.claimed != 0u && e.peer >= 0 && e.peer < world_ && recs[static_cast<std::size_t>(e.peer)].claimed == 0u)
-        throw CaseError(describe(e));
-    throw CaseError(describe(recs[static_cast<std::size_t>(first)]));
+    for (int r = 0; r < world_; ++r)
+      if (fabric_->drives(r))  // another process checks its own
+        fabric_->download(r, &recs[static_cast<std::size_t>(r)], errors_->local(r), sizeof(algo::ErrorRecord));
+    if (const algo::ErrorRecord* e = root_cause_record(recs)) throw CaseError(describe(*e));
   }
 
   std::vector<std::pair<std::string, std::string>> settings() const override {
     std::vector<std::pair<std::string, std::string>> s = {
         {"ce_chunk", std::to_string(g_.chunk_packs * algo::kPackBytes)},
+        {"ce_chunk_source", chunk_source_text()},
         {"ce_slots", std::to_string(g_.slots)},
         {"ce_copy_streams", std::to_string(g_.copy_streams)},
         {"staging_bytes_per_rank", std::to_string(staging_bytes(g_, island_size_of(labels_, world_)))}};
@@ -212,9 +180,28 @@ class CeVariant : public Variant {
   algo::CeGeometry g_{};
   int world_ = 1;
   double timeout_s_ = 10.0;
+  double rate_gbps_ = 0;  // the copy-engine rate the chunk followed (0: none)
 
  private:
   static std::size_t flag_bytes() { return algo::kCeFlagWords * sizeof(std::uint32_t); }
+  double rate_of(const Tuning& t, int world) const {
+    const auto it = t.copy_engine_gbps.find(world);
+    if (opt_.ignore_rates) return 0.0;
+    return it == t.copy_engine_gbps.end() ? 0.0 : it->second;
+  }
+  std::string chunk_source_text() const {
+    switch (algo::CePolicy::chunk_source(opt_.config.chunk, rate_gbps_)) {
+      case algo::CeChunkSource::configuration: return "configuration";
+      case algo::CeChunkSource::rates: {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "copy-engine rate %.3g GB/s per flow (pattern rates): a chunk's copy >= %g x %g us",
+                      rate_gbps_, algo::CePolicy::kCopyOverOverhead, algo::CePolicy::kChunkOverheadUs);
+        return buf;
+      }
+      case algo::CeChunkSource::fixed: break;
+    }
+    return "fixed policy (no copy-engine rate known)";
+  }
   // `k`: ranks per island (ce-island).
   std::size_t staging_bytes(const algo::CeGeometry& g, int k) const {
     if (g.world == 1) return 0;
@@ -233,17 +220,10 @@ class CeVariant : public Variant {
   }
 
   void choose_order(const Tuning& t) {
-    if (!t.ring_order.empty())
-      if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
-        throw CaseError(std::string(label()) + ": " + why);
-    const auto topo = t.topology_ring_orders.find(world_);
-    if (!t.ring_order.empty()) {
-      order_ = t.ring_order, order_source_ = "--ring-order";
-    } else if (topo != t.topology_ring_orders.end() && algo::ring_order_problem(topo->second, world_).empty()) {
-      order_ = topo->second, order_source_ = "PCIe topology (fewest switch and socket crossings)";
-    } else {
-      order_ = default_order(*fabric_), order_source_ = "rank order or PCI bus order";
-    }
+    RingOrderChoice ro = choose_ring_order(t, world_, label(), [&] { return default_order(*fabric_); },
+                                           "rank order or PCI bus order");
+    order_ = std::move(ro.order);
+    order_source_ = std::move(ro.source);
   }
 
   algo::CeProgram program_of(int r) const {

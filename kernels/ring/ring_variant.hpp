@@ -20,6 +20,7 @@
 #include "arbench/core/errors.hpp"
 #include "arbench/variant.hpp"
 #include "kernels/adapter_memory.hpp"
+#include "kernels/ring/ring_order_choice.hpp"
 #include "kernels/sm_use.hpp"
 #include "kernels/variant_entry.hpp"
 
@@ -113,20 +114,9 @@ class RingVariant : public Variant {
     fabric_ = &f;
     dtype_ = c.dtype;
     world_ = f.world();
-    if (!t.ring_order.empty())
-      if (std::string why = algo::ring_order_problem(t.ring_order, world_); !why.empty())
-        throw CaseError("ring: " + why);
-    const auto topo = t.topology_ring_orders.find(world_);
-    if (!t.ring_order.empty()) {
-      order_ = t.ring_order;
-      order_source_ = "--ring-order";
-    } else if (topo != t.topology_ring_orders.end() && algo::ring_order_problem(topo->second, world_).empty()) {
-      order_ = topo->second;
-      order_source_ = "PCIe topology (fewest switch and socket crossings)";
-    } else {
-      order_ = default_order(f);
-      order_source_ = default_order_source();
-    }
+    RingOrderChoice ro = choose_ring_order(t, world_, "ring", [&] { return default_order(f); }, default_order_source());
+    order_ = std::move(ro.order);
+    order_source_ = std::move(ro.source);
     n_ = c.elements();
     requested_channels_ = t.ring_channels;
     g_ = geometry(c, f, t);
@@ -146,22 +136,16 @@ class RingVariant : public Variant {
   void check_errors() override {
     if (!state_) return;
     std::vector<algo::ErrorRecord> recs(static_cast<std::size_t>(world_));
-    int first = -1;
     for (int r = 0; r < world_; ++r) {
       if (!fabric_->drives(r)) continue;  // its own process checks it
       algo::RingState st{};
       fabric_->download(r, &st, state_->local(r), sizeof st);
       recs[static_cast<std::size_t>(r)] = st.error;
-      if (st.error.claimed != 0u && first < 0) first = r;
     }
-    if (first < 0) return;
     for (const auto& e : recs)
       if (e.claimed != 0u && static_cast<algo::WaitKind>(e.kind) == algo::kRingOverwrite)
         throw CaseError(describe_ring_error(e, timeout_s_));
-    for (const auto& e : recs)
-      if (e.claimed != 0u && e.peer >= 0 && e.peer < world_ && recs[static_cast<std::size_t>(e.peer)].claimed == 0u)
-        throw CaseError(describe_ring_error(e, timeout_s_));
-    throw CaseError(describe_ring_error(recs[static_cast<std::size_t>(first)], timeout_s_));
+    if (const algo::ErrorRecord* e = root_cause_record(recs)) throw CaseError(describe_ring_error(*e, timeout_s_));
   }
 
   std::vector<PhaseMark> phase_marks() const override { return ring_phase_marks(world_); }

@@ -27,7 +27,7 @@ TEST(CliBeside, EveryHostCaseRecordsSmsAndBothFigures) {
   std::ifstream in(json);
   const nlohmann::json doc = nlohmann::json::parse(in);
   const auto& cases = doc["arbench"]["cases"];
-  ASSERT_EQ(cases.size(), 23u);  // both families, every host variant: 9 x 2 sizes + 5 fused
+  ASSERT_EQ(cases.size(), 25u);  // both families, every host variant: 10 x 2 sizes + 5 fused
   bool fused = false;
   for (const auto& c : cases) {
     ASSERT_EQ(c["status"], "ok") << c.dump();

@@ -57,9 +57,9 @@ TEST(CliConsole, DefaultHostSweepFits120Columns) {
       << r.output;  // the default sweep's banner
   for (int gpus : {2, 4, 8})
     EXPECT_NE(r.output.find("  fabric: " + std::to_string(gpus) + " CPU threads"), std::string::npos) << r.output;
-  EXPECT_EQ(rows, 168u) << r.output;  // every case of the default sweep up to 8 KB and 8 tokens
+  EXPECT_EQ(rows, 180u) << r.output;  // every case of the default sweep up to 8 KB and 8 tokens
   // 36 of arbench's own skipped on the host fabric, and the peers' where this arbench has them.
-  const std::string tally = "arbench: 168 cases run, 168 ok, 0 failed, " + std::to_string(36 + peer_cases_skipped()) +
+  const std::string tally = "arbench: 180 cases run, 180 ok, 0 failed, " + std::to_string(36 + peer_cases_skipped()) +
                             " skipped";
   EXPECT_NE(r.output.find(tally), std::string::npos) << tally << "\n" << r.output;
   EXPECT_GT(two_line_rows, 0u) << r.output;  // the names too long for the table's name column

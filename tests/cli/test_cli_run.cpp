@@ -66,8 +66,9 @@ TEST(CliRun, HostSweepWritesValidJsonAndCsv) {
       EXPECT_TRUE(names.count("allreduce_rmsnorm/fused-oneshot/bf16/gpus:" + std::to_string(world) +
                               "/tokens:" + std::to_string(tokens) + "/hidden:512"));
   // 9 allreduce variants (reference, 3 symmetric, ring, 2 island, ce-twoshot, ce-ring) x 2 worlds x 4 sizes
+  // + ce-island at 2 ranks x 4 sizes (3 ranks: halves of 1 and 2, which it declines)
   // + 5 fused variants (unfused-oneshot, fused-oneshot, fused-twoshot, 2 fused island) x 2 worlds x 2 token counts
-  EXPECT_EQ(cases.size(), 9u * 2 * 4 + 5u * 2 * 2) << doc["arbench"]["cases"].dump();
+  EXPECT_EQ(cases.size(), 9u * 2 * 4 + 4u + 5u * 2 * 2) << doc["arbench"]["cases"].dump();
   for (const auto& c : cases) {
     EXPECT_EQ(c["status"], "ok") << c.dump();
     EXPECT_TRUE(c["checked"].get<bool>());

@@ -67,6 +67,41 @@ TEST(MpiCudaGpu, OneProcessPerGpuRunsNcclAndTheCustomKernels) {
   EXPECT_EQ(names, alone_names);
 }
 
+// The copy-engine variants with one process per GPU (docs/variants.md, "Copy engines"): every copy
+// between another process's mapped staging or output and this one's, every stream flag written by
+// one process and waited for by another, on both symmetric-memory providers (NCCL windows; the
+// cuda provider's exported handles), eagerly and replayed as CUDA graphs (the pipelined ops), up
+// to 4 MiB (several chunks of each segment). ce-island on two halves (--islands) when the GPUs
+// are even in number.
+TEST(MpiCudaGpu, CopyEngineVariantsAcrossProcesses) {
+  ARB_REQUIRE_GPUS_AND_NCCL(2);
+  ARB_REQUIRE_MPIRUN();
+  const int n = arbench::testing::usable_gpus();
+  std::string islands;
+  if (n % 2 == 0)
+    islands = " --islands 0-" + std::to_string(n / 2 - 1) + "," + std::to_string(n / 2) + "-" + std::to_string(n - 1);
+  for (const char* provider : {"nccl", "cuda"}) {
+    const std::string out =
+        testing::TempDir() + "arbench-mpi-ce-" + provider + "-" + std::to_string(::getpid()) + ".json";
+    CliResult r = run_shell(mpirun(n) + " run --backend cuda --family allreduce --variants 'ce-*' --symm-mem " +
+                            provider + islands + " -b 1K -e 4M -f 16 --samples 5 --warmup 2 --pipelined-ops 4 -q "
+                            "--no-link-probe --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << provider << "\n" << r.output;
+    std::vector<std::string> variants;
+    for (const auto& c : read_json(out)["arbench"]["cases"]) {
+      EXPECT_EQ(c["status"], "ok") << c.dump();
+      EXPECT_EQ(c["wrong_elements"], 0) << c["name"];
+      EXPECT_GT(c["pipelined_us"].get<double>(), 0.0) << c["name"];
+      variants.push_back(c["variant"]);
+    }
+    for (const char* v : {"ce-twoshot", "ce-ring"})
+      EXPECT_EQ(std::count(variants.begin(), variants.end(), v), 4) << v << " on " << provider;
+    if (!islands.empty()) {
+      EXPECT_EQ(std::count(variants.begin(), variants.end(), "ce-island"), 4) << provider;
+    }
+  }
+}
+
 // More processes than GPUs on the node: refused, once, with exit 3.
 TEST(MpiCudaGpu, MoreProcessesThanGpusIsRefused) {
   ARB_REQUIRE_GPUS(1);

@@ -172,6 +172,25 @@ TEST(MpiHost, TwoAndThreeProcessesRunEveryTwinCorrectly) {
   }
 }
 
+// The copy-engine variants with one process per rank: every copy lands in staging or an output
+// another process maps, and every flag a stream waits on is written by another process (the host
+// twin's copy engines are threads of the process that owns the rank). At 2 and 4 processes (even:
+// ce-island runs on the two halves), 1 KiB to 1 MiB.
+TEST(MpiHost, CopyEngineVariantsAcrossProcesses) {
+  for (int np : {2, 4}) {
+    const std::string out = temp_path("ce" + std::to_string(np) + ".json");
+    MpiResult r = run_mpi(np, "run --backend host --variants 'ce-*' -b 1K -e 1M -f 32 --samples 3 --warmup 1 "
+                              "--pipelined-ops 2 -q --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const json doc = read_json(out);
+    expect_every_case_correct(doc, 3);
+    std::vector<std::string> variants;
+    for (const auto& c : doc["arbench"]["cases"]) variants.push_back(c["variant"]);
+    for (const char* v : {"ce-twoshot", "ce-ring", "ce-island"})
+      EXPECT_EQ(std::count(variants.begin(), variants.end(), v), 3) << v << " at " << np << " processes";
+  }
+}
+
 // One process driving 2 ranks and 2 processes of one rank each: the same case names, but
 // different fingerprints (the launch is part of it), so `compare` keeps them apart.
 TEST(MpiHost, SameCaseNamesAsOneProcessButAnotherFingerprint) {

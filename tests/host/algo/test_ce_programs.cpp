@@ -39,8 +39,28 @@ TEST(CePrograms, DefaultChunkFollowsTheSegmentWithinItsBounds) {
   EXPECT_EQ(CePolicy::chunk_packs((64u << 20) / kPackBytes, 0) * kPackBytes, 4u << 20);  // 4 chunks of a 64 MiB segment
   EXPECT_EQ(CePolicy::chunk_packs((1u << 30) / kPackBytes, 0) * kPackBytes, CePolicy::kMaxChunk);
   EXPECT_EQ(CePolicy::chunk_packs(1000, 48), 3u);  // asked: 48 bytes
+  EXPECT_EQ(CePolicy::chunk_packs(1, 48, 50.0), 3u);  // a configuration wins over a rate
   EXPECT_EQ(CePolicy::reduce_blocks(1), 1);
   EXPECT_EQ(CePolicy::reduce_blocks(std::size_t{1} << 30), CePolicy::kReduceBlocks);
+}
+
+// With a copy-engine rate R (GB/s), the smallest chunk copies for at least 10 x 4 us at R (a power of
+// two); the segment's quarter still decides above it; kMaxChunk yields to a faster link's minimum.
+TEST(CePrograms, DefaultChunkFollowsTheCopyEngineRate) {
+  EXPECT_EQ(CePolicy::min_chunk_bytes(0), CePolicy::kMinChunk);
+  EXPECT_EQ(CePolicy::min_chunk_bytes(10), 512u << 10);  // 400 kB
+  EXPECT_EQ(CePolicy::min_chunk_bytes(25), 1u << 20);    // 1.0 MB
+  EXPECT_EQ(CePolicy::min_chunk_bytes(50), 2u << 20);    // 2.0 MB
+  EXPECT_EQ(CePolicy::min_chunk_bytes(200), 8u << 20);   // 8.0 MB: above kMaxChunk
+  const std::size_t seg = (1u << 20) / kPackBytes;       // 8 ranks, 8 MiB: a 1 MiB segment
+  EXPECT_EQ(CePolicy::chunk_packs(seg, 0) * kPackBytes, 256u << 10);
+  EXPECT_EQ(CePolicy::chunk_packs(seg, 0, 10) * kPackBytes, 512u << 10);
+  EXPECT_EQ(CePolicy::chunk_packs(seg, 0, 50) * kPackBytes, 2u << 20);
+  EXPECT_EQ(CePolicy::chunk_packs((64u << 20) / kPackBytes, 0, 25) * kPackBytes, 4u << 20);  // the quarter of 64 MiB
+  EXPECT_EQ(CePolicy::chunk_packs((1u << 30) / kPackBytes, 0, 200) * kPackBytes, 8u << 20);
+  EXPECT_EQ(CePolicy::chunk_source(0, 0), CeChunkSource::fixed);
+  EXPECT_EQ(CePolicy::chunk_source(0, 25), CeChunkSource::rates);
+  EXPECT_EQ(CePolicy::chunk_source(1 << 20, 25), CeChunkSource::configuration);
 }
 
 // The flag rules over every rank's program of one case.

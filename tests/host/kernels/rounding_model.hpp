@@ -6,8 +6,9 @@
 //     s = round_D(((x_0 + x_1) + x_2) + ... + x_{N-1}), every + an fp32 round-to-nearest
 //   ring: segment j of each round starts at ring position j and travels j, j+1, ..., j+N-1
 //     (mod N); every hop is round_D(float(partial) + float(own)) (the wire carries the dtype)
-//   island variants: each island's partial in rank order over its ranks, rounded to D (what
-//     crosses); then the partials in island order (islands by their lowest rank), rounded once
+//   island variants and ce-island: each island's partial in rank order over its ranks, rounded
+//     to D (what crosses); then the partials in island order (islands by their lowest rank),
+//     rounded once
 //   fused residual + RMSNorm: include/arbench/algo/rmsnorm.hpp's five steps, with the sum of
 //     squares in 512 lanes (pack k to lane k mod 512) combined by a pairwise tree
 // Only the ring's geometry (which packs form segment j) comes from algo/ring/ring_schedule.hpp.
@@ -159,6 +160,11 @@ inline std::vector<std::vector<int>> islands_of_text(const std::string& text) {
   return out;
 }
 
+// The variants whose sums follow the islands: island-* and ce-island.
+inline bool is_island_model(const std::string& variant) {
+  return variant.rfind("island-", 0) == 0 || variant == "ce-island";
+}
+
 // Element i of the island variants' all-reduce (see the top of this file).
 inline float island_sum(DType t, const std::vector<std::vector<float>>& x, const std::vector<std::vector<int>>& islands,
                         std::size_t i) {
@@ -177,7 +183,7 @@ inline float island_sum(DType t, const std::vector<std::vector<float>>& x, const
 inline std::vector<float> allreduce_model(const std::string& variant,
                                           const std::vector<std::pair<std::string, std::string>>& settings, DType t,
                                           const std::vector<std::vector<float>>& x) {
-  if (variant.rfind("island-", 0) == 0) {
+  if (is_island_model(variant)) {
     std::string text;
     for (const auto& [k, v] : settings)
       if (k == "islands") text = v;

@@ -17,15 +17,6 @@
 namespace arbench::testing {
 namespace {
 
-// Element counts: one element, a partial pack, around world x pack, odd mid sizes, several rounds.
-std::vector<std::size_t> sizes_for(DType t, int world) {
-  const std::size_t per = 16 / dtype_size(t);
-  const std::size_t wp = per * static_cast<std::size_t>(world);
-  std::vector<std::size_t> s = {1, per - 1, wp + 1, 1000};
-  if (!kTsan) s.push_back(3 * wp * 17 + 5);
-  return s;
-}
-
 TEST(TwinRing, WorldsChannelsChunksDtypesAndTails) {
   const std::vector<int> channel_counts = std::vector<int>{1, 3, 8};
   const std::vector<std::size_t> chunks = kTsan ? std::vector<std::size_t>{0, 16, 48}
@@ -35,7 +26,7 @@ TEST(TwinRing, WorldsChannelsChunksDtypesAndTails) {
     for (DType t : kAllDTypes)
       for (int ch : channel_counts)
         for (std::size_t chunk : chunks)
-          for (std::size_t n : sizes_for(t, world)) {
+          for (std::size_t n : pipelined_sizes_for(t, world)) {
             RingRun r{t, world, n, 2, ch, chunk};
             ASSERT_EQ(run_ring_case(fabric, r), 0u) << describe(r);
           }

@@ -28,6 +28,16 @@ inline constexpr bool kTsan = false;
 inline constexpr bool kTsan = false;
 #endif
 
+// Element counts for the pipelined twins (ring, ce-*) at `world` ranks: one element, a partial
+// pack, around world x pack, odd mid sizes, several rounds (not under TSan).
+inline std::vector<std::size_t> pipelined_sizes_for(DType t, int world) {
+  const std::size_t per = 16 / dtype_size(t);
+  const std::size_t wp = per * static_cast<std::size_t>(world);
+  std::vector<std::size_t> s = {1, per - 1, wp + 1, 1000};
+  if (!kTsan) s.push_back(3 * wp * 17 + 5);
+  return s;
+}
+
 // Wall-clock slack for a "returned within its bound" check on a loaded 2-core runner under
 // ThreadSanitizer, where waking threads were seen seconds late. Still far below what a missing or
 // mis-scaled bound costs (the host fabric aborts the process after 4 x timeout + 60 s; a bound

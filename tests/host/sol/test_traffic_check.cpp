@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "arbench/traffic_schedules.hpp"
+#include "kernels/ce/ce_entry.hpp"
 #include "kernels/nccl/nccl_allreduce.hpp"
 #include "kernels/peers/peer_text.hpp"
 #include "kernels/peers/peer_traffic.hpp"
@@ -22,6 +23,19 @@ Traffic forgets_a_peer(const TrafficQuery& q) {
                                        double(q.c.bytes), 2, 1);
   std::erase_if(s.phases[0].flows, [](const TrafficFlow& f) { return f.from == 0 && f.to == 1; });
   t.schedules.push_back(s);
+  return t;
+}
+
+Traffic declines_everything(const TrafficQuery& /*q*/) {
+  Traffic t;
+  t.why_none = "never runs";
+  t.declined = true;
+  return t;
+}
+
+Traffic forgets_to_decline(const TrafficQuery& q) {
+  Traffic t = ce_island_traffic(q);
+  t.declined = false;
   return t;
 }
 
@@ -91,4 +105,35 @@ TEST(SolTrafficCheck, FlashInferAtEightRanksFollowsItsOwnIslands) {
   const Traffic four = flashinfer_pcie_ipc_traffic(q);
   EXPECT_EQ(four.schedules.at(0).phases.size(), 1u);  // one-shot push
   EXPECT_EQ(four.schedules.at(0).phases[0].direction, TrafficDirection::push);
+}
+
+// ce-island runs on islands of one size only: on the check's 1+2 halves at 3 ranks it declines
+// the case (as its Support does), which is no gap; at 2, 4 and 8 ranks it has its pattern. A
+// pattern that is merely missing there (not declined) is a gap, and so is a variant that declines
+// every case.
+TEST(SolTrafficCheck, CeIslandDeclinesUnequalIslandsOnly) {
+  Case c;
+  c.variant = "ce-island";
+  c.world = 3;
+  c.bytes = 1 << 20;
+  const Traffic three = ce_island_traffic({c, "", {0, 1, 1}, {}, {}});
+  EXPECT_TRUE(three.declined);
+  EXPECT_NE(three.why_none.find("different sizes"), std::string::npos) << three.why_none;
+  c.world = 4;
+  EXPECT_FALSE(ce_island_traffic({c, "", {0, 0, 1, 1}, {}, {}}).schedules.empty());
+  for (TrafficFn fn : {&forgets_to_decline, &declines_everything}) {
+    Registry r;
+    VariantEntry planted;
+    planted.name = "planted";
+    planted.traffic = fn;
+    r.add(planted);
+    const auto gaps = traffic_gaps(r);
+    ASSERT_FALSE(gaps.empty());
+    if (fn == &forgets_to_decline) {
+      EXPECT_NE(gaps[0].find("planted at 3 ranks"), std::string::npos) << gaps[0];
+      for (const auto& g : gaps) EXPECT_EQ(g.find(" at 4 ranks"), std::string::npos) << g;
+    } else {
+      EXPECT_NE(gaps.back().find("declines every case"), std::string::npos) << gaps.back();
+    }
+  }
 }

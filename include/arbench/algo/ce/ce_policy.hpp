@@ -2,15 +2,22 @@
 // grid, and the configurations a user names (`ce-ring[chunk:4M]`, `ce-twoshot[streams:2]`,
 // `ce-ring[chunk:1M/streams:2]`). Host code, tested on the host.
 //
-// The default chunk comes from the copy-engine rates the pattern probe measures on PCIe Gen5
-// (about 25-50 GB/s per flow) and the fixed cost of one chunk (a flag write, a stream wait and a
-// reduce launch: a few microseconds): a chunk below ~256 KiB spends more time in that cost than
-// on the wire, and above ~4 MiB a segment has too few chunks for copies and reduces to overlap.
-// So a segment is cut into about kTargetChunks chunks within [kMinChunk, kMaxChunk].
+// The default chunk: a segment is cut into about kTargetChunks chunks (so copies and reduces
+// overlap), no larger than kMaxChunk, and no smaller than the copy-engine rate allows. Each chunk
+// pays a fixed cost besides its copy (kChunkOverheadUs: the copy's launch on the engine, a flag
+// write, a stream wait and a reduce launch), so its copy should take kCopyOverOverhead times that
+// cost at least: then the fixed cost is at most ~10% of the copy (the floor's 10% goal). Where the
+// run knows the copy-engine rate R of one flow (GB/s: --links FILE or the pattern probe, the
+// fastest flow measured at the case's world size, Tuning::copy_engine_gbps), the smallest chunk
+// is R x kChunkOverheadUs x kCopyOverOverhead rounded up to a power of two (25 GB/s: 1 MiB,
+// 50 GB/s: 2 MiB); without a rate it is kMinChunk, what PCIe Gen5's 25-50 GB/s per flow give at
+// a 1 us fixed cost. The chosen chunk and where it came from are the case's settings.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,10 +33,15 @@ struct CeConfig {
   int slots = 0;          // staging slots per link; 0: the policy (2)
 };
 
+// Where a case's chunk came from (the setting `ce_chunk_source`).
+enum class CeChunkSource : std::uint8_t { configuration, rates, fixed };
+
 struct CePolicy {
   static constexpr std::size_t kMinChunk = 256u << 10;
   static constexpr std::size_t kMaxChunk = 4u << 20;
   static constexpr std::size_t kTargetChunks = 4;
+  static constexpr double kChunkOverheadUs = 4.0;
+  static constexpr double kCopyOverOverhead = 10.0;
   static constexpr int kSlots = 2;
   static constexpr int kStreams = 1;
   // The reduce kernel: at most kReduceBlocks CTAs of kReduceThreads (its `sms`): it reads the
@@ -37,13 +49,27 @@ struct CePolicy {
   static constexpr int kReduceThreads = 256;
   static constexpr int kReduceBlocks = 16;
 
-  // Chunk (in packs) of a case whose largest segment has `segment_packs` packs.
-  static std::size_t chunk_packs(std::size_t segment_packs, std::size_t asked_bytes) {
+  // The smallest chunk whose copy at `rate_gbps` takes kCopyOverOverhead x kChunkOverheadUs (bytes,
+  // a power of two); kMinChunk without a rate (<= 0).
+  static std::size_t min_chunk_bytes(double rate_gbps) {
+    if (!(rate_gbps > 0)) return kMinChunk;
+    const double want = rate_gbps * 1e3 * kChunkOverheadUs * kCopyOverOverhead;  // GB/s x us = 1e3 bytes
+    std::size_t c = kPackBytes;
+    while (double(c) < want && c < (std::size_t{1} << 34)) c *= 2;
+    return c;
+  }
+  // Chunk (in packs) of a case whose largest segment has `segment_packs` packs: `asked_bytes` (a
+  // configuration) when given, else the policy at copy-engine rate `rate_gbps` (<= 0: unknown).
+  static std::size_t chunk_packs(std::size_t segment_packs, std::size_t asked_bytes, double rate_gbps = 0) {
     if (asked_bytes > 0) return (asked_bytes + kPackBytes - 1) / kPackBytes;
     const std::size_t want = (segment_packs + kTargetChunks - 1) / kTargetChunks;
-    const std::size_t lo = kMinChunk / kPackBytes, hi = kMaxChunk / kPackBytes;
+    const std::size_t lo = min_chunk_bytes(rate_gbps) / kPackBytes;
+    const std::size_t hi = std::max(lo, kMaxChunk / kPackBytes);
     const std::size_t c = want < lo ? lo : (want > hi ? hi : want);
     return c < 1 ? 1 : c;
+  }
+  static CeChunkSource chunk_source(std::size_t asked_bytes, double rate_gbps) {
+    return asked_bytes > 0 ? CeChunkSource::configuration : rate_gbps > 0 ? CeChunkSource::rates : CeChunkSource::fixed;
   }
   static int reduce_blocks(std::size_t packs) {
     const std::size_t per_block = static_cast<std::size_t>(kReduceThreads) * 4;  // 4 packs per thread at least
@@ -52,14 +78,15 @@ struct CePolicy {
   }
 };
 
-// The geometry of a case: `world` ranks, `packs` of a `bytes`-byte message in dtype `t`.
-inline CeGeometry ce_geometry(int world, DType t, std::size_t bytes, const CeConfig& cfg) {
+// The geometry of a case: `world` ranks, `packs` of a `bytes`-byte message in dtype `t`; the
+// copy-engine rate of one flow `rate_gbps` (<= 0: unknown) sets the default chunk.
+inline CeGeometry ce_geometry(int world, DType t, std::size_t bytes, const CeConfig& cfg, double rate_gbps = 0) {
   CeGeometry g;
   g.world = world;
   g.dtype = t;
   g.bytes = bytes;
   g.packs = (bytes + kPackBytes - 1) / kPackBytes;
-  g.chunk_packs = CePolicy::chunk_packs(split_range(g.packs, world, 0).size(), cfg.chunk);
+  g.chunk_packs = CePolicy::chunk_packs(split_range(g.packs, world, 0).size(), cfg.chunk, rate_gbps);
   g.slots = cfg.slots > 0 ? cfg.slots : CePolicy::kSlots;
   g.copy_streams = cfg.streams > 0 ? cfg.streams : CePolicy::kStreams;
   return g;

@@ -1,4 +1,4 @@
-// Host twins of the copy-engine variants (ce-twoshot, ce-ring) against the oracle: 1..8 ranks,
+// Host twins of the copy-engine variants (ce-twoshot, ce-ring, ce-island) against the oracle: 1..8 ranks,
 // every dtype, tails, chunks from one pack up (many chunks: staging slots and credits rotate),
 // copy streams and slots, in place, back-to-back ops, ring orders, the default host sweep's sizes
 // at 2, 4 and 8 ranks, flags back to 0 after every op (graph replays depend on it), and a
@@ -27,21 +27,13 @@ CeRun with_halves(CeRun r) {
   return r;
 }
 
-std::vector<std::size_t> sizes_for(DType t, int world) {
-  const std::size_t per = 16 / dtype_size(t);
-  const std::size_t wp = per * static_cast<std::size_t>(world);
-  std::vector<std::size_t> s = {1, per - 1, wp + 1, 1000};
-  if (!kTsan) s.push_back(3 * wp * 17 + 5);
-  return s;
-}
-
 TEST(TwinCe, WorldsDtypesAndTails) {
   for (int world = 1; world <= 8; ++world) {
     HostFabric fabric(world);
     for (CeAlgo a : kAlgos)
       for (DType t : kAllDTypes)
         for (std::size_t chunk : {std::size_t{0}, std::size_t{16}})
-          for (std::size_t n : sizes_for(t, world)) {
+          for (std::size_t n : pipelined_sizes_for(t, world)) {
             CeRun r{a, t, world, n};
             r.config.chunk = chunk;
             ASSERT_EQ(run_ce_case(fabric, r), 0u) << describe(r);
@@ -63,14 +55,15 @@ TEST(TwinCe, StreamsSlotsAndChunks) {
   }
 }
 
-// The default host sweep (1 KiB .. 1 MiB, doubling) at 2, 4 and 8 ranks, default policy.
+// The default host sweep (1 KiB .. 1 MiB, doubling) at 2, 4 and 8 ranks, default policy;
+// ce-island on the host run's islands (two halves).
 TEST(TwinCe, DefaultHostSweepSizes) {
   for (int world : {2, 4, 8}) {
     HostFabric fabric(world);
-    for (CeAlgo a : kAlgos)
+    for (CeAlgo a : kAllAlgos)
       for (std::size_t bytes = 1u << 10; bytes <= (1u << 20); bytes *= 2) {
         if (kTsan && bytes > (256u << 10) && world == 8) continue;  // TSan: the smaller half at 8 ranks
-        CeRun r{a, DType::bf16, world, bytes / 2};
+        const CeRun r = with_halves({a, DType::bf16, world, bytes / 2});
         ASSERT_EQ(run_ce_case(fabric, r), 0u) << describe(r);
       }
   }
@@ -111,7 +104,7 @@ TEST(TwinCe, IslandsOfOneSize) {
     const int world = static_cast<int>(islands.size());
     HostFabric fabric(world);
     for (DType t : kAllDTypes)
-      for (std::size_t n : sizes_for(t, world))
+      for (std::size_t n : pipelined_sizes_for(t, world))
         for (std::size_t chunk : {std::size_t{0}, std::size_t{16}}) {
           CeRun r{CeAlgo::island, t, world, n};
           r.islands = islands;
