@@ -8,6 +8,7 @@
 
 #include "arbench/core/peers.hpp"
 #include "cli_util.hpp"
+#include "tests/host/text_checks.hpp"
 
 namespace {
 
@@ -118,8 +119,7 @@ TEST(CliPeers, DryRunSaysWhetherAPeersWaitsWereCountedInItsPtx) {
                                   "/results/reference/links-rtx6kpro-8x.json --gpus 8 -b 1M -e 1M "
                                   "--variants 'flashinfer-pcie-ipc[unstaged],vllm-custom[1stage]'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::string flat = r.raw;
-  for (std::size_t at; (at = flat.find("\n    ")) != std::string::npos;) flat.replace(at, 5, " ");  // wrapped lines
+  const std::string flat = arbench::test::join_wrapped(r.raw);
   if (arbench::peer_build().built("flashinfer-pcie-ipc")) {
     EXPECT_NE(flat.find("counted in the peer's PTX (flashinfer-pcie-ipc/8/unstaged: "), std::string::npos) << flat;
   } else {

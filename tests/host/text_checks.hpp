@@ -19,6 +19,13 @@ inline void expect_contains_all(const std::string& text, std::initializer_list<s
                                                    << text;
 }
 
+// `text` with fit_line's wrapped lines joined back (a newline and a 4-space indent become a space),
+// so a test can look for a phrase wherever the console width broke it.
+inline std::string join_wrapped(std::string text) {
+  for (std::size_t at; (at = text.find("\n    ")) != std::string::npos;) text.replace(at, 5, " ");
+  return text;
+}
+
 // Every line of `text` within `width` columns (the console's 120 unless told).
 inline void expect_lines_fit(const std::string& text, std::size_t width = 120) {
   for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)

@@ -1,4 +1,4 @@
-// The copy-engine variants (ce-twoshot, ce-ring) on single_gpu (2, 4 and 8 virtual ranks on GPU
+// The copy-engine variants (ce-twoshot, ce-ring, ce-island on two halves) on single_gpu (2, 4 and 8 virtual ranks on GPU
 // 0) through the harness: eager ops (warm-up, isolated samples) and CUDA-graph replays (the
 // pipelined regime: the stream memory operations and copies captured, their flags back to 0 at
 // the end of every op), each followed by the bitwise check; the policy's chunks and the
@@ -11,6 +11,7 @@
 #include "tests/gpu/gpu_cases.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 #include "measure/fabric_factory.hpp"
+#include "islands/island_spec.hpp"
 #include "measure/harness.hpp"
 
 using namespace arbench;
@@ -48,6 +49,18 @@ TEST(CeGpu, SingleGpuEagerAndGraphReplayAreExact) {
       for (DType t : kAllDTypes)
         for (std::size_t bytes : {std::size_t(1024), std::size_t(1000 * 4 + 6), std::size_t(4 << 20) + 16})
           expect_exact(run_ce(v, world, t, bytes));
+}
+
+// ce-island on two islands of equal size (the halves), as the island variants are tested.
+TEST(CeGpu, IslandOnTwoHalvesEagerAndGraphReplayAreExact) {
+  ARB_REQUIRE_GPUS(1);
+  for (int world : {4, 8}) {
+    Tuning t;
+    t.islands = islands::halves({world});
+    for (DType d : kAllDTypes)
+      for (std::size_t bytes : {std::size_t(1024), std::size_t(1000 * 4 + 6), std::size_t(4 << 20) + 16})
+        expect_exact(run_ce("ce-island", world, d, bytes, t));
+  }
 }
 
 TEST(CeGpu, ConfigurationsOrderAndInPlace) {

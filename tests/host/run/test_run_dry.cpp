@@ -80,9 +80,7 @@ TEST(RunDry, SaysWhereAPeersWaitsComeFrom) {
   cfg.gpus = {8};
   std::ostringstream out;
   EXPECT_EQ(run_dry(cfg, out, r), kExitOk);
-  std::string text = out.str();
-  for (std::size_t at; (at = text.find("\n    ")) != std::string::npos;) text.replace(at, 5, " ");  // fit_line's wraps
-  test::expect_contains_all(text, {"flashinfer-pcie-ipc at 8 GPUs: ", " waits, written from the peer's code as read"});
+  test::expect_contains_all(test::join_wrapped(out.str()), {"flashinfer-pcie-ipc at 8 GPUs: ", " waits, written from the peer's code as read"});
 }
 
 TEST(RunDry, RefusesWhatItCannotPriceBeforeAnyWork) {
