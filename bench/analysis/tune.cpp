@@ -62,6 +62,16 @@ void prefer_fewer_sms(std::vector<const ResultCase*>& cands, double alpha) {
   if (pick > 0) std::rotate(cands.begin(), cands.begin() + std::ptrdiff_t(pick), cands.begin() + std::ptrdiff_t(pick) + 1);
 }
 
+// Whether two cases' samples differ: the Mann-Whitney p, and p < alpha (tune's points and the referee).
+struct Difference {
+  double p_value = 1;
+  bool significant = false;
+};
+Difference difference(const ResultCase& a, const ResultCase& b, double alpha) {
+  const double p = mann_whitney_u(a.samples_us, b.samples_us).p_value;
+  return {p, p < alpha};
+}
+
 TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, double alpha, bool prefer_pull) {
   // Lowest median first; the name breaks exact ties so the output is deterministic.
   std::sort(cands.begin(), cands.end(), [](const ResultCase* a, const ResultCase* b) {
@@ -84,8 +94,9 @@ TunePoint rank_point(std::uint64_t size, std::vector<const ResultCase*> cands, d
     p.runner_up_us = cands[1]->median_us;
     p.runner_up_sms = cands[1]->sms.value_or(-1);
     p.margin = p.best_us > 0 ? p.runner_up_us / p.best_us - 1 : 0;
-    p.p_value = mann_whitney_u(cands[0]->samples_us, cands[1]->samples_us).p_value;
-    p.significant = p.p_value < alpha;
+    const Difference d = difference(*cands[0], *cands[1], alpha);
+    p.p_value = d.p_value;
+    p.significant = d.significant;
   }
   return p;
 }
@@ -98,6 +109,26 @@ void derive_crossovers_and_rules(TuneTable& t) {
       t.crossovers.push_back({p.best, t.points[i + 1].best, p.size, t.points[i + 1].size});
     if (last || t.points[i + 1].best != p.best) t.rules.push_back({p.size, last, p.best});
   }
+}
+
+// ---- the referee: arbench's best against each peer as its engine runs it ----
+
+// TableKey and the size: one point of one of the tables.
+using PointKey = std::tuple<std::string, std::string, int, int, bool, bool, std::uint64_t>;
+
+struct Sides {
+  const ResultCase* arbench = nullptr;           // the fastest own variant
+  std::map<std::string, const ResultCase*> peers;  // peer -> its fastest case as its engine runs it
+};
+
+// A case a verdict can rest on: measured, aligned arrivals, exact (tune leaves out the same).
+bool measured(const ResultCase& c) {
+  return c.ok && !c.samples_us.empty() && c.skew_us <= 0 && !c.has_error_figures() && !c.family.empty() &&
+         c.world > 0;
+}
+
+void keep_fastest(const ResultCase*& slot, const ResultCase& c) {
+  if (slot == nullptr || c.median_us < slot->median_us) slot = &c;
 }
 
 }  // namespace
@@ -194,7 +225,47 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
     derive_crossovers_and_rules(t);
     rep.tables.push_back(std::move(t));
   }
+  rep.referee = referee_points(result, alpha, not_dispatchable);
   return rep;
+}
+
+std::vector<RefereePoint> referee_points(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable) {
+  std::map<PointKey, Sides> points;
+  for (const ResultCase& c : result.cases) {
+    if (!measured(c)) continue;
+    const bool fused = c.family == "allreduce_rmsnorm";
+    Sides& s = points[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place, c.cold_cache,
+                       fused ? std::uint64_t(c.tokens) : c.bytes}];
+    const auto nvlink = result.all_nvlink.find(c.world);
+    const DispatchPlace at{c.world, nvlink != result.all_nvlink.end() && nvlink->second};
+    if (!peer_engine_label(c.variant).empty()) {  // a peer: its engine's cases only
+      if (const std::string peer = peer_as_engine_runs_it(c.variant, at); !peer.empty()) keep_fastest(s.peers[peer], c);
+      continue;
+    }
+    // NCCL in any form (nccl, nccl-symm, nccl@LIB, unfused-nccl) is the engines' default, not arbench's own.
+    if (c.variant.find("nccl") != std::string::npos) continue;
+    if (not_dispatchable && !not_dispatchable(c.variant, at).empty()) continue;
+    keep_fastest(s.arbench, c);
+  }
+  std::vector<RefereePoint> out;
+  for (const auto& [key, s] : points) {
+    if (s.arbench == nullptr) continue;
+    for (const auto& [peer, engine] : s.peers) {
+      RefereePoint p;
+      std::tie(p.family, p.dtype, p.world, p.hidden, p.in_place, p.cold_cache, p.size) = key;
+      p.axis = p.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
+      p.peer = peer;
+      p.engine_case = engine->variant;
+      p.engine_us = engine->median_us;
+      p.arbench_best = s.arbench->variant;
+      p.arbench_us = s.arbench->median_us;
+      const Difference d = difference(*s.arbench, *engine, alpha);
+      p.p_value = d.p_value;
+      p.significant = d.significant;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
 }
 
 }  // namespace arbench

@@ -65,6 +65,27 @@ struct TuneTable {
   std::string islands;
 };
 
+// The referee's verdict (docs/regression.md, "arbench against the engines"): at a size (or token
+// count) and GPU count where a peer ran as its engine runs it (arbench/core/peer_dispatch.hpp,
+// peer_as_engine_runs_it), arbench's fastest own variant against that engine's choice, and whether
+// arbench is at least as fast there. NCCL is neither side: it is the engines' default, which the
+// tables already rank.
+struct RefereePoint {
+  std::string family, dtype, axis;  // the table's, as in TuneTable
+  int world = 0, hidden = 0;
+  bool in_place = false, cold_cache = false;
+  std::uint64_t size = 0;  // bytes or tokens
+  std::string peer;        // the peer as its engine runs it ("flashinfer-pcie-ipc")
+  std::string engine_case; // the peer's case the engine's choice is (its fastest so run)
+  double engine_us = 0;
+  std::string arbench_best;  // arbench's fastest own variant at this point
+  double arbench_us = 0;
+  double p_value = 1;        // Mann-Whitney, arbench's samples against the engine's
+  bool significant = false;  // p_value < alpha
+  // The goal: arbench's best at least as fast, i.e. not significantly slower.
+  bool met() const { return arbench_us <= engine_us || !significant; }
+};
+
 struct TuneReport : ResultSource {
   double alpha = 0.01;
   std::vector<TuneTable> tables;  // sorted by family, dtype, world, hidden, in_place, cache
@@ -73,6 +94,8 @@ struct TuneReport : ResultSource {
   // Every peer of the result (docs/variants.md, "Peers") and the engine that runs it so
   // (peer_engine_label), whether it competed or was left out.
   std::map<std::string, std::string> peer_labels;
+  // arbench's best against each peer as its engine runs it, where both ran (referee_points).
+  std::vector<RefereePoint> referee;
 };
 
 // Why a variant cannot be named in a dispatch table (empty when it can), as the end of "not a
@@ -94,5 +117,12 @@ DispatchFilter registry_dispatch_filter(const Registry& reg);
 // beside the run's default (`nccl@<label>`, --nccl-lib) never compete: an engine loads one NCCL;
 // they are listed in `ignored`, pointing at `compare --between` and `settings`.
 TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable = {});
+
+// Every point of `result` where a peer ran as its engine runs it and an arbench variant ran too,
+// ordered as tune's tables, then size, then peer; arbench's own variants compete only where
+// `not_dispatchable` lets them (so `reference` never does). tune_results fills TuneReport::referee.
+std::vector<RefereePoint> referee_points(const ResultFile& result, double alpha,
+                                         const DispatchFilter& not_dispatchable = {});
+
 
 }  // namespace arbench

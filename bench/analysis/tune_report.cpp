@@ -2,6 +2,7 @@
 #include "analysis/tune_report.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +67,72 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
           {{"from", c.from}, {"to", c.to}, {"after", c.last_from}, {"before", c.first_to}});
     j["tables"].push_back(std::move(jt));
   }
+  if (!rep.referee.empty()) {
+    json points = json::array();
+    int met = 0;
+    for (const RefereePoint& p : rep.referee) {
+      met += p.met() ? 1 : 0;
+      json jp = {{"family", p.family}, {"dtype", p.dtype}, {"world", p.world}, {"in_place", p.in_place},
+                 {"cache", p.cold_cache ? "cold" : "hot"}, {"size", p.size}, {"axis", p.axis},
+                 {"peer", p.peer}, {"engine_case", p.engine_case}, {"engine_us", p.engine_us},
+                 {"arbench_best", p.arbench_best}, {"arbench_us", p.arbench_us}, {"p_value", p.p_value},
+                 {"significant", p.significant}, {"met", p.met()}};
+      if (p.family == "allreduce_rmsnorm") jp["hidden"] = p.hidden;
+      points.push_back(std::move(jp));
+    }
+    j["referee"] = {{"met", met}, {"of", rep.referee.size()}, {"points", std::move(points)}};
+  }
   return j;
+}
+
+// arbench's best against each peer as its engine runs it: a table per tune table, then the goal.
+static std::string referee_section(const TuneReport& rep, bool md) {
+  if (rep.referee.empty()) return {};
+  std::string out = md ? "\n#### arbench against each peer as its engine runs it\n\n" : "\n";
+  out += fit_line(std::string(md ? "" : "arbench against each peer as its engine runs it: ") +
+                      "the engine's choice is the fastest of the peer's cases its engine may run (vLLM's FlashInfer "
+                      "tuner picks among the PCIe-IPC schedules); arbench's best is its fastest own variant (no NCCL); "
+                      "verdict: arbench's best faster, slower or a tie (Mann-Whitney); the goal: not slower",
+                  2);
+  std::vector<const RefereePoint*> missed;
+  std::string title;
+  std::optional<ReportTable> tab;
+  const auto flush = [&] {
+    if (tab) out += md ? tab->markdown() : tab->text();
+  };
+  for (const RefereePoint& p : rep.referee) {
+    std::string t = p.family + " " + p.dtype + ", " + std::to_string(p.world) + " GPUs";
+    if (p.family == "allreduce_rmsnorm") t += ", hidden " + std::to_string(p.hidden);
+    if (p.in_place) t += ", in-place";
+    if (p.cold_cache) t += ", cold cache";
+    if (t != title) {
+      flush();
+      title = t;
+      out += md ? "\n" + t + "\n\n" : "\n" + t + "\n";
+      tab.emplace(std::vector<std::string>{p.axis == "bytes" ? "size" : "tokens", "engine's choice", "us",
+                                           "arbench's best", "us", "arbench/peer", "verdict"},
+                  std::vector<bool>{true, false, true, false, true, true, false});
+    }
+    const std::string verdict = !p.significant ? "tie (p " + format_p_value(p.p_value) + ")"
+                                : p.arbench_us < p.engine_us ? "faster"
+                                                             : "slower";
+    tab->add_row({format_size(p.size, p.axis), md ? "`" + p.engine_case + "`" : p.engine_case,
+                  format_fixed(p.engine_us, 2), md ? "`" + p.arbench_best + "`" : p.arbench_best,
+                  format_fixed(p.arbench_us, 2), format_fixed(p.engine_us > 0 ? p.arbench_us / p.engine_us : 0, 2),
+                  verdict});
+    if (!p.met()) missed.push_back(&p);
+  }
+  flush();
+  const std::size_t of = rep.referee.size();
+  out += (md ? "\n" : "") + std::string("goal: met at ") + std::to_string(of - missed.size()) + " of " +
+         std::to_string(of) + " points (a size, a GPU count, a peer)" + (missed.empty() ? "\n" : "; not met at:\n");
+  for (const RefereePoint* p : missed)
+    out += fit_line((md ? "- " : "  ") + p->family + " " + p->dtype + ", " + std::to_string(p->world) + " GPUs, " +
+                        format_size(p->size, p->axis) + ": " + p->arbench_best + " " +
+                        format_fixed((p->arbench_us / p->engine_us - 1) * 100, 1) + "% slower than " +
+                        p->engine_case + " (p " + format_p_value(p->p_value) + ")",
+                    4);
+  return out;
 }
 
 // Why a `+` winner won: a line per point where a tie went to fewer SMs.
@@ -137,6 +203,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
     for (const auto& [variant, label] : rep.peer_labels)
       out += md ? "- `" + variant + "`: " + label + "\n" : fit_line("  " + variant + ": " + label, 4);
   }
+  out += referee_section(rep, md);
   if (!rep.ignored.empty()) {
     out += "\nignored (" + std::to_string(rep.ignored.size()) + "):\n";
     for (const std::string& s : rep.ignored) out += md ? "- " + s + "\n" : fit_line("  " + s, 4);

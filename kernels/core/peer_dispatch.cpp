@@ -31,7 +31,8 @@ std::string peer_engine_label(const std::string& variant) {
   split(variant, &base, &config);
   if (base == "flashinfer-pcie-ipc")
     return config.empty() ? "as vLLM runs it (VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC: FlashInfer's own schedule choice)"
-                          : "FlashInfer's " + config + " schedule forced: no engine runs it";
+                          : "FlashInfer's " + config + " schedule forced: no engine forces it, vLLM's run of FlashInfer's "
+                            "tuner may pick it";
   if (base == "flashinfer-fused") {
     if (config.empty() || config == "vllm")
       return "as vLLM's fusion pass runs it (its use_oneshot rule, PDL on); SGLang does not run it on 12.x";
@@ -61,6 +62,15 @@ std::string peer_not_dispatchable(const std::string& variant, DispatchPlace at) 
       return "vLLM turns its custom all-reduce off on more than two GPUs that are not all NVLink-connected";
     return {};
   }
+  return {};
+}
+
+std::string peer_as_engine_runs_it(const std::string& variant, DispatchPlace at) {
+  std::string base, config;
+  split(variant, &base, &config);
+  if (base == "flashinfer-pcie-ipc") return base;  // the seed, or a schedule its tuner may pick
+  if (base == "flashinfer-fused") return config.empty() || config == "vllm" ? base : "";
+  if (base == "vllm-custom") return peer_not_dispatchable(variant, at).empty() ? base : "";
   return {};
 }
 

@@ -25,4 +25,12 @@ std::string peer_not_dispatchable(const std::string& variant, DispatchPlace at);
 // "FlashInfer's own rule (...)", "... forced: no engine runs it"; "" for every name that is no peer.
 std::string peer_engine_label(const std::string& variant);
 
+// The peer whose engine may run `variant` at `at` as that engine runs it ("flashinfer-pcie-ipc",
+// "flashinfer-fused", "vllm-custom"), "" where no engine runs this configuration so. A peer's engine
+// choice at a size is the fastest of its cases so marked: vLLM runs FlashInfer's PCIe-IPC tuner,
+// which picks among the forced schedules, so they count; the fusion as vLLM runs it (the plain name,
+// `[vllm]`), not FlashInfer's own rule or a forced kernel; vLLM's custom all-reduce where it is
+// dispatched, never a forced stage. `arbench tune` holds arbench's best against each.
+std::string peer_as_engine_runs_it(const std::string& variant, DispatchPlace at);
+
 }  // namespace arbench

@@ -146,6 +146,10 @@ TEST(TuneCli, VllmCustomDispatchedAtTwoGpusOnly) {
             std::string::npos)
       << r.output;
   EXPECT_NE(flat.find("vllm-custom: as vLLM runs it"), std::string::npos) << r.output;
+  // The referee holds arbench's best against vLLM's choice where vLLM runs it: the 3 sizes at 2 GPUs,
+  // where vllm-custom is faster, and no point at 4 or 8.
+  EXPECT_NE(flat.find("goal: met at 0 of 3 points"), std::string::npos) << r.output;
+  EXPECT_EQ(json::parse(std::ifstream(out))["referee"]["of"], 3);
   std::filesystem::remove(out);
 }
 

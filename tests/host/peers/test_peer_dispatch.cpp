@@ -56,8 +56,27 @@ TEST(PeerDispatch, EachPeerLabelledWithItsEngine) {
   EXPECT_NE(peer_engine_label("flashinfer-fused[twoshot]").find("forced"), std::string::npos);
   EXPECT_NE(peer_engine_label("vllm-custom").find("as vLLM runs it"), std::string::npos);
   EXPECT_NE(peer_engine_label("vllm-custom[2stage]").find("no engine runs it"), std::string::npos);
-  EXPECT_NE(peer_engine_label("flashinfer-pcie-ipc[staged]").find("no engine runs it"), std::string::npos);
+  EXPECT_NE(peer_engine_label("flashinfer-pcie-ipc[staged]").find("no engine forces it"), std::string::npos);
+  EXPECT_NE(peer_engine_label("flashinfer-pcie-ipc[staged]").find("tuner may pick it"), std::string::npos);
   EXPECT_EQ(peer_engine_label("oneshot-push"), "");
+}
+
+// The cases an engine's choice is taken from in tune's referee: FlashInfer's PCIe-IPC seed and every
+// schedule its tuner (which vLLM runs) may pick; the fusion as vLLM runs it; vLLM's custom all-reduce
+// where vLLM dispatches it. Not FlashInfer's own fusion rule, a forced fusion kernel or vLLM stage,
+// nor any name that is no peer.
+TEST(PeerDispatch, TheCasesAnEnginesChoiceIsTakenFrom) {
+  const DispatchPlace pcie8{8, false}, pcie2{2, false}, nvlink8{8, true};
+  for (const char* v : {"flashinfer-pcie-ipc", "flashinfer-pcie-ipc[staged]", "flashinfer-pcie-ipc[flat-staged]"})
+    EXPECT_EQ(peer_as_engine_runs_it(v, pcie8), "flashinfer-pcie-ipc") << v;
+  for (const char* v : {"flashinfer-fused", "flashinfer-fused[vllm]"})
+    EXPECT_EQ(peer_as_engine_runs_it(v, pcie8), "flashinfer-fused") << v;
+  for (const char* v : {"flashinfer-fused[flashinfer]", "flashinfer-fused[oneshot]", "flashinfer-fused[twoshot]",
+                        "vllm-custom[1stage]", "oneshot-push", "nccl"})
+    EXPECT_EQ(peer_as_engine_runs_it(v, pcie2), "") << v;
+  EXPECT_EQ(peer_as_engine_runs_it("vllm-custom", pcie2), "vllm-custom");
+  EXPECT_EQ(peer_as_engine_runs_it("vllm-custom", pcie8), "");  // vLLM turns it off over PCIe above 2
+  EXPECT_EQ(peer_as_engine_runs_it("vllm-custom", nvlink8), "vllm-custom");
 }
 
 }  // namespace
