@@ -25,12 +25,17 @@ PatternProbeOptions small() {
   return o;
 }
 
+// Whether GPU 0 can reach GPU 1 (cudaDeviceCanAccessPeer): the patterns between them need P2P.
+bool gpu0_reaches_gpu1(const std::vector<CudaGpu>& gpus) {
+  int can = 0;
+  cudaDeviceCanAccessPeer(&can, gpus[0].ordinal, gpus[1].ordinal);
+  return can != 0;
+}
+
 TEST(PatternProbeGpu, EveryFlowOfAPatternGetsARate) {
   ARB_REQUIRE_GPUS(2);
   const auto gpus = list_cuda_gpus();
-  int can = 0;
-  cudaDeviceCanAccessPeer(&can, gpus[0].ordinal, gpus[1].ordinal);
-  if (!can) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+  if (!gpu0_reaches_gpu1(gpus)) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
   const std::vector<Pattern> patterns = {
       {"write 0->1", {{0, 1, false}}},
       {"read 0->1", {{0, 1, true}}},
@@ -54,9 +59,7 @@ TEST(PatternProbeGpu, EveryFlowOfAPatternGetsARate) {
 TEST(PatternProbeGpu, AHopIsMeasuredIdleAndUnderTheLoad) {
   ARB_REQUIRE_GPUS(2);
   const auto gpus = list_cuda_gpus();
-  int can = 0;
-  cudaDeviceCanAccessPeer(&can, gpus[0].ordinal, gpus[1].ordinal);
-  if (!can) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
+  if (!gpu0_reaches_gpu1(gpus)) GTEST_SKIP() << "GPUs 0 and 1 have no P2P access";
   PatternProbeOptions o = small();
   o.copy_engine = true;
   o.latency_rounds = 200;

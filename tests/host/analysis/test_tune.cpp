@@ -4,6 +4,9 @@
 // are indistinguishable (margin not significant); one failed case must be ignored.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <utility>
+
 #include "arbench/core/errors.hpp"
 #include "analysis/tune.hpp"
 #include "arbench/variant.hpp"
@@ -17,6 +20,17 @@ using nlohmann::json;
 using testing::ar_name;
 using testing::fused_name;
 using testing::jittered;
+
+// A case of each of `variants` (its name and median, us: 30 samples within 1%) on `world` ranks at
+// every power of two from 1 KiB to `max_bytes`, the variants in their order at each size; the
+// samples' seeds count on from `seed`.
+void add_sized_cases(std::vector<testing::SynthCase>& cases,
+                     std::initializer_list<std::pair<const char*, double>> variants, int world,
+                     std::uint64_t max_bytes, unsigned& seed) {
+  for (std::uint64_t b = 1024; b <= max_bytes; b *= 2)
+    for (const auto& [name, median] : variants)
+      cases.push_back({ar_name(name, world, b), jittered(median, 0.01, 30, seed++)});
+}
 
 ResultFile synthetic() {
   std::vector<testing::SynthCase> cases;
@@ -206,11 +220,7 @@ TEST(Tune, NeverPicksAVariantMissingOnTheCudaBackend) {
   }
   std::vector<testing::SynthCase> cases;
   unsigned seed = 1;
-  for (std::uint64_t b = 1024; b <= 8192; b *= 2) {
-    cases.push_back({ar_name("reference", 8, b), jittered(1, 0.01, 30, seed++)});
-    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5, 0.01, 30, seed++)});
-    cases.push_back({ar_name("twoshot", 8, b), jittered(8, 0.01, 30, seed++)});
-  }
+  add_sized_cases(cases, {{"reference", 1}, {"oneshot-push", 5}, {"twoshot", 8}}, 8, 8192, seed);
   const ResultFile result = parse_result_json(testing::make_result(cases), "host.json");
   EXPECT_EQ(tune_results(result, 0.01).tables.at(0).points.at(0).best, "reference");  // the unfiltered ranking
 
@@ -252,11 +262,8 @@ TEST(Tune, PeersCompeteWhereAnEngineCanChooseThem) {
   const Registry reg = peer_beside_own("flashinfer-pcie-ipc", "FlashInfer", {"staged"});
   std::vector<testing::SynthCase> cases;
   unsigned seed = 1;
-  for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
-    cases.push_back({ar_name("flashinfer-pcie-ipc", 8, b), jittered(3, 0.01, 30, seed++)});
-    cases.push_back({ar_name("flashinfer-pcie-ipc[staged]", 8, b), jittered(1, 0.01, 30, seed++)});
-    cases.push_back({ar_name("oneshot-push", 8, b), jittered(5, 0.01, 30, seed++)});
-  }
+  add_sized_cases(cases, {{"flashinfer-pcie-ipc", 3}, {"flashinfer-pcie-ipc[staged]", 1}, {"oneshot-push", 5}}, 8, 4096,
+                  seed);
   const ResultFile result = parse_result_json(testing::make_result(cases), "gpu.json");
   const TuneReport rep = tune_results(result, 0.01, registry_dispatch_filter(reg));
   ASSERT_FALSE(rep.tables.empty());
@@ -278,11 +285,7 @@ TEST(Tune, VllmCustomDispatchedWhereVllmRunsIt) {
   const Registry reg = peer_beside_own("vllm-custom", "vLLM", {});
   std::vector<testing::SynthCase> cases;
   unsigned seed = 1;
-  for (int w : {2, 4, 8})
-    for (std::uint64_t b = 1024; b <= 4096; b *= 2) {
-      cases.push_back({ar_name("vllm-custom", w, b), jittered(2, 0.01, 30, seed++)});
-      cases.push_back({ar_name("oneshot-push", w, b), jittered(5, 0.01, 30, seed++)});
-    }
+  for (int w : {2, 4, 8}) add_sized_cases(cases, {{"vllm-custom", 2}, {"oneshot-push", 5}}, w, 4096, seed);
   json j = testing::make_result(cases);
   const TuneReport pcie = tune_results(parse_result_json(j, "pcie.json"), 0.01, registry_dispatch_filter(reg));
   for (int w : {2, 4, 8})

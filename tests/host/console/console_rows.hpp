@@ -1,12 +1,14 @@
 // The console tests' rows: a Google Benchmark run as arbench reports one (median, p10/p90,
-// bus bandwidth, pipelined time), and a printed table split into lines.
+// bus bandwidth, pipelined time); a printed table is split into lines by test::lines_of
+// (tests/host/text_checks.hpp).
 #pragma once
 
 #include <benchmark/benchmark.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/host/text_checks.hpp"
 
 namespace arbench::testing {
 
@@ -23,13 +25,6 @@ inline BenchRun run_of(const std::string& name, double median_us) {
   r.counters["busbw_GBps"] = 12.5;
   r.counters["pipelined_us"] = median_us * 0.8;
   return r;
-}
-
-inline std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
 }
 
 }  // namespace arbench::testing

@@ -15,7 +15,7 @@ namespace arbench {
 namespace {
 
 using testing::BenchRun;
-using testing::lines_of;
+using test::lines_of;
 using testing::run_of;
 
 const std::string kExact = "allreduce/oneshot-pull/bf16/gpus:8/bytes:1048576";

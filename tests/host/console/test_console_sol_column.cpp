@@ -13,7 +13,7 @@ namespace arbench {
 namespace {
 
 using testing::BenchRun;
-using testing::lines_of;
+using test::lines_of;
 using testing::run_of;
 
 const std::string kAt = "allreduce/oneshot-pull/bf16/gpus:8/bytes:1048576";
@@ -66,7 +66,7 @@ TEST(ConsoleSmsColumn, ShowsTheCountUnderItsHeaderAndADashWhenUnknown) {
   BenchRun at = testing::run_of(kAt, 20);
   at.counters["sms"] = 64;
   table.ReportRuns({at, testing::run_of(kNone, 30)});
-  const auto lines = testing::lines_of(out.str());
+  const auto lines = test::lines_of(out.str());
   ASSERT_GE(lines.size(), 4u) << out.str();
   const std::string& header = lines[1];
   ASSERT_NE(header.find("pipelined us  SMs  check"), std::string::npos) << header;

@@ -6,11 +6,13 @@
 #include <sstream>
 
 #include "console/console_table.hpp"
+#include "tests/host/text_checks.hpp"
 
 namespace arbench {
 namespace {
 
 using BenchRun = benchmark::BenchmarkReporter::Run;
+using test::lines_of;
 
 BenchRun make_run(const std::string& name, double median_us, double p10, double p90, double busbw, double pipelined) {
   BenchRun r;
@@ -24,13 +26,6 @@ BenchRun make_run(const std::string& name, double median_us, double p10, double 
   r.counters["pipelined_us"] = pipelined;
   r.counters["algbw_GBps"] = busbw / 2;  // in the JSON, not in the table
   return r;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
 }
 
 // The longest names of the default host sweep and of a GPU sweep up to 256M.

@@ -3,12 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "doctor/check.hpp"
+#include "tests/host/text_checks.hpp"
 
 namespace arbench::doctor {
 
@@ -26,26 +24,7 @@ inline std::string dump(const Check& c) {
 
 inline bool has(const std::string& s, const std::string& piece) { return s.find(piece) != std::string::npos; }
 
-// A docs page's section between the lines `begin` and `end` is `generated` (the code's table);
-// ARBENCH_UPDATE_GOLDEN=1 rewrites it, for a deliberate change: review the diff.
-inline void expect_generated_section(const std::string& page, const std::string& begin, const std::string& end,
-                                     const std::string& generated) {
-  const std::string path = std::string(ARBENCH_SOURCE_DIR) + "/" + page;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string doc = ss.str();
-  const std::size_t b = doc.find(begin), e = doc.find(end);
-  ASSERT_NE(b, std::string::npos) << path << " lacks the line " << begin;
-  ASSERT_NE(e, std::string::npos) << path << " lacks the line " << end;
-  const std::size_t from = b + begin.size();
-  if (std::getenv("ARBENCH_UPDATE_GOLDEN") != nullptr) {
-    doc.replace(from, e - from, generated);
-    std::ofstream(path, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, e - from), generated)
-      << path << "'s table differs from the code's; rerun with ARBENCH_UPDATE_GOLDEN=1 and review the diff";
-}
+// docs/doctor.md's generated tables: tests/host/text_checks.hpp.
+using test::expect_generated_section;
 
 }  // namespace arbench::doctor

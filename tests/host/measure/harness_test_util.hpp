@@ -1,5 +1,5 @@
-// What the harness tests share: the host variants' registry (or one test variant's) and a quick
-// run configuration.
+// What the harness tests share: the host variants' registry (or one test variant's), a quick run
+// configuration, and a do-nothing variant for the tests' stand-ins to start from.
 #pragma once
 
 #include <memory>
@@ -38,6 +38,15 @@ inline RunConfig quick_config() {
   c.timeout_s = 10;
   return c;
 }
+
+// A variant that every fabric supports and whose op does nothing: the base of the tests' stand-ins,
+// which override only what they are about (the data mover, the fabric environment, NCCL's need).
+class IdleVariant : public Variant {
+ public:
+  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
+  void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
+  void launch(int, Stream) override {}
+};
 
 // Host fabrics of any world size, created on first use.
 inline FabricCache host_fabric_cache() {

@@ -97,6 +97,7 @@ class FakeFabric final : public Fabric {
 };
 
 using arbench::testing::host_registry;
+using arbench::testing::IdleVariant;
 using arbench::testing::one_host_variant;
 using arbench::testing::quick_config;
 
@@ -171,11 +172,8 @@ TEST(HarnessFailures, AnUnusableDeviceStopsTheRun) {
 // A GPU that faulted for good while a fabric was being set up (the peer check: issue of a sticky
 // error) ends the run; any other fabric failure of a provider is that variant's skip.
 TEST(HarnessFailures, ADeviceFaultWhilePlanningEndsTheRunNotASkip) {
-  class NcclLike final : public Variant {
+  class NcclLike final : public IdleVariant {
    public:
-    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
-    void launch(int, Stream) override {}
     DataMover data_mover() const override { return DataMover::nccl; }
   };
   Registry reg;
@@ -268,12 +266,9 @@ TEST(NcclProtocolPolicy, TheGrammarOfNcclProto) {
 // An inherited NCCL_PROTO that enables LL128 over PCIe is refused for every NCCL case, like a
 // forced configuration; a forced NCCL_PROTO overrides the inherited one.
 TEST(NcclProtocolPolicy, PlanRefusesAnInheritedProtoThatEnablesLl128) {
-  class NcclLike final : public Variant {
+  class NcclLike final : public IdleVariant {
    public:
     explicit NcclLike(std::map<std::string, std::string> env) : env_(std::move(env)) {}
-    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
-    void launch(int, Stream) override {}
     DataMover data_mover() const override { return DataMover::nccl; }
     std::map<std::string, std::string> fabric_env() const override { return env_; }
 
@@ -302,11 +297,8 @@ TEST(NcclProtocolPolicy, PlanRefusesAnInheritedProtoThatEnablesLl128) {
 }
 
 TEST(NcclProtocolPolicy, PlanSkipsAForcedLl128Configuration) {
-  class Ll128Like final : public Variant {
+  class Ll128Like final : public IdleVariant {
    public:
-    Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-    void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
-    void launch(int, Stream) override {}
     std::map<std::string, std::string> fabric_env() const override { return {{"NCCL_PROTO", "LL128"}}; }
   };
   const Registry reg = one_host_variant("ll128-like", [] { return std::make_unique<Ll128Like>(); });

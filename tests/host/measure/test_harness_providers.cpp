@@ -46,11 +46,8 @@ class ProviderFabric final : public Fabric {
 };
 
 // A variant that runs on NCCL's communicators (its op does nothing).
-class NcclStub final : public Variant {
+class NcclStub final : public IdleVariant {
  public:
-  Support supports(const Case&, const Fabric&) const override { return Support::yes(); }
-  void prepare(const Case&, Fabric&, const OpBuffers&, const Tuning&) override {}
-  void launch(int, Stream) override {}
   bool needs_nccl() const override { return true; }
   Placement buffer_placement() const override { return Placement::local; }
 };

@@ -10,8 +10,10 @@
 #include <sstream>
 
 #include "run/progress/progress.hpp"
+#include "tests/host/text_checks.hpp"
 
 using namespace arbench;
+using arbench::test::lines_of;
 
 namespace {
 
@@ -19,13 +21,6 @@ std::vector<PlannedCase> plan_of(std::size_t n, const std::string& family = "all
   std::vector<PlannedCase> p;
   for (std::size_t i = 0; i < n; ++i) p.push_back({"case" + std::to_string(i), family, 1024u << i, 2, 20});
   return p;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
 }
 
 }  // namespace

@@ -4,12 +4,11 @@
 // (ARBENCH_UPDATE_GOLDEN=1 rewrites it, for a deliberate change: review the diff).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <set>
 
 #include "settings/catalogue/knobs.hpp"
 #include "tests/host/settings/settings_fixture.hpp"
+#include "tests/host/text_checks.hpp"
 
 namespace arbench {
 namespace {
@@ -77,20 +76,7 @@ TEST(KnobCatalogue, EveryEntryNamesAReleaseOrSaysItHasNone) {
 }
 
 TEST(KnobCatalogue, TheDocsTableIsGeneratedFromTheCatalogue) {
-  const std::string path = std::string(ARBENCH_SOURCE_DIR) + "/docs/engine-settings.md";
-  std::string doc = testing::read_text(path);
-  const std::size_t b = doc.find(kBegin), e = doc.find(kEnd);
-  ASSERT_NE(b, std::string::npos) << path << " lacks the line " << kBegin;
-  ASSERT_NE(e, std::string::npos) << path << " lacks the line " << kEnd;
-  const std::size_t from = b + std::string(kBegin).size();
-  const std::string table = knob_table_markdown();
-  if (std::getenv("ARBENCH_UPDATE_GOLDEN") != nullptr) {
-    doc.replace(from, e - from, table);
-    std::ofstream(path, std::ios::binary) << doc;
-    return;
-  }
-  EXPECT_EQ(doc.substr(from, e - from), table)
-      << path << "'s knob table differs from the catalogue; rerun with ARBENCH_UPDATE_GOLDEN=1 and review the diff";
+  test::expect_generated_section("docs/engine-settings.md", kBegin, kEnd, knob_table_markdown());
 }
 
 TEST(KnobCatalogue, TheEntryFollowsTheGivenRelease) {

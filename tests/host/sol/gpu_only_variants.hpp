@@ -7,6 +7,7 @@
 #include "kernels/nccl/nccl_allreduce.hpp"
 #include "kernels/peers/peer_text.hpp"
 #include "kernels/peers/peer_traffic.hpp"
+#include "sol_fixture.hpp"
 
 namespace sol_fixture {
 
@@ -17,10 +18,7 @@ inline void add_gpu_only_variants(arbench::Registry& r) {
   nccl.traffic = &nccl_traffic;
   nccl.configs = {"ring/ll", "ring/ll128", "ring/simple", "tree/ll", "tree/simple", "ring/ll/ch:4", "tuned"};
   r.add(nccl);
-  VariantEntry symm;
-  symm.name = "nccl-symm";
-  symm.traffic = &nccl_symm_traffic;
-  r.add(symm);
+  r.add(traffic_entry("nccl-symm", &nccl_symm_traffic));
   for (PeerKind k : {PeerKind::pcie_ipc, PeerKind::fusion, PeerKind::vllm_custom}) {
     VariantEntry e;
     e.name = peer_text(k).name;

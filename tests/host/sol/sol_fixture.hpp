@@ -4,8 +4,12 @@
 //   w8 all-pairs push   every flow SM 7 (posted writes collapsed), copy engines 20; hop 0->1 4.0 us
 //   w8 ring push        SM 40 GB/s, but 7->0 20; hops 0->1 1.5 us, 7->0 2.5 us
 //   w2 all-pairs pull   both flows SM 50 GB/s; hop 0->1 1.0 us (the same GPUs, two at a time)
+// Also a registry entry known by its traffic pattern alone (traffic_entry).
 #pragma once
 
+#include <string>
+
+#include "arbench/variant.hpp"
 #include "sol/pattern_rates.hpp"
 #include "sol/probe_plan.hpp"
 
@@ -13,6 +17,15 @@ namespace sol_fixture {
 
 using namespace arbench;
 using namespace arbench::sol;
+
+// A variant with a name and a traffic pattern (none when null) and nothing else: a plant for the
+// traffic check, or a variant whose factories the floor's tests do not need.
+inline VariantEntry traffic_entry(const std::string& name, TrafficFn traffic = nullptr) {
+  VariantEntry e;
+  e.name = name;
+  e.traffic = traffic;
+  return e;
+}
 
 inline MeasuredPattern measured(TrafficShape shape, TrafficDirection d, int world, const TrafficPhase& flows_of,
                                 double sm, double ce, std::vector<std::pair<int, int>> hops, std::vector<double> hop_us) {

@@ -163,10 +163,7 @@ TEST(SolFloor, RanksMapToTheProbedGpusByPosition) {
 
 TEST(SolFloor, ACaseFasterThanItsFloorIsFlaggedNotASuccess) {
   Registry reg;
-  VariantEntry e;
-  e.name = "oneshot-pull";
-  e.traffic = &oneshot_pull_traffic;
-  reg.add(e);
+  reg.add(sol_fixture::traffic_entry("oneshot-pull", &oneshot_pull_traffic));
   const PatternRates r = sol_fixture::rates();
   CaseResult c;
   c.c = query("oneshot-pull", 8, 1 << 20).c;

@@ -9,6 +9,7 @@
 #include "kernels/peers/peer_text.hpp"
 #include "kernels/peers/peer_traffic.hpp"
 #include "gpu_only_variants.hpp"
+#include "sol_fixture.hpp"
 #include "sol/traffic_check.hpp"
 
 using namespace arbench;
@@ -52,9 +53,7 @@ TEST(SolTrafficCheck, EveryHostVariantHasAnAllReducePattern) {
 TEST(SolTrafficCheck, AVariantWithoutAPatternFails) {
   Registry r;
   register_host_variants(r);
-  VariantEntry planted;
-  planted.name = "planted";
-  r.add(planted);
+  r.add(sol_fixture::traffic_entry("planted"));
   const auto gaps = traffic_gaps(r);
   ASSERT_EQ(gaps.size(), 1u);
   EXPECT_EQ(gaps[0], "planted: no traffic pattern (VariantText::traffic / VariantEntry::traffic)");
@@ -62,10 +61,7 @@ TEST(SolTrafficCheck, AVariantWithoutAPatternFails) {
 
 TEST(SolTrafficCheck, APatternWithTheWrongPeerCountFails) {
   Registry r;
-  VariantEntry planted;
-  planted.name = "planted";
-  planted.traffic = &forgets_a_peer;
-  r.add(planted);
+  r.add(sol_fixture::traffic_entry("planted", &forgets_a_peer));
   const auto gaps = traffic_gaps(r);
   ASSERT_FALSE(gaps.empty());
   EXPECT_NE(gaps[0].find("planted at 2 ranks"), std::string::npos) << gaps[0];
@@ -123,10 +119,7 @@ TEST(SolTrafficCheck, CeIslandDeclinesUnequalIslandsOnly) {
   EXPECT_FALSE(ce_island_traffic({c, "", {0, 0, 1, 1}, {}, {}}).schedules.empty());
   for (TrafficFn fn : {&forgets_to_decline, &declines_everything}) {
     Registry r;
-    VariantEntry planted;
-    planted.name = "planted";
-    planted.traffic = fn;
-    r.add(planted);
+    r.add(sol_fixture::traffic_entry("planted", fn));
     const auto gaps = traffic_gaps(r);
     ASSERT_FALSE(gaps.empty());
     if (fn == &forgets_to_decline) {

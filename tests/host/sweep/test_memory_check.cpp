@@ -11,6 +11,8 @@
 #include "sweep/memory_check.hpp"
 #include "sweep/sizes.hpp"
 #include "tests/host/measure/forwarding_fabric.hpp"
+#include "tests/host/text_checks.hpp"
+#include "tests/host/thrown.hpp"
 #include "workload/workload.hpp"
 
 using namespace arbench;
@@ -28,17 +30,10 @@ TEST(MemoryCheck, RefusesTheSweepNamingTheLargestCaseAndTheAmounts) {
                                    ar("ring", 2, std::size_t(64) << 30)};
   const auto need = [](const Case& c) { return c.bytes * std::size_t(c.world) * 3; };
   EXPECT_NO_THROW(check_memory_fits({cases[0]}, need, std::size_t(1) << 30));
-  try {
-    check_memory_fits(cases, need, std::size_t(20) << 30);
-    ADD_FAILURE() << "no error";
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("2 of 3 cases do not fit in memory"), std::string::npos) << m;
-    EXPECT_NE(m.find("allreduce/ring/bf16/gpus:8/bytes:68719476736"), std::string::npos) << m;
-    EXPECT_NE(m.find("needs about 1.5 TiB"), std::string::npos) << m;
-    EXPECT_NE(m.find("20.0 GiB is available"), std::string::npos) << m;
-    EXPECT_NE(m.find("lower --max-bytes"), std::string::npos) << m;
-  }
+  if (const auto e = test::thrown<UsageError>([&] { check_memory_fits(cases, need, std::size_t(20) << 30); }))
+    test::expect_contains_all(e->what(), {"2 of 3 cases do not fit in memory",
+                                          "allreduce/ring/bf16/gpus:8/bytes:68719476736", "needs about 1.5 TiB",
+                                          "20.0 GiB is available", "lower --max-bytes"});
   EXPECT_TRUE(available_host_memory().has_value());  // Linux: /proc/meminfo
 }
 
