@@ -14,9 +14,7 @@ namespace arbench {
 namespace {
 
 using nlohmann::json;
-using testing::ar_name;
-using testing::fused_name;
-using testing::jittered;
+using namespace testing;  // the synthetic result's helpers: ar_name, fused_name, jittered, make_result
 
 constexpr std::uint64_t k1K = 1024, k64K = 64 * 1024;
 
@@ -27,7 +25,7 @@ constexpr std::uint64_t k1K = 1024, k64K = 64 * 1024;
 // hair slower but within the noise: a tie, which meets the goal.
 json fixture() {
   unsigned seed = 1;
-  std::vector<testing::SynthCase> cases = {
+  std::vector<SynthCase> cases = {
       {ar_name("oneshot-pull", 8, k1K), jittered(10, 0.01, 30, seed++)},
       {ar_name("flashinfer-pcie-ipc", 8, k1K), jittered(14, 0.01, 30, seed++)},
       {ar_name("flashinfer-pcie-ipc[staged]", 8, k1K), jittered(13, 0.01, 30, seed++)},
@@ -43,7 +41,7 @@ json fixture() {
       {fused_name("flashinfer-fused[flashinfer]", 8, 256, 8192), jittered(60, 0.01, 30, seed++)},
       {fused_name("flashinfer-fused[twoshot]", 8, 256, 8192), jittered(60, 0.01, 30, seed++)},
   };
-  return testing::make_result(cases);
+  return make_result(cases);
 }
 
 const RefereePoint* find(const TuneReport& rep, int world, std::uint64_t size, const std::string& peer) {
@@ -96,7 +94,7 @@ TEST(TuneReferee, ReportAndTableSayWhereTheGoalIsMissed) {
 }
 
 TEST(TuneReferee, NoPeerNoSection) {
-  const json j = testing::make_result({{ar_name("oneshot-pull", 8, k1K), jittered(10, 0.01, 30, 1)},
+  const json j = make_result({{ar_name("oneshot-pull", 8, k1K), jittered(10, 0.01, 30, 1)},
                                        {ar_name("nccl", 8, k1K), jittered(20, 0.01, 30, 2)}});
   const TuneReport rep = tune_results(parse_result_json(j, "r.json"), 0.01);
   EXPECT_TRUE(rep.referee.empty());
