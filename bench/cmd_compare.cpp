@@ -62,7 +62,7 @@ int run_compare(const CompareArgs& a) {
     if (const std::string note = incomplete_note(*r); !note.empty()) std::cerr << "arbench compare: warning: " << note << "\n";
   CompareReport rep = compare_results(base, next, opt);
   for (const std::string& v : left_out) rep.notes.push_back("left out, measured by one library only: " + v);
-  std::cout << format_compare(rep, *parse_report_format(a.format)) << std::flush;
+  std::cout << format_compare(rep, *parse_report_format(a.format));
   return compare_exit_code(rep) ? kExitFailure : kExitOk;
 }
 

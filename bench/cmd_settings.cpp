@@ -144,7 +144,6 @@ int run_settings(const SettingsArgs& a) {
                               (rep.example_conf_text.empty() ? "" : ", " + opt.paths.example_conf),
                           9);
   }
-  std::cout << std::flush;
   return kExitOk;
 }
 

@@ -117,16 +117,14 @@ int run_step(StepArgs a) {
   }
   // JSON on stdout stays one document; the note then goes to stderr.
   if (!a.out.empty()) (format == ReportFormat::json ? std::cerr : std::cout) << "\nwritten to " << a.out << "\n";
-  std::cout << std::flush;
   return kExitOk;
 }
 
 }  // namespace
 
 void add_step_command(CLI::App& app, int& exit_code) {
-  const auto [sub, args] = cli::subcommand<StepArgs>(
+  const auto [sub, args] = cli::result_subcommand<StepArgs>(
       app, "step", "Communication cost of one tensor-parallel decode / speculative verify step, per variant");
-  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
   std::vector<std::string> presets;
   for (const auto& m : kModelPresets) presets.emplace_back(m.name);
   cli::list<std::string>(*sub, "--model", args->models, "NAME", cli::choice_items(presets),

@@ -57,9 +57,9 @@ struct TopoArgs {
   int reps = 20;
   int latency_rounds = 2000;
   double wait_timeout_s = 1.0;
-  bool no_measure = false;
+  bool measure = true;   // the link measurements (--no-measure: off)
   bool loaded = false;
-  bool no_patterns = false;  // no schedule patterns (the speed-of-light floor's rates)
+  bool patterns = true;  // the schedule patterns, the speed-of-light floor's rates (--no-patterns: off)
   BrokenPair planted;  // the test switch ARBENCH_TEST_BROKEN_P2P
 };
 
@@ -213,7 +213,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
   j["peer_check"] = topo::peer_access_to_json(peers);
   j["ring_order"] = ring;
   j["islands"] = islands::islands_to_json(isl);
-  if (args.no_measure) {
+  if (!args.measure) {
     os << "Link measurements skipped (--no-measure).\n";
   } else {
     if (n < 2) os << "Only " << n << " GPU: pairwise measurements skipped; the diagonal is within one GPU.\n";
@@ -244,7 +244,7 @@ json topo_from_machine(const TopoArgs& args, std::ostream& os) {
       os << "\n" << topo::render_loaded(loaded, links, labels);
       j["loaded"] = topo::loaded_to_json(loaded, links);
     }
-    if (!args.no_patterns && n >= 2) {
+    if (args.patterns && n >= 2) {
       // The schedules' own patterns (bench/sol/probe_plan.hpp), each world size on GPUs 0..w-1 in
       // the ring order and islands a run of w ranks uses: the speed-of-light floor's rates.
       std::map<int, std::vector<int>> orders, island_of;
@@ -281,7 +281,7 @@ json topo_of_host(const TopoArgs& args, std::ostream& os) {
   os << topo::render_peer_access(*f.peer_access(), labels);
   json j = base_json("host");
   j["peer_check"] = topo::peer_access_to_json(*f.peer_access());
-  if (!args.no_patterns) {
+  if (args.patterns) {
     // The schedule patterns on CPU threads (what a host run's floors use): CPU timing.
     const sol::PatternRates rates = sol::run_host_pattern_probe(
         sol::probe_plan(args.ranks, pattern_worlds(args.ranks), {}, islands::halves(pattern_worlds(args.ranks))),
@@ -309,14 +309,14 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
               "ping-pong round trips per latency cell (default 2000; 0: no latency measurement)");
   cli::number(*cmd, "--wait-timeout", args->wait_timeout_s, "S", cli::positive(3600),
               "bound in seconds on each GPU spin wait (default 1)");
-  cmd->add_flag("--no-measure", args->no_measure,
+  cli::off_flag(*cmd, "--no-measure", args->measure,
                 "skip the link measurements (tree, P2P attributes and the functional P2P check only)");
   cli::choice(*cmd, "--backend", args->backend, {"cuda", "host"},
               "cuda: this machine's GPUs; host: no GPU, only the functional peer check of --gpus CPU ranks (what a "
               "host run checks first; default cuda)");
   cli::number(*cmd, "--gpus", args->ranks, "N", cli::ints(2, kMaxRanks),
               "with --backend host: the CPU ranks to check (default " + std::to_string(kMaxRanks) + ")");
-  cmd->add_flag("--no-patterns", args->no_patterns,
+  cli::off_flag(*cmd, "--no-patterns", args->patterns,
                 "skip the schedule patterns (every schedule's own traffic at once, on GPUs or CPU threads: the "
                 "speed-of-light floor's rates, which `run --links FILE` reuses)");
   cmd->add_flag("--loaded", args->loaded,
@@ -328,9 +328,9 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
       throw UsageError("--gpus " + std::to_string(args->ranks) + " is for --backend host (the CPU ranks to check); "
                        "on GPUs topo checks every visible GPU: use CUDA_VISIBLE_DEVICES to choose them");
     // Options that cannot affect what runs are refused, never silently ignored.
-    if (cmd->count("--no-patterns") > 0 && (args->no_measure || !args->sysfs_root.empty()))
+    if (cmd->count("--no-patterns") > 0 && (!args->measure || !args->sysfs_root.empty()))
       throw UsageError(std::string("--no-patterns skips the schedule patterns, which ") +
-                       (args->no_measure ? "--no-measure" : "--sysfs-root") + " never measures; drop one of the two");
+                       (!args->measure ? "--no-measure" : "--sysfs-root") + " never measures; drop one of the two");
     for (const char* o :
          {"--bytes", "--reps", "--latency-rounds", "--wait-timeout", "--no-measure", "--loaded", "--sysfs-root"}) {
       if (cmd->count(o) == 0) continue;
@@ -341,7 +341,7 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
       if (!args->sysfs_root.empty())
         throw UsageError(std::string(o) + " concerns the measurements on this machine's GPUs, and --sysfs-root reads "
                                           "a saved tree and measures nothing; drop one of the two");
-      if (args->no_measure && std::string(o) != "--no-measure")
+      if (!args->measure && std::string(o) != "--no-measure")
         throw UsageError(std::string(o) + (std::string(o) == "--loaded"
                                                ? " measures the links under load and compares them with the idle "
                                                  "ones, so it cannot run with --no-measure; drop one of the two"
@@ -369,7 +369,7 @@ void add_topo_command(CLI::App& app, int& exit_code, World& world) {
     if (!args->out.empty()) {
       write_atomically(args->out, doc.dump(2) + "\n");
       std::cout << "\nWrote " << args->out
-                << (args->no_measure || !args->sysfs_root.empty() || doc.contains("nodes")
+                << (!args->measure || !args->sysfs_root.empty() || doc.contains("nodes")
                         ? "" : " (use it as `arbench run --links FILE`)") << "\n";
     }
     exit_code = kExitOk;

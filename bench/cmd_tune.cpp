@@ -35,7 +35,7 @@ int run_tune(const TuneArgs& a) {
   const TuneReport rep = tune_results(result, a.alpha, not_on_gpus);
   // Atomic (temp file + rename), so an engine polling TABLE.json never reads half a table.
   if (!a.out.empty()) write_file_atomically(a.out, dispatch_table_json(rep).dump(2) + "\n");
-  std::cout << format_tune(rep, *parse_report_format(a.format)) << std::flush;
+  std::cout << format_tune(rep, *parse_report_format(a.format));
   if (!a.out.empty()) std::cout << "\ndispatch table written to " << a.out << "\n";
   return kExitOk;
 }
@@ -43,9 +43,8 @@ int run_tune(const TuneArgs& a) {
 }  // namespace
 
 void add_tune_command(CLI::App& app, int& exit_code) {
-  const auto [sub, args] = cli::subcommand<TuneArgs>(
+  const auto [sub, args] = cli::result_subcommand<TuneArgs>(
       app, "tune", "Best variant per size, its margin and the crossovers; writes a dispatch table");
-  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
   cli::output_file(*sub, "--out", args->out, "write the dispatch-table JSON here (atomically)");
   cli::choice(*sub, "--format", args->format, {"text", "markdown", "md", "json"},
               "output format (default text; json: the dispatch table)");

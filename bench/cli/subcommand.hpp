@@ -23,12 +23,24 @@ std::pair<CLI::App*, std::shared_ptr<Args>> subcommand(CLI::App& app, const std:
   return {app.add_subcommand(name, description), std::make_shared<Args>()};
 }
 
-// Installs `run(*args)` (returns the exit code) as the subcommand's callback.
+// A subcommand that reads one run's result (tune, step): `subcommand`, with the required RESULT
+// positional, a result JSON written by `arbench run`, read into args->result.
+template <class Args>
+std::pair<CLI::App*, std::shared_ptr<Args>> result_subcommand(CLI::App& app, const std::string& name,
+                                                               const std::string& description) {
+  auto [sub, args] = subcommand<Args>(app, name, description);
+  sub->add_option("RESULT", args->result, "result JSON written by `arbench run`")->required()->option_text("FILE");
+  return {sub, args};
+}
+
+// Installs `run(*args)` (returns the exit code) as the subcommand's callback; what the command
+// wrote to stdout is flushed when it returns, before anything else is written.
 template <class Args, class Run>
 void on_run(CLI::App& sub, int& exit_code, std::shared_ptr<Args> args, Run run) {
   sub.callback([&exit_code, args, run, name = sub.get_name()] {
     try {
       exit_code = run(*args);
+      std::cout << std::flush;
     } catch (const Error& e) {
       std::cerr << error_text("arbench " + name + ": ", e.what());
       exit_code = e.exit_code();

@@ -17,6 +17,15 @@
 
 namespace arbench {
 
+namespace {
+
+// The latency figures a case's JSON holds, with their keys, for writing and reading alike (p50_us,
+// the median again, is written only).
+constexpr std::pair<const char*, double Summary::*> kLatencyKeys[] = {
+    {"median_us", &Summary::median}, {"p10_us", &Summary::p10}, {"p90_us", &Summary::p90}, {"p99_us", &Summary::p99}};
+
+}  // namespace
+
 nlohmann::json case_to_json(const CaseResult& r) {
   nlohmann::json settings = nlohmann::json::object();
   for (const auto& [k, v] : r.settings) settings[k] = v;
@@ -34,11 +43,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"reason", r.reason},
                       {"checked", r.checked},
                       {"samples_us", r.samples_us},
-                      {"median_us", r.latency_us.median},
-                      {"p10_us", r.latency_us.p10},
-                      {"p50_us", r.latency_us.median},
-                      {"p90_us", r.latency_us.p90},
-                      {"p99_us", r.latency_us.p99},
+                      {"p50_us", r.latency_us.median},  // the median again, under its percentile's name
                       {"pipelined_us", r.pipelined_us >= 0 ? nlohmann::json(r.pipelined_us) : nlohmann::json()},
                       {"algbw_GBps", r.algbw_gbps},
                       {"busbw_GBps", r.busbw_gbps},
@@ -47,6 +52,7 @@ nlohmann::json case_to_json(const CaseResult& r) {
                       {"floor_us", r.floor_us >= 0 ? nlohmann::json(r.floor_us) : nlohmann::json()},
                       {"discarded_samples", r.discarded_samples},
                       {"settings", settings}};
+  for (const auto& [key, figure] : kLatencyKeys) j[key] = r.latency_us.*figure;
   if (r.c.family == Family::allreduce_rmsnorm) j["max_ulp_error"] = r.max_ulp_error;
   // Lossy variants' error figures (docs/method.md, "Accuracy"); absent for exact variants, null
   // when not finite (a NaN or inf output: the case failed its check).
@@ -126,10 +132,7 @@ CaseResult case_from_json(const nlohmann::json& j, const std::string& where) {
     r.reason = j.value("reason", std::string());
     r.checked = j.value("checked", false);
     r.samples_us = j.at("samples_us").get<std::vector<double>>();
-    r.latency_us.median = j.at("median_us").get<double>();
-    r.latency_us.p10 = j.at("p10_us").get<double>();
-    r.latency_us.p90 = j.at("p90_us").get<double>();
-    r.latency_us.p99 = j.at("p99_us").get<double>();
+    for (const auto& [key, figure] : kLatencyKeys) r.latency_us.*figure = j.at(key).get<double>();
     if (!r.samples_us.empty()) {  // the rest of the summary (min, max, count) from the samples
       const Summary full = summarize(r.samples_us);
       r.latency_us.min = full.min;

@@ -53,20 +53,21 @@ void check_options_apply(const RunConfig& cfg, Backend b, const SweepScope& scop
     if (given(o) && !scope.allreduce)
       refuse(o, "applies to the allreduce family, and this sweep has none (the allreduce_rmsnorm family's message "
                 "is --tokens x --hidden, always out of place); drop it, or add --family allreduce");
+  // An option of variants this sweep does not run: what it does, and which variant to add.
+  const auto needs_variant = [&](const char* option, bool runs, const std::string& does, const std::string& add) {
+    if (given(option) && !runs)
+      refuse(option, does + ", which this sweep does not run; drop it, or add " + add + " to --variants");
+  };
   for (const char* o : {"--ring-chunk", "--ring-channels", "--ring-order"})
-    if (given(o) && !scope.ring)
-      refuse(o, "tunes the native ring (variant ring), which this sweep does not run; drop it, or add ring to "
-                "--variants");
-  if (given("--islands") && !scope.islands)
-    refuse("--islands", "sets the islands of the island variants (island-*, fused-island-*), which this sweep does "
-                        "not run; drop it, or add e.g. island-oneshot to --variants");
+    needs_variant(o, scope.ring, "tunes the native ring (variant ring)", "ring");
+  needs_variant("--islands", scope.islands, "sets the islands of the island variants (island-*, fused-island-*)",
+                "e.g. island-oneshot");
   if (given("--nccl-lib") && !scope.nccl_libs)
     refuse("--nccl-lib", "adds the variants of each library it names (nccl@<label>, nccl-symm@<label>, of the "
                          "allreduce family), and --family and --variants select none of them; drop it, or add e.g. "
                          "'nccl@*' to --variants (`arbench list --nccl-lib ...` names them)");
-  if (given("--peer-workspace") && !scope.pcie_ipc)
-    refuse("--peer-workspace", "sizes the workspace of the peer flashinfer-pcie-ipc, which this sweep does not run; "
-                               "drop it, or add flashinfer-pcie-ipc to --variants");
+  needs_variant("--peer-workspace", scope.pcie_ipc, "sizes the workspace of the peer flashinfer-pcie-ipc",
+                "flashinfer-pcie-ipc");
   if (given("--blocks") && !scope.blocks)
     refuse("--blocks", "sets the blocks of arbench's own kernels (oneshot-*, twoshot, fused-*, unfused-oneshot), and "
                        "this sweep runs none of them (the ring takes --ring-channels, NCCL chooses its own); drop it");

@@ -16,6 +16,9 @@ constexpr std::size_t kStatus = 0x06, kCapPointer = 0x34, kExtendedStart = 0x100
 constexpr std::size_t kExtendedHops = (kFullSize - kExtendedStart) / 8;
 constexpr std::uint8_t kPcieCapId = 0x10;
 constexpr std::uint16_t kAcsCapId = 0x000D;
+// The ACS Control bits 0 to 6 as lspci names them.
+constexpr const char* kAcsBitNames[] = {"SrcValid",    "TransBlk",   "ReqRedir",   "CmpltRedir",
+                                         "UpstreamFwd", "EgressCtrl", "DirectTrans"};
 
 // What the size of a short read means.
 std::string short_read(std::size_t size, std::size_t wanted) {
@@ -26,6 +29,15 @@ std::string short_read(std::size_t size, std::size_t wanted) {
   else if (size == 256) why += " (no extended config space: 256 bytes, as for a non-root read or a conventional PCI device)";
   else if (size < kFullSize) why += " (a truncated file)";
   return why;
+}
+
+// A reading that found no capability: unreadable (or absent, when the list ends without it), and why.
+template <class Reading>
+Reading not_found(std::string why, Found found = Found::unreadable) {
+  Reading r;
+  r.found = found;
+  r.why = std::move(why);
+  return r;
 }
 
 std::optional<double> speed_of(unsigned code) {
@@ -71,18 +83,13 @@ ConfigSpace read_config_space(const fs::path& device_dir) {
 }
 
 std::string acs_flags(std::uint16_t c) {
-  static const char* names[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
   std::string out;
-  for (int b = 0; b < 7; ++b) (out += out.empty() ? "" : " ") += std::string(names[b]) + ((c >> b) & 1 ? "+" : "-");
+  for (int b = 0; b < 7; ++b) (out += out.empty() ? "" : " ") += std::string(kAcsBitNames[b]) + ((c >> b) & 1 ? "+" : "-");
   return out;
 }
 
 AcsReading read_acs(const ConfigSpace& cs) {
-  AcsReading r;
-  if (!cs.error.empty()) {
-    r.why = cs.error;
-    return r;
-  }
+  if (!cs.error.empty()) return not_found<AcsReading>(cs.error);
   // Walked as Linux walks it (drivers/pci/pci.c, pci_find_next_ext_capability): any pointer at or
   // above 0x100 is followed, backward ones too (NVIDIA GPUs list 0x258 before 0x128), for at most
   // one hop per 8 bytes of extended space; a pointer to a capability already visited is a loop.
@@ -90,22 +97,15 @@ AcsReading read_acs(const ConfigSpace& cs) {
   std::size_t at = kExtendedStart;
   for (std::size_t hops = 0; hops < kExtendedHops; ++hops) {
     const auto header = cs.u32(at);
-    if (!header) {
-      r.why = short_read(cs.bytes.size(), at);
-      return r;
-    }
-    if (*header == 0 || *header == 0xFFFFFFFFu) {
-      r.found = Found::absent;
-      r.why = hops == 0 ? "no extended capability" : "no ACS capability in the extended list";
-      return r;
-    }
+    if (!header) return not_found<AcsReading>(short_read(cs.bytes.size(), at));
+    if (*header == 0 || *header == 0xFFFFFFFFu)
+      return not_found<AcsReading>(hops == 0 ? "no extended capability" : "no ACS capability in the extended list",
+                                   Found::absent);
     visited[at / 4] = true;
     if ((*header & 0xFFFF) == kAcsCapId) {
       const auto control = cs.u16(at + 6);
-      if (!control) {
-        r.why = short_read(cs.bytes.size(), at + 6);
-        return r;
-      }
+      if (!control) return not_found<AcsReading>(short_read(cs.bytes.size(), at + 6));
+      AcsReading r;
       r.found = Found::yes;
       r.offset = static_cast<std::uint16_t>(at);
       r.control = *control;
@@ -113,62 +113,44 @@ AcsReading read_acs(const ConfigSpace& cs) {
     }
     const std::size_t next = (*header >> 20) & 0xFFC;
     if (next < kExtendedStart) {  // 0 ends the list; Linux ends it at any pointer below 0x100 too
-      r.found = Found::absent;
-      r.why = "no ACS capability in the extended list";
+      std::string why = "no ACS capability in the extended list";
       if (next != 0) {
         char text[96];
         std::snprintf(text, sizeof text, " (it ends at 0x%zx, whose next pointer 0x%zx lies below 0x100)", at, next);
-        r.why += text;
+        why += text;
       }
-      return r;
+      return not_found<AcsReading>(why, Found::absent);
     }
     if (visited[next / 4]) {
       char text[128];
       std::snprintf(text, sizeof text,
                     "the extended capability list loops: 0x%zx points to 0x%zx, visited already (a broken device?)", at,
                     next);
-      r.why = text;
-      return r;
+      return not_found<AcsReading>(text);
     }
     at = next;
   }
   char text[96];
   std::snprintf(text, sizeof text, "the extended capability list runs past %zu capabilities without ending", kExtendedHops);
-  r.why = text;
-  return r;
+  return not_found<AcsReading>(text);
 }
 
 PcieCapReading read_pcie_capability(const ConfigSpace& cs) {
-  PcieCapReading r;
-  if (!cs.error.empty()) {
-    r.why = cs.error;
-    return r;
-  }
+  if (!cs.error.empty()) return not_found<PcieCapReading>(cs.error);
   const auto status = cs.u16(kStatus);
   const auto first = cs.u16(kCapPointer);
-  if (!status || !first) {
-    r.why = short_read(cs.bytes.size(), kCapPointer);
-    return r;
-  }
-  if (!(*status & 0x10)) {
-    r.found = Found::absent;
-    r.why = "no capability list";
-    return r;
-  }
+  if (!status || !first) return not_found<PcieCapReading>(short_read(cs.bytes.size(), kCapPointer));
+  if (!(*status & 0x10)) return not_found<PcieCapReading>("no capability list", Found::absent);
   std::size_t at = *first & 0xFC;
   for (int hops = 0; at >= 0x40 && hops < 48; ++hops) {
     const auto head = cs.u16(at);
-    if (!head) {
-      r.why = short_read(cs.bytes.size(), at);
-      return r;
-    }
+    if (!head) return not_found<PcieCapReading>(short_read(cs.bytes.size(), at));
     if ((*head & 0xFF) == kPcieCapId) {
       const auto caps = cs.u16(at + 0x02), link_cap = cs.u16(at + 0x0C), control = cs.u16(at + 0x10),
                  status_reg = cs.u16(at + 0x12);
-      if (!caps || !link_cap || !control || !status_reg) {
-        r.why = short_read(cs.bytes.size(), at + 0x12);
-        return r;
-      }
+      if (!caps || !link_cap || !control || !status_reg)
+        return not_found<PcieCapReading>(short_read(cs.bytes.size(), at + 0x12));
+      PcieCapReading r;
       r.found = Found::yes;
       r.offset = static_cast<std::uint8_t>(at);
       r.port_type = (*caps >> 4) & 0xF;
@@ -179,9 +161,7 @@ PcieCapReading read_pcie_capability(const ConfigSpace& cs) {
     }
     at = (*head >> 8) & 0xFC;
   }
-  r.found = Found::absent;
-  r.why = "no PCI Express capability";
-  return r;
+  return not_found<PcieCapReading>("no PCI Express capability", Found::absent);
 }
 
 const char* aspm_name(int aspm) {
@@ -195,7 +175,6 @@ const char* aspm_name(int aspm) {
 }
 
 std::optional<std::uint16_t> parse_lspci_acsctl(const std::string& text) {
-  static const char* names[] = {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"};
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const std::size_t at = line.find("ACSCtl:");
@@ -206,7 +185,7 @@ std::optional<std::uint16_t> parse_lspci_acsctl(const std::string& text) {
     for (std::string w; words >> w;) {
       if (w.size() < 2 || (w.back() != '+' && w.back() != '-')) continue;
       for (int b = 0; b < 7; ++b)
-        if (w.compare(0, w.size() - 1, names[b]) == 0) {
+        if (w.compare(0, w.size() - 1, kAcsBitNames[b]) == 0) {
           ++seen;
           if (w.back() == '+') bits = static_cast<std::uint16_t>(bits | (1u << b));
         }

@@ -62,6 +62,21 @@ TEST(TopoCli, WritesJsonAtomically) {
   std::filesystem::remove_all(dir);
 }
 
+// On CPU threads topo measures the schedule patterns (the floors' rates a host run reuses) unless
+// --no-patterns turns them off; the text says which.
+TEST(TopoCli, HostMeasuresThePatternsUnlessNoPatterns) {
+  const std::string out = ::testing::TempDir() + "arbench-topo-patterns-" + std::to_string(::getpid()) + ".json";
+  for (const bool patterns : {true, false}) {
+    const CliResult r = run_arbench("topo --backend host --gpus 2 --out " + out + (patterns ? "" : " --no-patterns"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(out);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(j.contains("patterns"), patterns) << r.output;
+    EXPECT_EQ(has(r.output, "chedule patterns"), patterns) << r.output;
+  }
+  std::filesystem::remove(out);
+}
+
 TEST(TopoCli, BadInputIsUsageError) {
   const std::pair<std::string, std::string> cases[] = {
       {"topo --sysfs-root /nonexistent/arbench", "--sysfs-root: '/nonexistent/arbench' is not a folder (no such folder)"},

@@ -64,6 +64,23 @@ TEST(OptionScope, RefusesWhatCannotApply) {
   EXPECT_EQ(refusal({"--blocks"}, Backend::host, sweep_of({{"island-oneshot", Family::allreduce}})), "");
 }
 
+// The options of variants the sweep does not run say, in full, what they do and which variant to add.
+TEST(OptionScope, VariantOptionsNameTheVariantToAdd) {
+  const Sweep ar = sweep_of({{"nccl", Family::allreduce}});
+  EXPECT_EQ(refusal({"--ring-channels"}, Backend::host, ar),
+            "--ring-channels tunes the native ring (variant ring), which this sweep does not run; drop it, or add ring "
+            "to --variants");
+  EXPECT_EQ(refusal({"--islands"}, Backend::host, ar),
+            "--islands sets the islands of the island variants (island-*, fused-island-*), which this sweep does not "
+            "run; drop it, or add e.g. island-oneshot to --variants");
+  EXPECT_EQ(refusal({"--peer-workspace"}, Backend::cuda, ar),
+            "--peer-workspace sizes the workspace of the peer flashinfer-pcie-ipc, which this sweep does not run; drop "
+            "it, or add flashinfer-pcie-ipc to --variants");
+  EXPECT_EQ(refusal({"--islands", "--peer-workspace"}, Backend::cuda, sweep_of({{"island-oneshot", Family::allreduce},
+                                                                                {"flashinfer-pcie-ipc", Family::allreduce}})),
+            "");
+}
+
 TEST(OptionScope, ConfigKeepsWhatShapedTheSweep) {
   nlohmann::json cfg = config_to_json(RunConfig{});
   drop_unused_config(cfg, Backend::host, sweep_scope(sweep_of({{"reference", Family::allreduce}})));
