@@ -46,7 +46,7 @@ template <class Mem, DType D>
 ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, float* lanes) {
   const IslandArgs& s = a.s;
   phase_mark<Mem>(s.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(s, c);
+  const std::uint32_t e = begin_epoch<Mem>(s, c);
   const int slot = op_slot<Mem>(e);
   const int hidden = a.io.hidden;
   const std::size_t rp = row_packs(hidden, D);
@@ -95,7 +95,7 @@ ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, floa
                            [&](std::size_t k) { return load_row_pack<D>(a.io.residual_out, hidden, row, k); });
     phase_mark<Mem>(s.phases, c, 5);
   }
-  island_end_epoch<Mem>(s, c, e);
+  end_epoch<Mem>(s, c, e);
   phase_mark<Mem>(s.phases, c, 6);
   return ok;
 }
@@ -121,7 +121,7 @@ template <class Mem, DType D>
 ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx& c, float* lanes) {
   const IslandArgs& s = a.s;
   phase_mark<Mem>(s.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(s, c);
+  const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
   const int slot = op_slot<Mem>(e);
   const int hidden = a.io.hidden;
@@ -150,7 +150,7 @@ ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx&
       add_norm_row<Mem, D>(a.io, row, c, lanes, [&](std::size_t k) { return Mem::load_data(stage + row * rp + k); });
     phase_mark<Mem>(s.phases, c, 9);
   }
-  island_end_epoch<Mem>(s, c, e);
+  end_epoch<Mem>(s, c, e);
   phase_mark<Mem>(s.phases, c, 10);
   return ok;
 }

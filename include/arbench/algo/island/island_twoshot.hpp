@@ -139,7 +139,7 @@ ARB_HD bool island_twoshot_steps(const IslandArgs& a, const BlockCtx& c, std::ui
 template <class Mem, DType D>
 ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
   phase_mark<Mem>(a.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(a, c);
+  const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
   const int slot = op_slot<Mem>(e);
   const Range block = block_share<Mem>(Range{0, a.packs}, c);
@@ -162,7 +162,7 @@ ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
     }
     phase_mark<Mem>(a.phases, c, 9);
   }
-  island_end_epoch<Mem>(a, c, e);
+  end_epoch<Mem>(a, c, e);
   phase_mark<Mem>(a.phases, c, 10);
   return ok;
 }
