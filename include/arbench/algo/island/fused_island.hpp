@@ -130,21 +130,13 @@ ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx&
   const Range block{rows.begin * rp, rows.end * rp};
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
-  const unsigned island = island_members(s.map, island_of(s.map, s.rank));
   Pack* stage = staging_ptr(pick_ptr(s.scratch, s.rank), slot, s.packs);
 
   for (std::size_t row = rows.begin; row < rows.end; ++row)
     for (std::size_t k = t0; k < rp; k += nt) Mem::store_data(stage + row * rp + k, load_row_pack<D>(s.in, hidden, row, k));
   const bool ok = island_twoshot_steps<Mem, D>(s, c, e, slot, block, bound, [](std::size_t, const Pack&) {});
   if (ok) {
-    ARB_UNROLL
-    for (int p = 0; p < kLayoutMaxRanks; ++p) {
-      if (p == s.rank || ((island >> p) & 1u) == 0u) continue;
-      const Range theirs = island_shard(block, s.map, p);
-      const Pack* src = staging_ptr(s.scratch[p], slot, s.packs);
-      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
-        Mem::store_data(stage + k, Mem::load_peer(src + k));
-    }
+    gather_island_shards<Mem>(s, c, slot, block, [&](std::size_t k, const Pack& sum) { Mem::store_data(stage + k, sum); });
     Mem::block_sync();  // the norm's threads read packs other threads copied
     for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(a.io, row, c, lanes, [&](std::size_t k) { return Mem::load_data(stage + row * rp + k); });
