@@ -80,7 +80,7 @@ std::unique_ptr<Variant> make_fused_twin_with(FusedAlgo algo, FusedOptions opt =
 std::unique_ptr<Variant> make_fused_twin(FusedAlgo algo, FusedOptions opt = {}, TwinOptions twin = {});
 
 // Registry entry with the host factory only (register_cuda.cu adds the GPU one). unfused-nccl's
-// carries only the reason why it has no twin; register_host.cpp lists the unfused entries first
+// carries only the reason why it has no twin; twinned_variants.hpp lists the unfused entries first
 // so the unfused baselines of a shape run (and feed the fusion counters) before the fused ones.
 VariantEntry fused_host_entry(FusedAlgo algo);
 

@@ -17,10 +17,13 @@ Support two_byte_only(const Case& c, const char* who) {
 
 bool any_of(int v, std::initializer_list<int> set) { return std::find(set.begin(), set.end(), v) != set.end(); }
 
-// What every peer refuses alike (`me`: the peer): a world not in `worlds` (`whose`: whose limit
-// that is), a dtype but bf16 and fp16, and an in-place case (`in_place`: why it cannot be).
-Support peer_case_limits(const Case& c, const std::string& me, std::initializer_list<int> worlds, const char* whose,
-                         const char* in_place) {
+// What every peer refuses alike (`me`: the peer): a case of another family than its `family`, a
+// world not in `worlds` (`whose`: whose limit that is), a dtype but bf16 and fp16, and an
+// in-place case (`in_place`: why it cannot be).
+Support peer_case_limits(const Case& c, const std::string& me, Family family, std::initializer_list<int> worlds,
+                         const char* whose, const char* in_place) {
+  if (c.family != family)
+    return Support::no(me + (family == Family::allreduce ? " is an all-reduce" : " is a fused all-reduce + RMSNorm"));
   if (!any_of(c.world, worlds)) {
     std::string listed;  // "2, 4 or 8"
     std::size_t i = 0;
@@ -83,8 +86,7 @@ PcieIpcWorkspace pcie_ipc_workspace(std::size_t numel, std::size_t workspace_byt
 
 Support pcie_ipc_limits(const Case& c, std::optional<PcieIpcSchedule> forced, int blocks, std::size_t workspace_bytes) {
   const std::string me = "flashinfer-pcie-ipc";
-  if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
-  if (Support s = peer_case_limits(c, me, {2, 4, 8}, "FlashInfer's PCIe-IPC all-reduce",
+  if (Support s = peer_case_limits(c, me, Family::allreduce, {2, 4, 8}, "FlashInfer's PCIe-IPC all-reduce",
                                    "writes a separate output (FlashInfer's API is out of place)");
       !s.ok)
     return s;
@@ -212,8 +214,8 @@ std::string fusion_rule_text(FusionRule r, int cc) {
 
 Support fusion_limits(const Case& c, std::optional<FusionShot> forced) {
   const std::string me = "flashinfer-fused";
-  if (c.family != Family::allreduce_rmsnorm) return Support::no(me + " is a fused all-reduce + RMSNorm");
-  if (Support s = peer_case_limits(c, me, {2, 4, 8}, "FlashInfer builds its fusion for 2, 4, 8 and 16",
+  if (Support s = peer_case_limits(c, me, Family::allreduce_rmsnorm, {2, 4, 8},
+                                   "FlashInfer builds its fusion for 2, 4, 8 and 16",
                                    "writes separate outputs (no in-place form)");
       !s.ok)
     return s;
@@ -258,8 +260,7 @@ int vllm_blocks(std::size_t bytes, int blocks) {
 
 Support vllm_limits(const Case& c, std::optional<VllmStage> forced) {
   const std::string me = "vllm-custom";
-  if (c.family != Family::allreduce) return Support::no(me + " is an all-reduce");
-  if (Support s = peer_case_limits(c, me, {2, 4, 6, 8}, "vLLM's supported world sizes",
+  if (Support s = peer_case_limits(c, me, Family::allreduce, {2, 4, 6, 8}, "vLLM's supported world sizes",
                                    "is out of place (every rank reads every peer's input while outputs are written)");
       !s.ok)
     return s;

@@ -21,19 +21,22 @@
 
 namespace arbench::algo {
 
-template <class Mem>
-ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound,
-                          BarrierMarks m = {}) {
+// The barrier among the ranks `is_peer(p)` names (never the caller itself), for any protocol's
+// arguments whose `scratch` holds every such rank's flags: block_barrier below (every other rank)
+// and island_barrier (island/island_sync.hpp: the caller's island) are this one.
+template <class Mem, class Args, class IsPeer>
+ARB_HD bool barrier_among(const Args& a, const BlockCtx& c, IsPeer is_peer, int phase, std::uint32_t epoch,
+                          OpBound& bound, BarrierMarks m) {
   Mem::block_sync();
   phase_mark<Mem>(m.rec, c, m.first);
   for (int p = c.thread; p < a.world; p += c.threads)
-    if (p != a.rank) Mem::store_release(flag_ptr(rank_scratch(a, p), phase, c.block, a.rank), epoch);
+    if (is_peer(p)) Mem::store_release(flag_ptr(pick_ptr(a.scratch, p), phase, c.block, a.rank), epoch);
   phase_mark<Mem>(m.rec, c, m.first + 1);
   bool ok = true;
   for (int p = c.thread; p < a.world; p += c.threads) {  // round-trips: once (a peer per thread)
-    if (p == a.rank || !ok) continue;
+    if (!is_peer(p) || !ok) continue;
     const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
-    ok = wait_flag<Mem>(flag_ptr(rank_scratch(a, a.rank), phase, c.block, p), epoch, bound, &a.state->error,
+    ok = wait_flag<Mem>(flag_ptr(pick_ptr(a.scratch, a.rank), phase, c.block, p), epoch, bound, &a.state->error,
                         site);
   }
   const bool all = Mem::block_all(ok);
@@ -41,19 +44,11 @@ ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::
   return all;
 }
 
-// Reads this block's epoch counter and returns the epoch of the op about to run.
 template <class Mem>
-ARB_HD std::uint32_t begin_epoch(const SymmArgs& a, const BlockCtx& c) {
-  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
+ARB_HD bool block_barrier(const SymmArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound,
+                          BarrierMarks m = {}) {
+  return barrier_among<Mem>(a, c, [&](int p) { return p != a.rank; }, phase, epoch, bound, m);
 }
 
-// Records that this block completed `epoch` (also after a timeout: the case has failed anyway,
-// and the next op must not reuse the epoch). The block_sync keeps thread 0's store after every
-// thread's read in begin_epoch().
-template <class Mem>
-ARB_HD void end_epoch(const SymmArgs& a, const BlockCtx& c, std::uint32_t epoch) {
-  Mem::block_sync();
-  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
-}
 
 }  // namespace arbench::algo

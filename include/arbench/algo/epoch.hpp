@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "arbench/algo/faults.hpp"
+#include "arbench/algo/mem_policy.hpp"
 #include "arbench/core/hd.hpp"
 
 namespace arbench::algo {
@@ -48,5 +49,23 @@ ARB_HD_CONSTEXPR int op_slot(std::uint32_t epoch) {
 
 // Initial value of every flag and of every per-block counter ("last completed epoch").
 ARB_HD_CONSTEXPR std::uint32_t flag_fill(std::uint32_t start) { return start - 1u; }
+
+// Reads this block's epoch counter and returns the epoch of the op about to run. `a` is any
+// protocol's arguments (SymmArgs, IslandArgs): its rank and its RankState (`state->epoch`). The
+// counter goes through Mem::counter_load/counter_store (mem_policy.hpp), so the model checker
+// sees it (tests/model/).
+template <class Mem, class Args>
+ARB_HD std::uint32_t begin_epoch(const Args& a, const BlockCtx& c) {
+  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
+}
+
+// Records that this block completed `epoch` (also after a timeout: the case has failed anyway,
+// and the next op must not reuse the epoch). The block_sync keeps thread 0's store after every
+// thread's read in begin_epoch().
+template <class Mem, class Args>
+ARB_HD void end_epoch(const Args& a, const BlockCtx& c, std::uint32_t epoch) {
+  Mem::block_sync();
+  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
+}
 
 }  // namespace arbench::algo

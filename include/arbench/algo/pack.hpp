@@ -32,33 +32,19 @@ struct alignas(16) Pack {
 };
 
 // Element access inside a pack for one dtype; conversions are the bit-exact ones of dtype.hpp,
-// so a host twin rounds exactly like the kernel.
+// so a host twin rounds exactly like the kernel. bf16 and fp16 (this template): two 16-bit
+// elements per 32-bit word, only the conversion differs; fp32: the specialisation below.
 template <DType D>
-struct ElemOps;
-
-template <>
-struct ElemOps<DType::bf16> {
+struct ElemOps {
+  static_assert(D == DType::bf16 || D == DType::fp16);
   static constexpr int kPerPack = 8;
   static constexpr std::size_t kBytes = 2;
   ARB_HD static float get(const Pack& p, int i) {
-    return bf16_to_f32(static_cast<std::uint16_t>(p.w[i >> 1] >> ((i & 1) * 16)));
+    const auto h = static_cast<std::uint16_t>(p.w[i >> 1] >> ((i & 1) * 16));
+    return D == DType::bf16 ? bf16_to_f32(h) : fp16_to_f32(h);
   }
   ARB_HD static void set(Pack& p, int i, float v) {
-    const std::uint32_t h = f32_to_bf16(v);
-    const int sh = (i & 1) * 16;
-    p.w[i >> 1] = (p.w[i >> 1] & ~(0xffffu << sh)) | (h << sh);
-  }
-};
-
-template <>
-struct ElemOps<DType::fp16> {
-  static constexpr int kPerPack = 8;
-  static constexpr std::size_t kBytes = 2;
-  ARB_HD static float get(const Pack& p, int i) {
-    return fp16_to_f32(static_cast<std::uint16_t>(p.w[i >> 1] >> ((i & 1) * 16)));
-  }
-  ARB_HD static void set(Pack& p, int i, float v) {
-    const std::uint32_t h = f32_to_fp16(v);
+    const std::uint32_t h = D == DType::bf16 ? f32_to_bf16(v) : f32_to_fp16(v);
     const int sh = (i & 1) * 16;
     p.w[i >> 1] = (p.w[i >> 1] & ~(0xffffu << sh)) | (h << sh);
   }

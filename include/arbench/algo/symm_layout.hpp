@@ -86,4 +86,14 @@ ARB_HD void* rank_scratch(const SymmArgs& a, int r) {
   return s;
 }
 
+// arr[r] for a run-time r, written as a select as rank_scratch (a run-time index into a kernel
+// argument copies the whole argument to local memory): the island protocols' arrays.
+ARB_HD void* pick_ptr(void* const (&arr)[kLayoutMaxRanks], int r) {
+  void* s = arr[0];
+  ARB_UNROLL
+  for (int p = 1; p < kLayoutMaxRanks; ++p)
+    if (p == r) s = arr[p];
+  return s;
+}
+
 }  // namespace arbench::algo

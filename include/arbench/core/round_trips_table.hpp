@@ -17,7 +17,7 @@ inline constexpr KernelRoundTrips kKernelRoundTrips[] = {
     {"fused_island", "fused-island-oneshot", "bf16,fp16,fp32", {120, 90}, 0, 0, 8,
      {{"row", 0, 0, 0, 0, 1, -1}, {"unit", 1, 0, 0, 0, 1, 0}, {"row", 0, 0, 0, 0, 1, -1}, {"unit", 1, 0, 0, 0, 1, 2}, {"row", 0, 0, 0, 0, 1, -1}, {"unit", 0, 0, 0, 0, 1, 4}, {"row", 0, 0, 0, 0, 1, -1}, {"unit", 0, 0, 0, 0, 1, 6}}},
     {"fused_island_twoshot", "fused-island-twoshot", "bf16,fp16,fp32", {120, 90}, 3, 0, 5,
-     {{"unit", 0, 1, 1, 16, 8, -1}, {"row", 0, 0, 0, 0, 1, -1}, {"unit", 0, 1, 8, 128, 1, -1}, {"unit", 0, 1, 8, 128, 1, -1}, {"unit", 0, 0, 0, 0, 1, 1}}},
+     {{"row", 0, 0, 0, 0, 1, -1}, {"unit", 0, 1, 8, 128, 1, -1}, {"unit", 0, 1, 8, 128, 1, -1}, {"unit", 0, 1, 1, 16, 8, -1}, {"unit", 0, 0, 0, 0, 1, 0}}},
     {"fused_oneshot", "fused-oneshot", "bf16,fp16,fp32", {120, 90}, 1, 0, 2,
      {{"row", 0, 0, 0, 0, 1, -1}, {"unit", 0, 1, 8, 128, 1, 0}}},
     {"fused_twoshot", "fused-twoshot", "bf16,fp16,fp32", {120}, 2, 0, 5,

@@ -46,7 +46,7 @@ template <class Mem, DType D>
 ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, float* lanes) {
   const IslandArgs& s = a.s;
   phase_mark<Mem>(s.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(s, c);
+  const std::uint32_t e = begin_epoch<Mem>(s, c);
   const int slot = op_slot<Mem>(e);
   const int hidden = a.io.hidden;
   const std::size_t rp = row_packs(hidden, D);
@@ -95,7 +95,7 @@ ARB_HD bool fused_island_block(const FusedIslandArgs& a, const BlockCtx& c, floa
                            [&](std::size_t k) { return load_row_pack<D>(a.io.residual_out, hidden, row, k); });
     phase_mark<Mem>(s.phases, c, 5);
   }
-  island_end_epoch<Mem>(s, c, e);
+  end_epoch<Mem>(s, c, e);
   phase_mark<Mem>(s.phases, c, 6);
   return ok;
 }
@@ -121,7 +121,7 @@ template <class Mem, DType D>
 ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx& c, float* lanes) {
   const IslandArgs& s = a.s;
   phase_mark<Mem>(s.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(s, c);
+  const std::uint32_t e = begin_epoch<Mem>(s, c);
   OpBound bound{s.timeout_ns};
   const int slot = op_slot<Mem>(e);
   const int hidden = a.io.hidden;
@@ -130,27 +130,19 @@ ARB_HD bool fused_island_twoshot_block(const FusedIslandArgs& a, const BlockCtx&
   const Range block{rows.begin * rp, rows.end * rp};
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
-  const unsigned island = island_members(s.map, island_of(s.map, s.rank));
   Pack* stage = staging_ptr(pick_ptr(s.scratch, s.rank), slot, s.packs);
 
   for (std::size_t row = rows.begin; row < rows.end; ++row)
     for (std::size_t k = t0; k < rp; k += nt) Mem::store_data(stage + row * rp + k, load_row_pack<D>(s.in, hidden, row, k));
   const bool ok = island_twoshot_steps<Mem, D>(s, c, e, slot, block, bound, [](std::size_t, const Pack&) {});
   if (ok) {
-    ARB_UNROLL
-    for (int p = 0; p < kLayoutMaxRanks; ++p) {
-      if (p == s.rank || ((island >> p) & 1u) == 0u) continue;
-      const Range theirs = island_shard(block, s.map, p);
-      const Pack* src = staging_ptr(s.scratch[p], slot, s.packs);
-      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
-        Mem::store_data(stage + k, Mem::load_peer(src + k));
-    }
+    gather_island_shards<Mem>(s, c, slot, block, [&](std::size_t k, const Pack& sum) { Mem::store_data(stage + k, sum); });
     Mem::block_sync();  // the norm's threads read packs other threads copied
     for (std::size_t row = rows.begin; row < rows.end; ++row)  // round-trips: per row
       add_norm_row<Mem, D>(a.io, row, c, lanes, [&](std::size_t k) { return Mem::load_data(stage + row * rp + k); });
     phase_mark<Mem>(s.phases, c, 9);
   }
-  island_end_epoch<Mem>(s, c, e);
+  end_epoch<Mem>(s, c, e);
   phase_mark<Mem>(s.phases, c, 10);
   return ok;
 }

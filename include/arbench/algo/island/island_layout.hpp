@@ -45,16 +45,6 @@ struct IslandArgs {
   int world = 1;
 };
 
-// arr[r] for a run-time r, written as a select (see rank_scratch in symm_layout.hpp: a run-time
-// index into a kernel argument copies the whole argument to local memory).
-ARB_HD void* pick_ptr(void* const (&arr)[kLayoutMaxRanks], int r) {
-  void* s = arr[0];
-  ARB_UNROLL
-  for (int p = 1; p < kLayoutMaxRanks; ++p)
-    if (p == r) s = arr[p];
-  return s;
-}
-
 // ---- island-oneshot ------------------------------------------------------------------------
 
 inline constexpr std::size_t ll_region_bytes(std::size_t packs, int parts) {

@@ -131,7 +131,7 @@ ARB_HD bool wait_across(const IslandArgs& a, const BlockCtx& c, int slot, std::u
 template <class Mem, DType D>
 ARB_HD bool island_oneshot_block(const IslandArgs& a, const BlockCtx& c) {
   phase_mark<Mem>(a.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(a, c);
+  const std::uint32_t e = begin_epoch<Mem>(a, c);
   const int slot = op_slot<Mem>(e);
   const Range mine = block_share<Mem>(Range{0, a.packs}, c);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
@@ -166,7 +166,7 @@ ARB_HD bool island_oneshot_block(const IslandArgs& a, const BlockCtx& c) {
   }
   if (ok && first) phase_mark<Mem>(a.phases, c, 4);
   if (ok) phase_mark<Mem>(a.phases, c, 5);
-  island_end_epoch<Mem>(a, c, e);
+  end_epoch<Mem>(a, c, e);
   const bool all = Mem::block_all(ok);
   phase_mark<Mem>(a.phases, c, 6);
   return all;

@@ -1,5 +1,6 @@
-// Synchronisation of the island protocols: epochs, the barrier among one island's ranks, and
-// the bounded waits for LL lines (from island peers, or other islands' partials in the mailbox).
+// Synchronisation of the island protocols: the barrier among one island's ranks, and the bounded
+// waits for LL lines (from island peers, or other islands' partials in the mailbox). Their epochs
+// are every protocol's (begin_epoch/end_epoch, epoch.hpp).
 //
 // island_barrier is block_barrier (barrier.hpp) over the ranks of the caller's island only: the
 // other islands never touch this island's flags. Phase marks as block_barrier's.
@@ -8,6 +9,7 @@
 // already valid are not reloaded. On expiry the record names the first source still missing.
 #pragma once
 
+#include "arbench/algo/barrier.hpp"
 #include "arbench/algo/epoch.hpp"
 #include "arbench/algo/faults.hpp"
 #include "arbench/algo/island/island_layout.hpp"
@@ -17,38 +19,11 @@
 
 namespace arbench::algo {
 
-// The epoch of the op about to run (the block's counter + 1), and its record at the end (also
-// after a timeout), as begin_epoch/end_epoch in barrier.hpp: through Mem::counter_load/
-// counter_store (mem_policy.hpp), so the model checker sees the counter (tests/model/).
-template <class Mem>
-ARB_HD std::uint32_t island_begin_epoch(const IslandArgs& a, const BlockCtx& c) {
-  return next_epoch(Mem::counter_load(&a.state->epoch[c.block]));
-}
-template <class Mem>
-ARB_HD void island_end_epoch(const IslandArgs& a, const BlockCtx& c, std::uint32_t epoch) {
-  Mem::block_sync();
-  if (c.thread == 0 && !skip_counter_update<Mem>(a.rank, c.block)) Mem::counter_store(&a.state->epoch[c.block], epoch);
-}
-
 template <class Mem>
 ARB_HD bool island_barrier(const IslandArgs& a, const BlockCtx& c, int phase, std::uint32_t epoch, OpBound& bound,
                            BarrierMarks m = {}) {
-  Mem::block_sync();
-  phase_mark<Mem>(m.rec, c, m.first);
   const unsigned peers = island_peers(a.map, a.rank);
-  for (int p = c.thread; p < a.world; p += c.threads)
-    if ((peers >> p) & 1u) Mem::store_release(flag_ptr(pick_ptr(a.scratch, p), phase, c.block, a.rank), epoch);
-  phase_mark<Mem>(m.rec, c, m.first + 1);
-  bool ok = true;
-  void* own = pick_ptr(a.scratch, a.rank);
-  for (int p = c.thread; p < a.world; p += c.threads) {  // round-trips: once (a peer per thread)
-    if (((peers >> p) & 1u) == 0u || !ok) continue;
-    const WaitSite site{a.rank, c.block, p, WaitKind::barrier, static_cast<std::uint32_t>(phase)};
-    ok = wait_flag<Mem>(flag_ptr(own, phase, c.block, p), epoch, bound, &a.state->error, site);
-  }
-  const bool all = Mem::block_all(ok);
-  if (all) phase_mark<Mem>(m.rec, c, m.first + 2);
-  return all;
+  return barrier_among<Mem>(a, c, [peers](int p) { return ((peers >> p) & 1u) != 0u; }, phase, epoch, bound, m);
 }
 
 ARB_HD Pack ll_pack(const LlLine& l0, const LlLine& l1) {

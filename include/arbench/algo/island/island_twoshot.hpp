@@ -136,33 +136,42 @@ ARB_HD bool island_twoshot_steps(const IslandArgs& a, const BlockCtx& c, std::ui
   return ok;
 }
 
+// Step 7 on the packs `block`: every island peer p's shard of them (its island sums) from p's
+// staging[slot], each pack handed to `gathered(k, pack)`.
+template <class Mem, class Gathered>
+ARB_HD void gather_island_shards(const IslandArgs& a, const BlockCtx& c, int slot, Range block, Gathered&& gathered) {
+  const std::size_t t0 = static_cast<std::size_t>(c.thread);
+  const std::size_t nt = static_cast<std::size_t>(c.threads);
+  const unsigned island = island_members(a.map, island_of(a.map, a.rank));
+  ARB_UNROLL
+  for (int p = 0; p < kLayoutMaxRanks; ++p) {
+    if (p == a.rank || ((island >> p) & 1u) == 0u) continue;
+    const Range theirs = island_shard(block, a.map, p);
+    const Pack* src = staging_ptr(a.scratch[p], slot, a.packs);
+    for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
+      gathered(k, Mem::load_peer(src + k));
+  }
+}
+
 template <class Mem, DType D>
 ARB_HD bool island_twoshot_block(const IslandArgs& a, const BlockCtx& c) {
   phase_mark<Mem>(a.phases, c, 0);
-  const std::uint32_t e = island_begin_epoch<Mem>(a, c);
+  const std::uint32_t e = begin_epoch<Mem>(a, c);
   OpBound bound{a.timeout_ns};
   const int slot = op_slot<Mem>(e);
   const Range block = block_share<Mem>(Range{0, a.packs}, c);
   const std::size_t t0 = static_cast<std::size_t>(c.thread);
   const std::size_t nt = static_cast<std::size_t>(c.threads);
-  const unsigned island = island_members(a.map, island_of(a.map, a.rank));
   Pack* stage = staging_ptr(pick_ptr(a.scratch, a.rank), slot, a.packs);
 
   for (std::size_t k = block.begin + t0; k < block.end; k += nt) Mem::store_data(stage + k, load_pack<D>(a.in, k, a.n));
-  const bool ok = island_twoshot_steps<Mem, D>(a, c, e, slot, block, bound,
-                                               [&](std::size_t k, const Pack& sum) { store_pack<D>(a.out, k, a.n, sum); });
+  const auto to_out = [&](std::size_t k, const Pack& sum) { store_pack<D>(a.out, k, a.n, sum); };
+  const bool ok = island_twoshot_steps<Mem, D>(a, c, e, slot, block, bound, to_out);
   if (ok) {
-    ARB_UNROLL
-    for (int p = 0; p < kLayoutMaxRanks; ++p) {
-      if (p == a.rank || ((island >> p) & 1u) == 0u) continue;
-      const Range theirs = island_shard(block, a.map, p);
-      const Pack* src = staging_ptr(a.scratch[p], slot, a.packs);
-      for (std::size_t k = theirs.begin + t0; k < theirs.end; k += nt)  // round-trips: per unit
-        store_pack<D>(a.out, k, a.n, Mem::load_peer(src + k));
-    }
+    gather_island_shards<Mem>(a, c, slot, block, to_out);
     phase_mark<Mem>(a.phases, c, 9);
   }
-  island_end_epoch<Mem>(a, c, e);
+  end_epoch<Mem>(a, c, e);
   phase_mark<Mem>(a.phases, c, 10);
   return ok;
 }
