@@ -53,13 +53,24 @@ STORE_OPS = {"store_release", "ll_store", "store_data", "store_byte"}
 STATE_CAP = 4096
 
 
+TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 @functools.lru_cache(maxsize=None)
 def source_lines(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except OSError:
-        return []
+    """The lines of a file the PTX names. An object a compiler cache made in another checkout names
+    that checkout's files; where it is gone, the same path under this tree is read (the markers
+    are this tree's). A file found nowhere stops the check: without its lines no loop is marked."""
+    path = os.path.normpath(path)
+    if not os.path.exists(path):
+        parts = path.strip(os.sep).split(os.sep)
+        here = (os.path.join(TREE, *parts[i:]) for i in range(1, len(parts)))
+        path = next((h for h in here if os.path.exists(h)), None)
+        if path is None:
+            sys.exit(f"round_trips: the PTX names {os.sep.join(parts)}, which is neither on this machine nor "
+                     f"under {TREE}; rebuild the kernels (CCACHE_RECACHE=1 cmake --build ...)")
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()
 
 
 def marker(path, line):

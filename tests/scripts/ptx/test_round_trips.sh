@@ -34,5 +34,27 @@ plant() {  # plant DEFINE EXPECTED_TEXT WHAT
 }
 plant PLANT_SERIALISED "a serialised loop at planted_kernel.cu" "a loop over ranks left rolled"
 plant PLANT_INTERLEAVED "8 wait(s) per unit" "each rank's pack stored before the next is loaded"
+# An object a compiler cache made in another checkout names that checkout's files. Once it is
+# gone, the markers are read from the same paths under this tree (a reader that found no line left
+# the work loop unmarked: "... outside its work loops"); a file found nowhere stops the check.
+moved() {  # moved DIR SUBDIR: compile the planted kernel from a copy at DIR/SUBDIR, then remove DIR
+  mkdir -p "$1/$2" && cp -r "$src/include" "$1/" && cp "$src/tests/fixtures/round_trips/planted_kernel.cu" "$1/$2/" &&
+    "$nvcc" -I"$1/include" -I"$src" -std=c++20 -O3 -lineinfo -arch=sm_90 -ptx -DPLANT_INTERLEAVED -x cu \
+      "$1/$2/planted_kernel.cu" -o "$1.ptx" && rm -rf "$1"
+}
+if moved "$tmp/gone-checkout" tests/fixtures/round_trips && out=$($tool check --ptx "$tmp/gone-checkout.ptx" --kernel oneshot_pull 2>&1);
+   [ $? -eq 1 ] && grep -qF "8 wait(s) per unit at planted_kernel.cu" <<<"$out"; then
+  echo "caught: the kernel of a removed checkout, read through this tree's files"
+else
+  echo "FAIL: a removed checkout's PTX: expected '8 wait(s) per unit at planted_kernel.cu'; output:"; echo "$out"
+  fails=$((fails + 1))
+fi
+if moved "$tmp/elsewhere" src && out=$($tool check --ptx "$tmp/elsewhere.ptx" --kernel oneshot_pull 2>&1);
+   [ $? -ne 0 ] && grep -qF "neither on this machine nor under" <<<"$out"; then
+  echo "caught: a source file found nowhere stops the check"
+else
+  echo "FAIL: a source found nowhere: expected the check to stop and say so; output:"; echo "$out"
+  fails=$((fails + 1))
+fi
 [ $fails -eq 0 ] || exit 1
 echo "round-trips: every protocol kernel within its bound; the two planted kernels caught"
