@@ -18,6 +18,22 @@ namespace {
 // family, dtype, world, hidden, in_place, cold_cache
 using TableKey = std::tuple<std::string, std::string, int, int, bool, bool>;
 
+// The table a case belongs to and its place on the table's axis (tokens for the fused family, bytes
+// otherwise): tune's tables and the referee's points alike.
+TableKey table_key(const ResultCase& c) {
+  const bool fused = c.family == "allreduce_rmsnorm";
+  return {c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place, c.cold_cache};
+}
+std::uint64_t axis_size(const ResultCase& c) {
+  return c.family == "allreduce_rmsnorm" ? std::uint64_t(c.tokens) : c.bytes;
+}
+
+// Where a case's variant would be dispatched: its world size, NVLink as the result records it.
+DispatchPlace place_of(const ResultFile& result, const ResultCase& c) {
+  const auto at = result.all_nvlink.find(c.world);
+  return {c.world, at != result.all_nvlink.end() && at->second};
+}
+
 // On a box where pull beats push (`arbench doctor`): the pull twin of a push winner that is not
 // significantly slower takes its place.
 void prefer_pull_twin(std::vector<const ResultCase*>& cands, double alpha) {
@@ -113,9 +129,6 @@ void derive_crossovers_and_rules(TuneTable& t) {
 
 // ---- the referee: arbench's best against each peer as its engine runs it ----
 
-// TableKey and the size: one point of one of the tables.
-using PointKey = std::tuple<std::string, std::string, int, int, bool, bool, std::uint64_t>;
-
 struct Sides {
   const ResultCase* arbench = nullptr;           // the fastest own variant
   std::map<std::string, const ResultCase*> peers;  // peer -> its fastest case as its engine runs it
@@ -150,10 +163,6 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
   rep.alpha = alpha;
   rep.prefer_pull = result.pull_beats_push.value_or(false);
 
-  const auto all_nvlink = [&result](int world) {
-    const auto at = result.all_nvlink.find(world);
-    return at != result.all_nvlink.end() && at->second;
-  };
   // table -> size -> cases
   std::map<TableKey, std::map<std::uint64_t, std::vector<const ResultCase*>>> groups;
   std::map<std::pair<std::string, std::string>, int> excluded;  // (variant, why) -> cases
@@ -172,7 +181,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
                                     ? "NCCL library nccl@" + library + " measured beside the run's default; an engine "
                                       "loads one NCCL: `arbench compare RESULT --between nccl,nccl@" + library +
                                       "` and `arbench settings` weigh the switch"
-                                : not_dispatchable ? not_dispatchable(c.variant, {c.world, all_nvlink(c.world)})
+                                : not_dispatchable ? not_dispatchable(c.variant, place_of(result, c))
                                                    : "";
         !why.empty()) {
       ++excluded[{c.variant, why}];
@@ -193,10 +202,7 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
       rep.ignored.push_back(c.name + ": failed" + (c.reason.empty() ? "" : " (" + c.reason + ")"));
       continue;
     }
-    const bool fused = c.family == "allreduce_rmsnorm";
-    groups[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place, c.cold_cache}]
-          [fused ? std::uint64_t(c.tokens) : c.bytes]
-              .push_back(&c);
+    groups[table_key(c)][axis_size(c)].push_back(&c);
   }
   for (const auto& [refused, count] : excluded)
     rep.ignored.push_back(refused.first + " (" + std::to_string(count) + " cases): not a dispatch candidate, " +
@@ -230,14 +236,11 @@ TuneReport tune_results(const ResultFile& result, double alpha, const DispatchFi
 }
 
 std::vector<RefereePoint> referee_points(const ResultFile& result, double alpha, const DispatchFilter& not_dispatchable) {
-  std::map<PointKey, Sides> points;
+  std::map<std::pair<TableKey, std::uint64_t>, Sides> points;  // a table's point -> its two sides
   for (const ResultCase& c : result.cases) {
     if (!measured(c)) continue;
-    const bool fused = c.family == "allreduce_rmsnorm";
-    Sides& s = points[{c.family, c.dtype, c.world, fused ? c.hidden : 0, c.in_place, c.cold_cache,
-                       fused ? std::uint64_t(c.tokens) : c.bytes}];
-    const auto nvlink = result.all_nvlink.find(c.world);
-    const DispatchPlace at{c.world, nvlink != result.all_nvlink.end() && nvlink->second};
+    Sides& s = points[{table_key(c), axis_size(c)}];
+    const DispatchPlace at = place_of(result, c);
     if (!peer_engine_label(c.variant).empty()) {  // a peer: its engine's cases only
       if (const std::string peer = peer_as_engine_runs_it(c.variant, at); !peer.empty()) keep_fastest(s.peers[peer], c);
       continue;
@@ -252,7 +255,8 @@ std::vector<RefereePoint> referee_points(const ResultFile& result, double alpha,
     if (s.arbench == nullptr) continue;
     for (const auto& [peer, engine] : s.peers) {
       RefereePoint p;
-      std::tie(p.family, p.dtype, p.world, p.hidden, p.in_place, p.cold_cache, p.size) = key;
+      std::tie(p.family, p.dtype, p.world, p.hidden, p.in_place, p.cold_cache) = key.first;
+      p.size = key.second;
       p.axis = p.family == "allreduce_rmsnorm" ? "tokens" : "bytes";
       p.peer = peer;
       p.engine_case = engine->variant;

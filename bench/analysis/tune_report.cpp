@@ -85,6 +85,16 @@ nlohmann::json dispatch_table_json(const TuneReport& rep) {
   return j;
 }
 
+// "allreduce bf16, 8 GPUs[, hidden H][, in-place][, cold cache]": a tune table's, or a referee point's.
+template <class T>
+static std::string table_title(const T& t) {
+  std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
+  if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
+  if (t.in_place) title += ", in-place";
+  if (t.cold_cache) title += ", cold cache";
+  return title;
+}
+
 // arbench's best against each peer as its engine runs it: a table per tune table, then the goal.
 static std::string referee_section(const TuneReport& rep, bool md) {
   if (rep.referee.empty()) return {};
@@ -101,10 +111,7 @@ static std::string referee_section(const TuneReport& rep, bool md) {
     if (tab) out += md ? tab->markdown() : tab->text();
   };
   for (const RefereePoint& p : rep.referee) {
-    std::string t = p.family + " " + p.dtype + ", " + std::to_string(p.world) + " GPUs";
-    if (p.family == "allreduce_rmsnorm") t += ", hidden " + std::to_string(p.hidden);
-    if (p.in_place) t += ", in-place";
-    if (p.cold_cache) t += ", cold cache";
+    const std::string t = table_title(p);
     if (t != title) {
       flush();
       title = t;
@@ -127,8 +134,8 @@ static std::string referee_section(const TuneReport& rep, bool md) {
   out += (md ? "\n" : "") + std::string("goal: met at ") + std::to_string(of - missed.size()) + " of " +
          std::to_string(of) + " points (a size, a GPU count, a peer)" + (missed.empty() ? "\n" : "; not met at:\n");
   for (const RefereePoint* p : missed)
-    out += fit_line((md ? "- " : "  ") + p->family + " " + p->dtype + ", " + std::to_string(p->world) + " GPUs, " +
-                        format_size(p->size, p->axis) + ": " + p->arbench_best + " " +
+    out += fit_line((md ? "- " : "  ") + table_title(*p) + ", " + format_size(p->size, p->axis) +
+                        (p->axis == "tokens" ? " tokens" : "") + ": " + p->arbench_best + " " +
                         format_fixed((p->arbench_us / p->engine_us - 1) * 100, 1) + "% slower than " +
                         p->engine_case + " (p " + format_p_value(p->p_value) + ")",
                     4);
@@ -168,10 +175,7 @@ std::string format_tune(const TuneReport& rep, ReportFormat format) {
                     "leaves are the model's",
                     2);
   for (const TuneTable& t : rep.tables) {
-    std::string title = t.family + " " + t.dtype + ", " + std::to_string(t.world) + " GPUs";
-    if (t.family == "allreduce_rmsnorm") title += ", hidden " + std::to_string(t.hidden);
-    if (t.in_place) title += ", in-place";
-    if (t.cold_cache) title += ", cold cache";
+    const std::string title = table_title(t);
     out += md ? "\n#### " + title + "\n\n" : "\n" + title + "\n";
     ReportTable tab({t.axis == "bytes" ? "size" : "tokens", "best", "us", "runner-up", "us",
                      "margin", "significant"},
