@@ -1,7 +1,7 @@
 // The variants that have both halves, a host twin and a GPU kernel, listed once in `arbench list`
 // order: register_host.cpp adds them with the twins' entry functions, register_cuda.cu with the
 // kernels', so a variant cannot be listed on one side and forgotten on the other. The registry
-// keeps the order of the first half added (register_host.cpp runs first, registry_builtin.cpp).
+// keeps the order of the first half added (Registry::builtin, in register_cuda.cu, adds the host half first).
 #pragma once
 
 #include "arbench/variant.hpp"
